@@ -1,0 +1,33 @@
+# The two commands: `make run` and `make test`. Each sets up everything it needs first.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck pytest bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/ghostgames play geister
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src tests benchmarks
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
+
+pytest: $(STAMP)
+	$(VENV)/bin/pytest
+
+test: lint typecheck pytest
+
+bench: $(STAMP)
+	$(VENV)/bin/ghostgames bench engine --game geister --seconds 5
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,3 @@
+from ghostgames.cli import main
+
+main()

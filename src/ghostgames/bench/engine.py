@@ -1,0 +1,72 @@
+"""Engine speed: uniformly random complete games through the contract, in one process."""
+
+from __future__ import annotations
+
+import json
+import platform
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from ghostgames.games import get_game
+from ghostgames.rules.contract import State
+
+# What each game's benchmark plays unless told otherwise.
+DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
+    "geister": {"exit": "escape", "max_plies": 300},
+    "ghooost": {"match": False},
+    "thelast": {"rounds": 1},
+}
+
+
+def play_random(state: State[Any], rng: random.Random) -> int:
+    """Play `state` to its end with uniformly random legal actions; returns the number of actions."""
+    actions = 0
+    while True:
+        acting = state.to_act()
+        if not acting:
+            return actions
+        seat = min(acting)
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        actions += 1
+
+
+@dataclass
+class EngineResult:
+    game: str
+    players: int
+    options: dict[str, Any]
+    seconds: float
+    games: int
+    actions: int
+    games_per_second: float
+    actions_per_second: float
+    mean_actions_per_game: float
+    python: str
+
+
+def run(game_name: str, players: int, seconds: float, seed: int = 0,
+        options: Mapping[str, Any] | None = None) -> EngineResult:
+    game = get_game(game_name)
+    opts = dict(DEFAULT_OPTIONS.get(game.name, {}) if options is None else options)
+    rng = random.Random(seed)
+    games = actions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = game.new(players, opts, seed=rng.randrange(2**63))
+        actions += play_random(state, rng)
+        games += 1
+    elapsed = time.perf_counter() - start
+    return EngineResult(
+        game.name, players, opts, elapsed, games, actions, games / elapsed, actions / elapsed,
+        actions / max(games, 1), platform.python_version(),
+    )
+
+
+def write_json(results: list[EngineResult], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps([asdict(r) for r in results], indent=2))

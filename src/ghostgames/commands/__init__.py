@@ -1,0 +1,1 @@
+"""The CLI commands, one module per area; each defines `register(app)`."""

@@ -1,0 +1,47 @@
+"""`ghostgames bench …`: benchmarks that print a table and write JSON."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ghostgames.bench import engine
+
+bench_app = typer.Typer(help="Measure speed: 'engine' (rules) and, where installed, 'server' (load).",
+                        no_args_is_help=True)
+
+
+@bench_app.command("engine")
+def bench_engine(
+    game: str = typer.Option("geister", help="geister, ghooost or thelast"),
+    players: list[int] = typer.Option([], help="player counts (repeat the option); default: the game's smallest"),
+    seconds: float = typer.Option(5.0, help="seconds per player count"),
+    seed: int = typer.Option(0, help="seed of the random players"),
+    json_file: Path | None = typer.Option(None, "--json", help="write the figures here as JSON"),
+) -> None:
+    """Play uniformly random complete games in one process and print games/s and actions/s."""
+    from ghostgames.games import get_game
+
+    try:
+        rules = get_game(game)
+    except KeyError as err:
+        raise typer.BadParameter(str(err.args[0])) from None
+    counts = players or [rules.min_players]
+    results = [engine.run(rules.name, n, seconds, seed) for n in counts]
+    table = Table(title=f"{rules.title}: random complete games, one process")
+    for column in ("players", "games", "seconds", "games/s", "actions/s", "actions/game"):
+        table.add_column(column, justify="right")
+    for r in results:
+        table.add_row(str(r.players), str(r.games), f"{r.seconds:.1f}", f"{r.games_per_second:,.0f}",
+                      f"{r.actions_per_second:,.0f}", f"{r.mean_actions_per_game:.1f}")
+    Console().print(table)
+    if json_file:
+        engine.write_json(results, json_file)
+        Console().print(f"wrote {json_file}")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(bench_app, name="bench")

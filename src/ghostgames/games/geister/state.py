@@ -1,0 +1,356 @@
+"""Geister's rules: secret simultaneous setup, one-square moves, captures that reveal, exits.
+
+Ghost ids are 0..15: seat s owns s*8 .. s*8+7, and ghost k of a seat starts on START[seat][k], so an id
+says nothing secret. `good[id]` is the secret colour (None before that seat's setup).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from itertools import combinations
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, Field, field_validator
+
+from ghostgames.games.geister.actions import MOVES, STEPS, Move, Setup
+from ghostgames.games.geister.board import ESCAPE_DIRECTIONS, EXITS, OFF_BOARD, START, square_name
+from ghostgames.rules.contract import JSON, Event, IllegalAction, Outcome, State
+
+if TYPE_CHECKING:
+    from ghostgames.games.geister.game import GeisterGame
+
+CAPTURED = -1
+ESCAPED = -2
+GeisterAction = Setup | Move
+
+
+class GeisterOptions(BaseModel):
+    model_config = {"extra": "forbid"}
+
+    exit: Literal["reach", "escape"] = Field(
+        "reach",
+        description="reach: a good ghost stepping onto an exit corner wins; "
+        "escape: a good ghost on an exit corner uses one more move to leave the board",
+    )
+    max_plies: int | None = Field(None, description="moves (both sides counted) before the game is a draw")
+    disclose: bool = Field(
+        False,
+        description="show every ghost's colour at the end (only when both players choose it)",
+        json_schema_extra={"vote": True},
+    )
+    first: int | None = Field(None, description="seat that moves first (0 or 1); none = random from the seed")
+
+    @field_validator("max_plies")
+    @classmethod
+    def _positive(cls, value: int | None) -> int | None:
+        if value is not None and value < 1:
+            raise ValueError("max_plies must be at least 1")
+        return value
+
+    @field_validator("first")
+    @classmethod
+    def _seat(cls, value: int | None) -> int | None:
+        if value is not None and value not in (0, 1):
+            raise ValueError("first is seat 0 or seat 1")
+        return value
+
+
+class GeisterState(State[GeisterAction]):
+    __slots__ = (
+        "_outcome",
+        "board",
+        "first",
+        "game",
+        "good",
+        "moves",
+        "options",
+        "players",
+        "ply",
+        "pos",
+        "seed",
+        "set_up",
+        "turn",
+    )  # fmt: skip
+
+    def __init__(self, game: GeisterGame, options: GeisterOptions, seed: int, first: int) -> None:
+        self.game = game
+        self.players = 2
+        self.options = options
+        self.seed = seed
+        self.first = first
+        self.turn = first
+        self.ply = 0
+        self.board: list[int] = [-1] * 36
+        self.pos: list[int] = [START[g >> 3][g & 7] for g in range(16)]
+        for ghost, square in enumerate(self.pos):
+            self.board[square] = ghost
+        self.good: list[bool | None] = [None] * 16
+        self.set_up = [False, False]
+        self.moves: list[str] = []
+        self._outcome: Outcome | None = None
+
+    # --- whose move -----------------------------------------------------------------------------
+    def to_act(self) -> frozenset[int]:
+        if self._outcome is not None:
+            return frozenset()
+        if not (self.set_up[0] and self.set_up[1]):
+            return frozenset(s for s in (0, 1) if not self.set_up[s])
+        return frozenset((self.turn,))
+
+    def setup_phase(self) -> bool:
+        return not (self.set_up[0] and self.set_up[1])
+
+    def legal_actions(self, seat: int) -> list[GeisterAction]:
+        if self._outcome is not None:
+            return []
+        if self.setup_phase():
+            if self.set_up[seat]:
+                return []
+            return list(_setups(seat))
+        if seat != self.turn:
+            return []
+        board, pos = self.board, self.pos
+        out: list[GeisterAction] = []
+        for ghost in range(seat * 8, seat * 8 + 8):
+            square = pos[ghost]
+            if square < 0:
+                continue
+            for dest, move in STEPS[square]:
+                other = board[dest]
+                if other < 0 or (other >> 3) != seat:
+                    out.append(move)
+            if self.options.exit == "escape" and square in EXITS[seat] and self.good[ghost]:
+                out.extend(MOVES[square][d] for d in ESCAPE_DIRECTIONS[seat][square])
+        return out
+
+    # --- applying ---------------------------------------------------------------------------------
+    def apply(self, seat: int, action: GeisterAction | str) -> list[Event]:
+        # Same checks as State.apply, without building sets: this is the hot path of every search.
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        if self._outcome is not None:
+            raise IllegalAction("the game is over")
+        if isinstance(action, Move) and self.set_up[0] and self.set_up[1]:
+            if seat != self.turn:
+                raise IllegalAction(f"it is not seat {seat}'s turn")
+            return self._apply_move(seat, action)
+        if seat not in self.to_act():
+            raise IllegalAction(f"it is not seat {seat}'s turn")
+        return self._apply(seat, action)
+
+    def _apply(self, seat: int, action: GeisterAction) -> list[Event]:
+        if isinstance(action, Setup):
+            return self._apply_setup(seat, action)
+        return self._apply_move(seat, action)
+
+    def _apply_setup(self, seat: int, action: Setup) -> list[Event]:
+        if not self.setup_phase() or self.set_up[seat]:
+            raise IllegalAction("the setup is over; move a ghost instead, e.g. 'b2 n'")
+        start = START[seat]
+        wrong = [square_name(s) for s in sorted(action.good) if s not in start]
+        if wrong:
+            names = " ".join(square_name(s) for s in sorted(start))
+            raise IllegalAction(f"{', '.join(wrong)} is not one of your start squares ({names})")
+        for k, square in enumerate(start):
+            self.good[seat * 8 + k] = square in action.good
+        self.set_up[seat] = True
+        event = Event("setup", {"seat": seat}, {seat: {"good": sorted(square_name(s) for s in action.good)}})
+        if not self.setup_phase():
+            return [event, Event("start", {"first": self.first})]
+        return [event]
+
+    def _apply_move(self, seat: int, move: Move) -> list[Event]:
+        if self.setup_phase():
+            raise IllegalAction("first place your ghosts: 'setup' and the 4 squares of your good ghosts")
+        board, pos = self.board, self.pos
+        ghost = board[move.origin]
+        if ghost < 0 or (ghost >> 3) != seat:
+            raise IllegalAction(f"you have no ghost on {square_name(move.origin)}")
+        target = move.target
+        if target == OFF_BOARD:
+            if self.options.exit != "escape":
+                raise IllegalAction("ghosts cannot leave the board under the 'reach' exit rule")
+            if move.origin not in EXITS[seat] or move.direction not in ESCAPE_DIRECTIONS[seat][move.origin]:
+                raise IllegalAction("a ghost can only leave the board from one of your exits, off its edge")
+            if not self.good[ghost]:
+                raise IllegalAction("only a good ghost may leave by an exit")
+            board[move.origin] = -1
+            pos[ghost] = ESCAPED
+            return self._after_move(seat, move, ghost, None, winner=seat, reason="a good ghost escaped")
+        other = board[target]
+        if other >= 0 and (other >> 3) == seat:
+            raise IllegalAction(f"{square_name(target)} holds your own ghost")
+        board[move.origin] = -1
+        board[target] = ghost
+        pos[ghost] = target
+        winner: int | None = None
+        reason = ""
+        if other >= 0:
+            pos[other] = CAPTURED
+            enemy = 1 - seat
+            good_left = bad_left = 0
+            for g in range(enemy * 8, enemy * 8 + 8):
+                if pos[g] >= 0 or pos[g] == ESCAPED:
+                    if self.good[g]:
+                        good_left += 1
+                    else:
+                        bad_left += 1
+            if good_left == 0:
+                winner, reason = seat, "captured all four good ghosts"
+            elif bad_left == 0:
+                winner, reason = enemy, "captured all four bad ghosts"
+        if winner is None and self.options.exit == "reach" and target in EXITS[seat] and self.good[ghost]:
+            winner, reason = seat, "a good ghost reached an exit"
+        return self._after_move(seat, move, ghost, other if other >= 0 else None, winner, reason)
+
+    def _after_move(
+        self, seat: int, move: Move, ghost: int, captured: int | None, winner: int | None, reason: str
+    ) -> list[Event]:
+        self.ply += 1
+        self.turn = 1 - seat
+        text = str(move)
+        public: dict[str, Any] = {"seat": seat, "move": text, "ghost": ghost}
+        if captured is not None:
+            text += " x" + ("good" if self.good[captured] else "bad")
+            public["captured"] = captured
+            public["colour"] = "good" if self.good[captured] else "bad"
+        if move.target == OFF_BOARD:
+            public["escaped"] = True
+        self.moves.append(text)
+        events = [Event("move", public)]
+        if winner is not None:
+            self._outcome = Outcome.winner_takes_all(2, winner, reason)
+        elif self.options.max_plies is not None and self.ply >= self.options.max_plies:
+            self._outcome = Outcome.draw(2, f"the {self.options.max_plies}-move limit was reached")
+        if self._outcome is not None:
+            events.append(Event("end", self._outcome.to_json()))
+        return events
+
+    # --- knowledge --------------------------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def colour_known(self, ghost: int, seat: int | None) -> bool:
+        """Whether `seat` (None: a spectator) may know this ghost's colour."""
+        if self.good[ghost] is None:
+            return False
+        if seat is not None and ghost >> 3 == seat:
+            return True
+        if self.pos[ghost] < 0:  # captured or escaped: shown to both
+            return True
+        return self._outcome is not None and self.options.disclose
+
+    def view(self, seat: int | None) -> JSON:
+        ghosts = []
+        for g in range(16):
+            square = self.pos[g]
+            known = self.colour_known(g, seat)
+            ghosts.append(
+                {
+                    "id": g,
+                    "owner": g >> 3,
+                    "square": square_name(square) if square >= 0 else None,
+                    "status": "board" if square >= 0 else ("captured" if square == CAPTURED else "escaped"),
+                    "colour": ("good" if self.good[g] else "bad") if known else None,
+                }
+            )
+        captured = [
+            {
+                "good": sum(1 for g in range(e * 8, e * 8 + 8) if self.pos[g] == CAPTURED and self.good[g]),
+                "bad": sum(1 for g in range(e * 8, e * 8 + 8) if self.pos[g] == CAPTURED and not self.good[g]),
+            }
+            for e in (0, 1)
+        ]
+        to_act = sorted(self.to_act())
+        return {
+            "game": "geister",
+            "players": 2,
+            "seat": seat,
+            "options": self.options.model_dump(),
+            "phase": "over" if self._outcome else ("setup" if self.setup_phase() else "play"),
+            "set_up": list(self.set_up),
+            "first": self.first,
+            "turn": None if self.setup_phase() or self._outcome else self.turn,
+            "to_act": to_act,
+            "ply": self.ply,
+            "ghosts": ghosts,
+            "captured": captured,  # captured[s] = ghosts of seat s taken by the other side
+            "exits": [sorted(square_name(s) for s in EXITS[0]), sorted(square_name(s) for s in EXITS[1])],
+            "start_squares": [[square_name(s) for s in START[0]], [square_name(s) for s in START[1]]],
+            "moves": list(self.moves),
+            "legal": self.legal_texts(seat) if seat is not None and seat in to_act else [],
+            "outcome": self._outcome.to_json() if self._outcome else None,
+        }
+
+    # --- search and storage -----------------------------------------------------------------------
+    def clone(self) -> GeisterState:
+        other = GeisterState.__new__(GeisterState)
+        other.game = self.game
+        other.players = 2
+        other.options = self.options
+        other.seed = self.seed
+        other.first = self.first
+        other.turn = self.turn
+        other.ply = self.ply
+        other.board = self.board[:]
+        other.pos = self.pos[:]
+        other.good = self.good[:]
+        other.set_up = self.set_up[:]
+        other.moves = self.moves[:]
+        other._outcome = self._outcome
+        return other
+
+    def sample_world(self, seat: int, rng: random.Random) -> GeisterState:
+        world = self.clone()
+        world.seed = rng.randrange(2**63)
+        enemy = 1 - seat
+        if not self.set_up[enemy]:
+            return world
+        hidden = [g for g in range(enemy * 8, enemy * 8 + 8) if not self.colour_known(g, seat)]
+        known_good = sum(1 for g in range(enemy * 8, enemy * 8 + 8) if g not in hidden and self.good[g])
+        colours = [True] * (4 - known_good) + [False] * (len(hidden) - (4 - known_good))
+        rng.shuffle(colours)
+        for g, colour in zip(hidden, colours, strict=True):
+            world.good[g] = colour
+        return world
+
+    def to_json(self) -> JSON:
+        return {
+            "game": "geister",
+            "options": self.options.model_dump(),
+            "seed": self.seed,
+            "first": self.first,
+            "turn": self.turn,
+            "ply": self.ply,
+            "pos": list(self.pos),
+            "good": list(self.good),
+            "set_up": list(self.set_up),
+            "moves": list(self.moves),
+            "outcome": self._outcome.to_json() if self._outcome else None,
+        }
+
+    @classmethod
+    def from_json(cls, game: GeisterGame, data: Mapping[str, Any]) -> GeisterState:
+        options = GeisterOptions.model_validate(data["options"])
+        state = cls(game, options, int(data["seed"]), int(data["first"]))
+        state.turn = int(data["turn"])
+        state.ply = int(data["ply"])
+        state.pos = [int(p) for p in data["pos"]]
+        state.board = [-1] * 36
+        for ghost, square in enumerate(state.pos):
+            if square >= 0:
+                state.board[square] = ghost
+        state.good = [None if g is None else bool(g) for g in data["good"]]
+        state.set_up = [bool(s) for s in data["set_up"]]
+        state.moves = [str(m) for m in data["moves"]]
+        state._outcome = Outcome.from_json(data["outcome"]) if data.get("outcome") else None
+        return state
+
+
+def _setups(seat: int) -> tuple[Setup, ...]:
+    """The 70 ways to choose 4 good squares among the 8 start squares."""
+    return _SETUPS[seat]
+
+
+_SETUPS = tuple(tuple(Setup(frozenset(c)) for c in combinations(sorted(START[s]), 4)) for s in (0, 1))
