@@ -22,6 +22,7 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
 pytest: $(STAMP)
+	sh scripts/ensure-chromium.sh
 	$(VENV)/bin/pytest
 
 test: lint typecheck pytest
