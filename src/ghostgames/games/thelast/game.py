@@ -1,0 +1,53 @@
+"""The Last game object: options, creation, loading and reading actions."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ghostgames.games.thelast import actions
+from ghostgames.games.thelast.actions import TheLastAction
+from ghostgames.games.thelast.cards import COLOURS
+from ghostgames.games.thelast.state import TheLastOptions, TheLastState
+from ghostgames.rules.contract import Event, Game
+
+_COLOUR_LINES = ", ".join(f"{c.letter} = {c.name} {c.symbol}" for c in COLOURS)
+
+HELP = f"""The Last: 48 cards, values 1-12 in four colours ({_COLOUR_LINES}).
+A card is its colour letter and value: R12, b3 (lower case works; so do 'red 12' and '▲12').
+Each trick a points card is turned face up. Then, from the leader on:
+  play R12   play a card. The leader plays anything; the others must follow the led colour if they can;
+             the LAST player must play a colour already in the trick (any of them) if they can.
+The last player's colour wins the trick; the highest card of that colour takes the points card.
+The winner then decides:
+  keep       lay the points card face down in front of you (its value is your penalty), or
+  swap B3    take the points card into your hand and lay B3 from your hand face down instead.
+After the last trick the face-down values are added up; the lowest total penalty wins.
+2 players: a ghost pile plays its top card in its turn, whatever it is; when the ghost wins, the
+points card scores for nobody and the ghost leads. Option rounds=N plays N rounds; totals decide."""
+
+
+class TheLastGame(Game[TheLastOptions, TheLastAction]):
+    name = "thelast"
+    title = "The Last"
+    min_players = 2
+    max_players = 5
+    Options = TheLastOptions
+
+    def _new(self, players: int, options: TheLastOptions, seed: int) -> TheLastState:
+        state = TheLastState(self, players, options, seed)
+        events: list[Event] = []
+        state.deal_round(events)
+        return state
+
+    def load(self, data: Mapping[str, Any]) -> TheLastState:
+        return TheLastState.from_json(self, data)
+
+    def parse_action(self, text: str) -> TheLastAction:
+        return actions.parse_action(text)
+
+    def action_from_json(self, data: Mapping[str, Any]) -> TheLastAction:
+        return actions.action_from_json(data)
+
+    def help_text(self) -> str:
+        return HELP

@@ -1,0 +1,608 @@
+"""The Last's rules: deal, tricks where the last player's colour wins, keep-or-swap, the 2-player ghost.
+
+Participants in a trick are the seats 0..players-1 and, with 2 players, the ghost (index 2, `GHOST`
+in views). The ghost is not a seat: it never acts, its top card is played inside the state transition.
+
+What everybody knows about a participant's cards is kept as public lists, so that a view and
+`sample_world` follow from one place:
+- `shown_hand[p]`: points cards p swapped into the hand and has not played yet;
+- `shown_pile[p]`: points cards p kept face down (their value was seen face up);
+- `mixed[p]`: cards known to be in p's hand *or* among p's face-down swapped cards (a known hand card
+  becomes mixed when p lays an unknown card face down).
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, Field
+
+from ghostgames.games.thelast.actions import KEEP, PLAYS, SWAPS, Keep, Play, Swap, TheLastAction
+from ghostgames.games.thelast.cards import (
+    CARD_NAMES,
+    COLOUR_BIT,
+    COLOUR_OF,
+    COLOURS,
+    DECK,
+    VALUE_OF,
+    colour_letter,
+)
+from ghostgames.rules.chance import derive_rng
+from ghostgames.rules.contract import JSON, Event, IllegalAction, Outcome, SeatResult, State
+
+if TYPE_CHECKING:
+    from ghostgames.games.thelast.game import TheLastGame
+
+PLAY, DECIDE, OVER = 0, 1, 2
+PHASE_NAMES = ("play", "decide", "over")
+# Cards in each hand (and in the points pile) by player count.
+HAND_SIZE = {2: 12, 3: 12, 4: 9, 5: 8}
+GHOST_NAME = "ghost"
+_SINGLE = tuple(frozenset((seat,)) for seat in range(5))
+_NOBODY: frozenset[int] = frozenset()
+
+
+class TheLastOptions(BaseModel):
+    model_config = {"extra": "forbid"}
+
+    rounds: int = Field(
+        1, ge=1, le=100, description="rounds in the match; the lowest total penalty over all rounds wins"
+    )
+
+
+class TheLastState(State[TheLastAction]):
+    __slots__ = (
+        "_outcome",
+        "actor",
+        "current",
+        "game",
+        "ghost",
+        "hands",
+        "leader",
+        "mixed",
+        "next_of",
+        "options",
+        "phase",
+        "piles",
+        "players",
+        "points",
+        "points_card",
+        "ring",
+        "round",
+        "round_leaders",
+        "round_penalties",
+        "seed",
+        "shown_hand",
+        "shown_pile",
+        "spare",
+        "trick_cards",
+        "trick_mask",
+        "trick_who",
+        "tricks",
+    )  # fmt: skip
+
+    def __init__(self, game: TheLastGame, players: int, options: TheLastOptions, seed: int) -> None:
+        """An empty table before the first deal (call `deal_round`)."""
+        self.game = game
+        self.players = players
+        self.options = options
+        self.seed = seed
+        self.ghost = 2 if players == 2 else -1
+        count = 3 if players == 2 else players
+        self.hands: list[list[int]] = [[] for _ in range(count)]
+        self.piles: list[list[int]] = [[] for _ in range(count)]
+        self.shown_hand: list[list[int]] = [[] for _ in range(count)]
+        self.shown_pile: list[list[int]] = [[] for _ in range(count)]
+        self.mixed: list[list[int]] = [[] for _ in range(count)]
+        self.points: list[int] = []
+        self.spare: list[int] = []
+        self.points_card = -1
+        self.ring: list[int] = list(range(count))
+        self.next_of: list[int] = [(p + 1) % count for p in range(count)]
+        self.round = 0
+        self.round_leaders: list[int] = []
+        self.round_penalties: list[list[int]] = []
+        self.leader = 0
+        self.current = 0
+        self.actor = 0
+        self.phase = PLAY
+        self.trick_who: list[int] = []
+        self.trick_cards: list[int] = []
+        self.trick_mask = 0
+        # Finished tricks of this round: (leader, ((who, card), ...), points card, winner, how it was taken).
+        self.tricks: list[tuple[int, tuple[tuple[int, int], ...], int, int, str]] = []
+        self._outcome: Outcome | None = None
+
+    # --- dealing ----------------------------------------------------------------------------------
+    def deal_round(self, events: list[Event]) -> None:
+        """Shuffle and deal round `self.round` (0-based) from its own generator, then start its first trick."""
+        rng = derive_rng(self.seed, "round", self.round + 1)
+        deck = list(DECK)
+        rng.shuffle(deck)
+        first = rng.randrange(self.players)
+        size = HAND_SIZE[self.players]
+        count = len(self.hands)
+        for p in range(count):
+            hand = deck[p * size : (p + 1) * size]
+            if p != self.ghost:
+                hand.sort()
+            self.hands[p] = hand
+            self.piles[p] = []
+            self.shown_hand[p] = []
+            self.shown_pile[p] = []
+            self.mixed[p] = []
+        dealt = count * size
+        self.points = deck[dealt : dealt + size]
+        self.spare = deck[dealt + size :]
+        if self.ghost >= 0:
+            # The ghost's pile lies to the right of the first leader, so it plays last in the first trick.
+            self.ring = [first, 1 - first, self.ghost]
+        self.next_of = [0] * count
+        for i, p in enumerate(self.ring):
+            self.next_of[p] = self.ring[(i + 1) % count]
+        self.round_leaders.append(first)
+        self.tricks = []
+        events.append(
+            Event(
+                "deal",
+                {"round": self.round + 1, "leader": first, "hand_size": size},
+                {s: {"hand": [CARD_NAMES[c] for c in self.hands[s]]} for s in range(self.players)},
+            )
+        )
+        self._start_trick(first, events)
+        self._run(events)
+
+    # --- whose move -----------------------------------------------------------------------------
+    def to_act(self) -> frozenset[int]:
+        if self._outcome is not None:
+            return _NOBODY
+        return _SINGLE[self.actor]
+
+    def legal_actions(self, seat: int) -> list[TheLastAction]:
+        if self._outcome is not None or seat != self.actor:
+            return []
+        hand = self.hands[seat]
+        if self.phase == DECIDE:
+            out: list[TheLastAction] = [KEEP]
+            out.extend(SWAPS[c] for c in hand)
+            return out
+        return [PLAYS[c] for c in self.playable(hand)]
+
+    def playable(self, hand: list[int]) -> list[int]:
+        """The cards of `hand` that the participant next in the trick may play."""
+        placed = len(self.trick_cards)
+        if placed == 0:
+            return hand
+        if placed < len(self.ring) - 1:
+            led = COLOUR_OF[self.trick_cards[0]]
+            follow = [c for c in hand if COLOUR_OF[c] == led]
+        else:
+            mask = self.trick_mask
+            follow = [c for c in hand if COLOUR_BIT[c] & mask]
+        return follow or hand
+
+    def required_colours(self) -> list[int]:
+        """Colours the participant next in the trick must play if they hold one (empty: any card)."""
+        placed = len(self.trick_cards)
+        if placed == 0 or self.phase != PLAY:
+            return []
+        if placed < len(self.ring) - 1:
+            return [COLOUR_OF[self.trick_cards[0]]]
+        return [c for c in range(len(COLOURS)) if self.trick_mask & (1 << c)]
+
+    # --- applying ---------------------------------------------------------------------------------
+    def apply(self, seat: int, action: TheLastAction | str) -> list[Event]:
+        # The contract's checks without building sets: this is the hot path of every simulation.
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        if self._outcome is not None:
+            raise IllegalAction("the game is over")
+        if seat != self.actor:
+            raise IllegalAction(f"it is not seat {seat}'s turn")
+        return self._apply(seat, action)
+
+    def _apply(self, seat: int, action: TheLastAction) -> list[Event]:
+        if type(action) is Play:
+            return self._apply_play(seat, action.card)
+        if self.phase != DECIDE:
+            raise IllegalAction("play a card into the trick, e.g. " + repr(str(self.legal_actions(seat)[0])))
+        if type(action) is Keep:
+            return self._apply_keep(seat)
+        if type(action) is Swap:
+            return self._apply_swap(seat, action.card)
+        raise IllegalAction(f"{action} is not an action of The Last")
+
+    def _apply_play(self, seat: int, card: int) -> list[Event]:
+        if self.phase != PLAY:
+            raise IllegalAction(f"first decide about the points card {CARD_NAMES[self.points_card]}: 'keep' or "
+                                "'swap' and a card from your hand")
+        hand = self.hands[seat]
+        if card not in hand:
+            raise IllegalAction(f"you have no {CARD_NAMES[card]}")
+        allowed = self.playable(hand)
+        if allowed is not hand and card not in allowed:
+            colours = " or ".join(COLOURS[c].name for c in self.required_colours())
+            who = "the last player" if len(self.trick_cards) == len(self.ring) - 1 else "you"
+            raise IllegalAction(f"{who} must play {colours} while holding it")
+        events: list[Event] = []
+        self._place(seat, card, events)
+        self._run(events)
+        return events
+
+    def _apply_keep(self, seat: int) -> list[Event]:
+        points = self.points_card
+        self.piles[seat].append(points)
+        self.shown_pile[seat].append(points)
+        self._decided("keep")
+        events = [Event("keep", {"seat": seat, "card": CARD_NAMES[points]})]
+        self._next_trick(seat, events)
+        self._run(events)
+        return events
+
+    def _apply_swap(self, seat: int, card: int) -> list[Event]:
+        hand = self.hands[seat]
+        if card not in hand:
+            raise IllegalAction(f"you have no {CARD_NAMES[card]} to lay face down")
+        points = self.points_card
+        hand.remove(card)
+        bisect.insort(hand, points)
+        self.piles[seat].append(card)
+        # Nobody else sees which card went down, so every earlier known card of that hand may be it.
+        if self.shown_hand[seat]:
+            self.mixed[seat].extend(self.shown_hand[seat])
+        self.shown_hand[seat] = [points]
+        self._decided("swap")
+        events = [Event("swap", {"seat": seat, "card": CARD_NAMES[points]}, {seat: {"down": CARD_NAMES[card]}})]
+        self._next_trick(seat, events)
+        self._run(events)
+        return events
+
+    def _place(self, who: int, card: int, events: list[Event]) -> None:
+        """`who` puts `card` into the trick (already checked)."""
+        hand = self.hands[who]
+        if who == self.ghost:
+            hand.pop()
+        else:
+            hand.remove(card)
+            shown = self.shown_hand[who]
+            if shown and card in shown:
+                shown.remove(card)
+            mixed = self.mixed[who]
+            if mixed and card in mixed:
+                mixed.remove(card)
+        self.trick_who.append(who)
+        self.trick_cards.append(card)
+        self.trick_mask |= COLOUR_BIT[card]
+        self.current = self.next_of[who]
+        events.append(Event("play", {"seat": GHOST_NAME if who == self.ghost else who, "card": CARD_NAMES[card]}))
+
+    def _run(self, events: list[Event]) -> None:
+        """Carry the table forward until a seat must decide: ghost plays, finished tricks, round ends."""
+        while self.phase == PLAY:
+            cards = self.trick_cards
+            if len(cards) == len(self.ring):
+                self._resolve(events)
+            elif self.current == self.ghost:
+                self._place(self.ghost, self.hands[self.ghost][-1], events)
+            else:
+                self.actor = self.current
+                return
+
+    def _resolve(self, events: list[Event]) -> None:
+        """The last card's colour wins; its highest card takes the points card."""
+        cards, who = self.trick_cards, self.trick_who
+        colour = COLOUR_OF[cards[-1]]
+        best = -1
+        winner = -1
+        for i, c in enumerate(cards):
+            if COLOUR_OF[c] == colour and c > best:
+                best, winner = c, who[i]
+        points = self.points_card
+        plays = tuple(zip(who, cards, strict=True))
+        self.trick_who = []
+        self.trick_cards = []
+        self.trick_mask = 0
+        name = GHOST_NAME if winner == self.ghost else winner
+        events.append(Event("trick", {"winner": name, "card": CARD_NAMES[best], "points": CARD_NAMES[points]}))
+        if winner == self.ghost:
+            self.piles[winner].append(points)
+            self.shown_pile[winner].append(points)
+            self.tricks.append((self.leader, plays, points, winner, "ghost"))
+            self._next_trick(winner, events)
+        elif not self.hands[winner]:
+            # Last trick: an empty hand has nothing to lay down instead, so the card is kept.
+            self.piles[winner].append(points)
+            self.shown_pile[winner].append(points)
+            self.tricks.append((self.leader, plays, points, winner, "keep"))
+            events.append(Event("keep", {"seat": winner, "card": CARD_NAMES[points]}))
+            self._next_trick(winner, events)
+        else:
+            self.tricks.append((self.leader, plays, points, winner, ""))
+            self.phase = DECIDE
+            self.actor = winner
+
+    def _decided(self, how: str) -> None:
+        """Record the winner's choice in the trick history and go back to playing."""
+        leader, plays, points, winner, _ = self.tricks[-1]
+        self.tricks[-1] = (leader, plays, points, winner, how)
+        self.phase = PLAY
+
+    def _next_trick(self, leader: int, events: list[Event]) -> None:
+        if self.points:
+            self._start_trick(leader, events)
+        else:
+            self._end_round(events)
+
+    def _start_trick(self, leader: int, events: list[Event]) -> None:
+        self.points_card = self.points.pop()
+        self.leader = leader
+        self.current = leader
+        events.append(Event("points", {"card": CARD_NAMES[self.points_card], "leader": self._name(leader)}))
+
+    def _end_round(self, events: list[Event]) -> None:
+        self.points_card = -1
+        penalties = [sum(VALUE_OF[c] for c in self.piles[s]) for s in range(self.players)]
+        self.round_penalties.append(penalties)
+        events.append(Event("round", {"round": self.round + 1, "penalties": penalties, "totals": self.totals()}))
+        if len(self.round_penalties) < self.options.rounds:
+            self.round += 1
+            self.deal_round(events)
+            return
+        self.phase = OVER
+        self._outcome = self._final_outcome()
+        events.append(Event("end", self._outcome.to_json()))
+
+    def totals(self) -> list[int]:
+        return [sum(r[s] for r in self.round_penalties) for s in range(self.players)]
+
+    def _final_outcome(self) -> Outcome:
+        """Lowest total penalty wins; equal totals share a rank (and the win); all equal is a draw."""
+        totals = self.totals()
+        ranks = [1 + sum(1 for t in totals if t < mine) for mine in totals]
+        everybody = all(r == 1 for r in ranks)
+        results = tuple(
+            SeatResult("draw" if everybody else ("win" if rank == 1 else "loss"), rank, float(total))
+            for rank, total in zip(ranks, totals, strict=True)
+        )
+        best = min(totals)
+        return Outcome(results, f"lowest penalty: {best}" if not everybody else f"all tied on {best}")
+
+    # --- knowledge --------------------------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def _name(self, who: int) -> int | str:
+        return GHOST_NAME if who == self.ghost else who
+
+    def _names(self, cards: list[int]) -> list[str]:
+        return [CARD_NAMES[c] for c in sorted(cards)]
+
+    def view(self, seat: int | None) -> JSON:
+        """What `seat` (None: a spectator) would know with a perfect memory, and nothing more."""
+        over = self._outcome is not None
+        participants = []
+        for p in self.ring:
+            participants.append(
+                {
+                    "who": self._name(p),
+                    "hand_size": len(self.hands[p]),
+                    "pile_size": len(self.piles[p]),
+                    "known_in_hand": self._names(self.shown_hand[p]),
+                    "known_in_pile": self._names(self.shown_pile[p]),
+                    "in_hand_or_pile": self._names(self.mixed[p]),
+                }
+            )
+        to_act = sorted(self.to_act())
+        acting = self.phase == PLAY and not over
+        required = self.required_colours() if acting else []
+        view: JSON = {
+            "game": "thelast",
+            "players": self.players,
+            "seat": seat,
+            "options": self.options.model_dump(),
+            "colours": [{"name": c.name, "letter": c.letter, "symbol": c.symbol} for c in COLOURS],
+            "round": self.round + 1,
+            "rounds": self.options.rounds,
+            "phase": PHASE_NAMES[self.phase],
+            "order": [self._name(p) for p in self.ring],
+            "round_leader": self.round_leaders[-1] if self.round_leaders else None,
+            "leader": None if over else self._name(self.leader),
+            "turn": None if over else self.actor,
+            "to_act": to_act,
+            "points_card": CARD_NAMES[self.points_card] if self.points_card >= 0 else None,
+            "points_left": len(self.points),
+            "spare_cards": len(self.spare),
+            "trick": [{"who": self._name(w), "card": CARD_NAMES[c]} for w, c in zip(self.trick_who, self.trick_cards,
+                                                                                  strict=True)],
+            "required_colours": [colour_letter(c) for c in required],
+            "tricks": [
+                {
+                    "leader": self._name(leader),
+                    "points": CARD_NAMES[points],
+                    "plays": [{"who": self._name(w), "card": CARD_NAMES[c]} for w, c in plays],
+                    "winner": self._name(winner),
+                    "taken": taken or None,
+                }
+                for leader, plays, points, winner, taken in self.tricks
+            ],
+            "participants": participants,
+            "round_penalties": [list(r) for r in self.round_penalties],
+            "totals": self.totals(),
+            "hand": None,
+            "pile": None,
+            "penalty": None,
+            "allowed_colours": None,
+            "legal": [],
+            "outcome": self._outcome.to_json() if self._outcome else None,
+        }
+        if seat is not None and 0 <= seat < self.players:
+            view["hand"] = [CARD_NAMES[c] for c in self.hands[seat]]
+            view["pile"] = self._names(self.piles[seat])
+            view["penalty"] = sum(VALUE_OF[c] for c in self.piles[seat])
+            if seat in to_act:
+                view["legal"] = self.legal_texts(seat)
+                if acting:
+                    view["allowed_colours"] = [
+                        colour_letter(c)
+                        for c in range(len(COLOURS))
+                        if any(COLOUR_OF[x] == c for x in self.playable(self.hands[seat]))
+                    ]
+        return view
+
+    # --- search and storage -----------------------------------------------------------------------
+    def clone(self) -> TheLastState:
+        other = TheLastState.__new__(TheLastState)
+        other.game = self.game
+        other.players = self.players
+        other.options = self.options
+        other.seed = self.seed
+        other.ghost = self.ghost
+        other.hands = [h[:] for h in self.hands]
+        other.piles = [p[:] for p in self.piles]
+        other.shown_hand = [h[:] for h in self.shown_hand]
+        other.shown_pile = [p[:] for p in self.shown_pile]
+        other.mixed = [m[:] for m in self.mixed]
+        other.points = self.points[:]
+        other.spare = self.spare[:]
+        other.points_card = self.points_card
+        other.ring = self.ring[:]
+        other.next_of = self.next_of[:]
+        other.round = self.round
+        other.round_leaders = self.round_leaders[:]
+        other.round_penalties = [r[:] for r in self.round_penalties]
+        other.leader = self.leader
+        other.current = self.current
+        other.actor = self.actor
+        other.phase = self.phase
+        other.trick_who = self.trick_who[:]
+        other.trick_cards = self.trick_cards[:]
+        other.trick_mask = self.trick_mask
+        other.tricks = self.tricks[:]
+        other._outcome = self._outcome
+        return other
+
+    def sample_world(self, seat: int, rng: random.Random) -> TheLastState:
+        """Keep every card whose place `seat` knows; deal the others at random into the places it cannot see.
+
+        Cards known to be in someone's hand-or-face-down-pile go back among that participant's unseen
+        places; the future rounds get a fresh seed.
+        """
+        world = self.clone()
+        world.seed = rng.randrange(2**63)
+        mixed_all = {c for p, m in enumerate(self.mixed) if p != seat for c in m}
+        free: list[int] = []
+        unseen: list[tuple[int, int, int]] = []  # (participant, unseen hand cards, unseen pile cards)
+        for p in range(len(self.hands)):
+            if p == seat or p == self.ghost:
+                continue
+            hidden_hand = [c for c in self.hands[p] if c not in self.shown_hand[p]]
+            hidden_pile = [c for c in self.piles[p] if c not in self.shown_pile[p]]
+            free.extend(c for c in hidden_hand + hidden_pile if c not in mixed_all)
+            unseen.append((p, len(hidden_hand), len(hidden_pile)))
+        hidden_elsewhere = self.points + self.spare + (self.hands[self.ghost] if self.ghost >= 0 else [])
+        free.extend(hidden_elsewhere)
+        rng.shuffle(free)
+        for p, in_hand, in_pile in unseen:
+            mine = self.mixed[p][:]
+            while len(mine) < in_hand + in_pile:
+                mine.append(free.pop())
+            rng.shuffle(mine)
+            world.hands[p] = sorted(self.shown_hand[p] + mine[:in_hand])
+            world.piles[p] = self.shown_pile[p] + mine[in_hand:]
+        if self.ghost >= 0:
+            world.hands[self.ghost] = [free.pop() for _ in self.hands[self.ghost]]
+        world.points = [free.pop() for _ in self.points]
+        world.spare = [free.pop() for _ in self.spare]
+        return world
+
+    def to_json(self) -> JSON:
+        return {
+            "game": "thelast",
+            "players": self.players,
+            "options": self.options.model_dump(),
+            "seed": self.seed,
+            "round": self.round,
+            "round_leaders": list(self.round_leaders),
+            "round_penalties": [list(r) for r in self.round_penalties],
+            "ring": list(self.ring),
+            "hands": [list(h) for h in self.hands],
+            "piles": [list(p) for p in self.piles],
+            "shown_hand": [list(h) for h in self.shown_hand],
+            "shown_pile": [list(p) for p in self.shown_pile],
+            "mixed": [list(m) for m in self.mixed],
+            "points": list(self.points),
+            "spare": list(self.spare),
+            "points_card": self.points_card,
+            "leader": self.leader,
+            "current": self.current,
+            "actor": self.actor,
+            "phase": PHASE_NAMES[self.phase],
+            "trick": [[w, c] for w, c in zip(self.trick_who, self.trick_cards, strict=True)],
+            "tricks": [
+                {"leader": leader, "plays": [[w, c] for w, c in plays], "points": points, "winner": winner,
+                 "taken": taken}
+                for leader, plays, points, winner, taken in self.tricks
+            ],
+            "outcome": self._outcome.to_json() if self._outcome else None,
+        }
+
+    @classmethod
+    def from_json(cls, game: TheLastGame, data: Mapping[str, Any]) -> TheLastState:
+        players = int(data["players"])
+        options = TheLastOptions.model_validate(data["options"])
+        state = cls(game, players, options, int(data["seed"]))
+        ints = _int_lists
+        state.round = int(data["round"])
+        state.round_leaders = [int(x) for x in data["round_leaders"]]
+        state.round_penalties = ints(data["round_penalties"])
+        state.ring = [int(x) for x in data["ring"]]
+        count = len(state.ring)
+        state.next_of = [0] * count
+        for i, p in enumerate(state.ring):
+            state.next_of[p] = state.ring[(i + 1) % count]
+        state.hands = ints(data["hands"])
+        state.piles = ints(data["piles"])
+        state.shown_hand = ints(data["shown_hand"])
+        state.shown_pile = ints(data["shown_pile"])
+        state.mixed = ints(data["mixed"])
+        state.points = [int(x) for x in data["points"]]
+        state.spare = [int(x) for x in data["spare"]]
+        state.points_card = int(data["points_card"])
+        state.leader = int(data["leader"])
+        state.current = int(data["current"])
+        state.actor = int(data["actor"])
+        state.phase = PHASE_NAMES.index(str(data["phase"]))
+        state.trick_who = [int(w) for w, _ in data["trick"]]
+        state.trick_cards = [int(c) for _, c in data["trick"]]
+        state.trick_mask = 0
+        for c in state.trick_cards:
+            state.trick_mask |= COLOUR_BIT[c]
+        state.tricks = [
+            (int(t["leader"]), tuple((int(w), int(c)) for w, c in t["plays"]), int(t["points"]), int(t["winner"]),
+             str(t["taken"]))
+            for t in data["tricks"]
+        ]
+        state._outcome = Outcome.from_json(data["outcome"]) if data.get("outcome") else None
+        state.check()
+        return state
+
+    def check(self) -> None:
+        """Raise ValueError unless the 48 cards are each in exactly one place and the sizes fit the rules."""
+        places = [c for p in self.hands + self.piles for c in p]
+        places += self.points + self.spare + self.trick_cards
+        places += [c for _, plays, _, _, _ in self.tricks for _, c in plays]
+        if self.points_card >= 0:
+            places.append(self.points_card)
+        if sorted(places) != list(DECK):
+            raise ValueError("the 48 cards must each be in exactly one place")
+        if len(self.ring) != len(self.hands) or sorted(self.ring) != list(range(len(self.hands))):
+            raise ValueError("the seating order must name every participant once")
+        if not 0 <= self.actor < self.players:
+            raise ValueError("the seat to act must be a seat")
+
+
+def _int_lists(data: Any) -> list[list[int]]:
+    return [[int(x) for x in row] for row in data]
