@@ -2,6 +2,10 @@
 
 `choose_action(state_json, seat, bot, seed)` is a plain function of JSON in, text out, so a server can
 run it in a process pool.
+
+A search bot's name may carry an iteration budget, `ismcts:400`: the bot then thinks for exactly that
+many iterations, which makes it a pure function of what it sees and its seed (tournaments, tests).
+Without it, `seconds` (or the bot's default) bounds the thinking time.
 """
 
 from __future__ import annotations
@@ -11,17 +15,40 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ghostgames.bots.base import Bot, SeatKnowledge
+from ghostgames.bots.budget import Budget
 from ghostgames.bots.random_bot import RandomBot
+from ghostgames.bots.rules_bot import RulesBot
+
+# Iterations a search bot uses when it is given neither seconds nor an iteration count.
+DEFAULT_ITERATIONS = {"ismcts": 400, "expert": 400}
+
+
+def _search(name: str) -> Callable[[float | None], Bot]:
+    def make(seconds: float | None) -> Bot:
+        return _make_search(name, Budget(seconds=seconds) if seconds else Budget(DEFAULT_ITERATIONS[name]))
+
+    return make
+
+
+def _make_search(name: str, budget: Budget) -> Bot:
+    from ghostgames.bots import search_bots
+
+    maker = search_bots.expert if name == "expert" else search_bots.ismcts
+    return maker(budget)
+
 
 # name -> factory taking the thinking time in seconds (None: the bot's own default)
 BOTS: dict[str, Callable[[float | None], Bot]] = {
     "random": lambda seconds: RandomBot(),
+    "rules": lambda seconds: RulesBot(),
+    "ismcts": _search("ismcts"),
+    "expert": _search("expert"),
 }
-# level -> (bot name, seconds per move); the bots issue fills in stronger ones.
+# level -> (bot name, seconds per move)
 LEVELS: dict[str, tuple[str, float | None]] = {
-    "easy": ("random", None),
-    "medium": ("random", None),
-    "hard": ("random", None),
+    "easy": ("rules", None),
+    "medium": ("ismcts", 0.3),
+    "hard": ("expert", 0.9),
 }
 
 
@@ -30,14 +57,17 @@ def bot_names() -> list[str]:
 
 
 def get_bot(name: str, seconds: float | None = None) -> Bot:
-    """A bot by its name ("random", "ismcts", …) or a table level ("easy", "medium", "hard")."""
+    """A bot by its name ("random", "ismcts", "ismcts:400", …) or a table level ("easy", "medium", "hard")."""
     key = name.strip().lower()
     if key in LEVELS:
         bot_name, level_seconds = LEVELS[key]
         return BOTS[bot_name](seconds if seconds is not None else level_seconds)
     if key in BOTS:
         return BOTS[key](seconds)
-    raise KeyError(f"no bot {name!r}; choose one of: {', '.join(bot_names())}")
+    base, _, count = key.partition(":")
+    if base in DEFAULT_ITERATIONS and count.isdigit() and int(count) > 0:
+        return _make_search(base, Budget(iterations=int(count)))
+    raise KeyError(f"no bot {name!r}; choose one of: {', '.join(bot_names())} (or e.g. ismcts:400)")
 
 
 def choose_action(state_json: Mapping[str, Any], seat: int, bot: str, seed: int) -> str:
@@ -48,4 +78,4 @@ def choose_action(state_json: Mapping[str, Any], seat: int, bot: str, seed: int)
     return str(get_bot(bot).choose(SeatKnowledge(state, seat), random.Random(seed)))
 
 
-__all__ = ["BOTS", "LEVELS", "Bot", "SeatKnowledge", "bot_names", "choose_action", "get_bot"]
+__all__ = ["BOTS", "LEVELS", "Bot", "Budget", "SeatKnowledge", "bot_names", "choose_action", "get_bot"]

@@ -1,0 +1,126 @@
+"""Geister knowledge for the search: a belief over the enemy colours, a quick playout policy and an
+evaluation for playouts cut short. Together with ISMCTS this is the strongest Geister bot.
+
+- Belief: a ghost that keeps walking towards its exits is more likely good, one that hunts (captures)
+  more likely bad; worlds are dealt with those weights instead of uniformly.
+- Playouts: leave when you can, take a ghost standing on your own corner, otherwise move at random;
+  after `rollout_limit` plies the position is scored.
+- Evaluation: good ghosts alive, enemy good ghosts taken, danger of taking a fourth bad ghost, and how
+  close the best good ghost is to leaving.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ghostgames.bots.base import SeatKnowledge
+from ghostgames.bots.geister.picture import GOOD, Picture, exit_distance, read
+from ghostgames.bots.policy import SearchPolicy
+from ghostgames.games.geister.actions import Move
+from ghostgames.games.geister.board import EXITS, OFF_BOARD, SIZE
+from ghostgames.rules.contract import Action, State
+
+EXIT_DISTANCE = tuple(tuple(exit_distance(sq, owner) for sq in range(SIZE * SIZE)) for owner in (0, 1))
+
+
+def belief_weights(picture: Picture) -> dict[int, float]:
+    """Relative odds that each hidden enemy ghost is good, from what it did in public."""
+    weights = {}
+    for g in picture.hidden_enemies():
+        h = picture.history[g]
+        w = math.exp(0.35 * h.forward - 0.25 * h.backward) * (0.7**h.captures)
+        if EXIT_DISTANCE[picture.enemy][picture.square[g]] <= 1:
+            w *= 2.0
+        weights[g] = w
+    return weights
+
+
+def weighted_pick(weights: dict[int, float], rng: random.Random) -> int:
+    pick = rng.random() * sum(weights.values())
+    last = -1
+    for key, weight in weights.items():
+        last = key
+        pick -= weight
+        if pick <= 0:
+            break
+    return last
+
+
+class GeisterPolicy(SearchPolicy):
+    rollout_limit = 14
+
+    def __init__(self, knowledge: SeatKnowledge) -> None:
+        super().__init__(knowledge)
+        self.picture = read(knowledge.view())
+        self.weights = belief_weights(self.picture)
+        enemy = self.picture.enemy
+        known_good = sum(1 for g in range(enemy * 8, enemy * 8 + 8) if self.picture.colour[g] == GOOD)
+        self.goods_hidden = 4 - known_good
+
+    def determinize(self, rng: random.Random) -> State[Any]:
+        world = self.knowledge.sample_world(rng)
+        if not self.weights or not getattr(world, "set_up", [True, True])[self.picture.enemy]:
+            return world
+        pool = dict(self.weights)
+        good = world.good  # type: ignore[attr-defined]
+        for g in pool:
+            good[g] = False
+        for _ in range(min(self.goods_hidden, len(pool))):
+            chosen = weighted_pick(pool, rng)
+            good[chosen] = True
+            del pool[chosen]
+        return world
+
+    def forced(self, legal: Sequence[Action], rng: random.Random) -> Action | None:
+        if not isinstance(legal[0], Move):
+            return rng.choice(legal)  # setup: a uniformly random placement gives nothing away
+        p = self.picture
+        for m in legal:
+            if isinstance(m, Move) and m.target == OFF_BOARD:
+                return m
+            if isinstance(m, Move) and not p.escape and m.target in EXITS[p.me] and p.colour[p.board[m.origin]] == GOOD:
+                return m
+        return None
+
+    def rollout_action(self, world: State[Any], seat: int, rng: random.Random) -> Action:
+        legal: list[Action] = world.legal_actions(seat)
+        if not isinstance(legal[0], Move):
+            return rng.choice(legal)
+        board: list[int] = world.board  # type: ignore[attr-defined]
+        good: list[bool] = world.good  # type: ignore[attr-defined]
+        escape = world.options.exit == "escape"  # type: ignore[attr-defined]
+        home = EXITS[1 - seat]
+        for m in legal:
+            assert isinstance(m, Move)
+            target = m.target
+            if target == OFF_BOARD:
+                return m
+            if not escape and target in EXITS[seat] and good[board[m.origin]]:
+                return m
+            if target in home and board[target] >= 0:
+                return m
+        return rng.choice(legal)
+
+    def evaluate(self, world: State[Any]) -> list[float]:
+        pos: list[int] = world.pos  # type: ignore[attr-defined]
+        good: list[bool] = world.good  # type: ignore[attr-defined]
+        turn: int = world.turn  # type: ignore[attr-defined]
+        escape = world.options.exit == "escape"  # type: ignore[attr-defined]
+        worth = [0.0, 0.0]
+        for s in (0, 1):
+            goods = [pos[g] for g in range(s * 8, s * 8 + 8) if pos[g] >= 0 and good[g]]
+            bads_left = sum(1 for g in range(s * 8, s * 8 + 8) if pos[g] >= 0 and not good[g])
+            value = 1.0 * len(goods) + 0.15 * (4 - bads_left)
+            if bads_left == 1:
+                value += 0.6  # the enemy must avoid our last bad ghost
+            if goods:
+                nearest = min(EXIT_DISTANCE[s][sq] for sq in goods) + (1 if escape else 0)
+                value += 0.3 * max(0, 6 - nearest)
+                if nearest <= 1 and turn == s:
+                    value += 1.5
+            worth[s] = value
+        v0 = 1.0 / (1.0 + math.exp(-(worth[0] - worth[1])))
+        return [v0, 1.0 - v0]

@@ -1,0 +1,43 @@
+"""The search bots by game: `ismcts` (generic ISMCTS, plain playouts) and `expert` (ISMCTS with a game's
+own knowledge where we wrote some: belief, playout policy and evaluation; Geister for now)."""
+
+from __future__ import annotations
+
+import importlib
+
+from ghostgames.bots.base import SeatKnowledge
+from ghostgames.bots.budget import Budget
+from ghostgames.bots.ismcts import IsmctsBot
+from ghostgames.bots.policy import SearchPolicy
+
+# game name -> "module:Class" of the policy each bot uses (missing: the plain SearchPolicy)
+PLAIN_POLICIES: dict[str, str] = {}
+EXPERT_POLICIES: dict[str, str] = {
+    "geister": "ghostgames.bots.geister.search:GeisterPolicy",
+}
+
+
+def _load(spec: str) -> type[SearchPolicy]:
+    module, name = spec.split(":")
+    policy: type[SearchPolicy] = getattr(importlib.import_module(module), name)
+    return policy
+
+
+def plain_policy(knowledge: SeatKnowledge) -> SearchPolicy:
+    spec = PLAIN_POLICIES.get(knowledge.game.name)
+    return (_load(spec) if spec else SearchPolicy)(knowledge)
+
+
+def expert_policy(knowledge: SeatKnowledge) -> SearchPolicy:
+    spec = EXPERT_POLICIES.get(knowledge.game.name) or PLAIN_POLICIES.get(knowledge.game.name)
+    return (_load(spec) if spec else SearchPolicy)(knowledge)
+
+
+def ismcts(budget: Budget) -> IsmctsBot:
+    return IsmctsBot(budget, plain_policy)
+
+
+def expert(budget: Budget) -> IsmctsBot:
+    bot = IsmctsBot(budget, expert_policy, exploration=0.5)
+    bot.name = "expert"
+    return bot

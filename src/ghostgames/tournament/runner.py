@@ -1,0 +1,139 @@
+"""Playing a tournament: every game is a pure function of (spec, game index), so the results do not
+depend on how many worker processes share the work, nor on the order they finish in.
+
+Seats rotate: in game i seat s is played by bot (s + i) mod (number of bots), so each bot sits in each
+seat equally often over a multiple of that many games.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+from ghostgames.bots import SeatKnowledge, get_bot
+from ghostgames.games import get_game
+from ghostgames.rules.chance import derive_rng
+
+# Options every tournament of a game uses unless told otherwise: games must end in bounded time.
+DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
+    "geister": {"exit": "escape", "max_plies": 300},
+    "ghooost": {"max_turns": 300},
+    "thelast": {},
+}
+
+
+@dataclass(frozen=True)
+class TournamentSpec:
+    game: str
+    bots: tuple[str, ...]
+    games: int
+    players: int
+    seconds: float | None = None
+    seed: int = 0
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def seating(self, index: int) -> list[str]:
+        return [self.bots[(seat + index) % len(self.bots)] for seat in range(self.players)]
+
+    def game_options(self) -> dict[str, Any]:
+        return {**DEFAULT_OPTIONS.get(get_game(self.game).name, {}), **self.options}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "bots": list(self.bots),
+            "games": self.games,
+            "players": self.players,
+            "seconds_per_move": self.seconds,
+            "seed": self.seed,
+            "options": self.game_options(),
+        }
+
+
+@dataclass(frozen=True)
+class GameResult:
+    index: int
+    seed: int
+    seats: list[str]
+    results: list[dict[str, Any]]  # SeatResult.to_json() per seat
+    reason: str
+    actions: int
+    think_seconds: list[float]  # per seat, summed over its decisions
+    decisions: list[int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "seed": self.seed,
+            "seats": self.seats,
+            "results": self.results,
+            "reason": self.reason,
+            "actions": self.actions,
+            "think_seconds": [round(s, 4) for s in self.think_seconds],
+            "decisions": self.decisions,
+        }
+
+
+def play_game(spec: TournamentSpec, index: int) -> GameResult:
+    """Play game `index` of the tournament to its end."""
+    game = get_game(spec.game)
+    game_seed = derive_rng(spec.seed, "tournament-game", index).randrange(2**63)
+    decisions_rng = derive_rng(spec.seed, "tournament-bots", index)
+    seats = spec.seating(index)
+    bots = [get_bot(name, spec.seconds) for name in seats]
+    state = game.new(spec.players, spec.game_options(), seed=game_seed)
+    think = [0.0] * spec.players
+    decisions = [0] * spec.players
+    actions = 0
+    while True:
+        acting = state.to_act()
+        if not acting:
+            break
+        seat = min(acting)
+        rng = random.Random(decisions_rng.randrange(2**63))
+        start = time.perf_counter()
+        action = bots[seat].choose(SeatKnowledge(state, seat), rng)
+        think[seat] += time.perf_counter() - start
+        decisions[seat] += 1
+        state.apply(seat, action)
+        actions += 1
+    outcome = state.outcome()
+    assert outcome is not None
+    return GameResult(
+        index, game_seed, seats, [r.to_json() for r in outcome.results], outcome.reason, actions, think, decisions
+    )
+
+
+def _play_many(spec: TournamentSpec, indices: list[int]) -> list[GameResult]:
+    return [play_game(spec, i) for i in indices]
+
+
+def iter_games(spec: TournamentSpec, workers: int = 1) -> Iterator[GameResult]:
+    """Yield the games as they finish (in any order); `workers` > 1 spreads them over processes."""
+    if workers <= 1:
+        for index in range(spec.games):
+            yield play_game(spec, index)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(play_game, spec, index) for index in range(spec.games)]
+        for future in as_completed(futures):
+            yield future.result()
+
+
+def run_tournament(
+    spec: TournamentSpec, workers: int = 1, on_result: Callable[[GameResult], None] | None = None
+) -> list[GameResult]:
+    """All games, sorted by index; `on_result` is called as each finishes (for a progress bar)."""
+    get_game(spec.game).check_players(spec.players)
+    for name in set(spec.bots):
+        get_bot(name)  # an unknown bot fails here, before any process starts
+    results = []
+    for result in iter_games(spec, workers):
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
+    return sorted(results, key=lambda r: r.index)
