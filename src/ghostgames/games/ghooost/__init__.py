@@ -1,0 +1,21 @@
+"""Ghooost! (Richard Garfield, 2013): 2-6 players, 62 cards, get rid of your hand and mansion first."""
+
+from ghostgames.games.ghooost.actions import GAMBLE, PASS, TAKE, TURN, GhooostAction, Play, Simple
+from ghostgames.games.ghooost.game import GhooostGame
+from ghostgames.games.ghooost.state import GhooostOptions, GhooostState
+
+GAME = GhooostGame()
+
+__all__ = [
+    "GAMBLE",
+    "GAME",
+    "PASS",
+    "TAKE",
+    "TURN",
+    "GhooostAction",
+    "GhooostGame",
+    "GhooostOptions",
+    "GhooostState",
+    "Play",
+    "Simple",
+]

@@ -1,0 +1,56 @@
+"""The Ghooost! game object: options, creation, loading and reading actions."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ghostgames.games.ghooost import actions
+from ghostgames.games.ghooost.actions import GhooostAction
+from ghostgames.games.ghooost.state import GhooostOptions, GhooostState
+from ghostgames.rules.chance import derive_rng
+from ghostgames.rules.contract import Game
+from ghostgames.rules.options import OptionError
+
+HELP = """Ghooost!: get rid of your hand and then your face-down mansion; the last player holding cards loses.
+Cards: values 1-14 (11 jack, 12 knight, 13 queen, 14 king), K = Kitty, X = Miss Copy. Only values matter.
+  play 7 7 X   play ghosts of one value, Miss Copy (X) copying them; they must be >= the top value
+  play K       play Kitty cards alone ('play K K'): the next player loses a turn
+  take         take the whole cemetery (Kitty included) into your hand
+  gamble       before midnight: turn the crypt's top card and play it; if it cannot be played, take it
+               with the cemetery
+  turn         after midnight, with an empty hand: turn your mansion's top card and play it (or take it
+               with the cemetery)
+  pass         only when nothing else is allowed
+Before midnight (while the crypt has cards) you refill to 4 after every action. Powers: a 1 is always
+playable; after a 3 only 1, 3 or 12; after a 12 only 1 or 12; an 8 reverses the direction; a jack clears
+the cemetery and you play again; 2 or 3 cards: play again; 4 alike (or completing 4 with the cemetery's
+top) clear the cemetery and you play again. Kitty and quartets may always be played."""
+
+
+class GhooostGame(Game[GhooostOptions, GhooostAction]):
+    name = "ghooost"
+    title = "Ghooost!"
+    min_players = 2
+    max_players = 6
+    Options = GhooostOptions
+
+    def _new(self, players: int, options: GhooostOptions, seed: int) -> GhooostState:
+        if options.first is not None and options.first >= players:
+            raise OptionError(f"option 'first' takes a seat from 0 to {players - 1}, not {options.first}")
+        first = options.first if options.first is not None else derive_rng(seed, "first").randrange(players)
+        state = GhooostState(self, options, seed, players)
+        state.deal(first)
+        return state
+
+    def load(self, data: Mapping[str, Any]) -> GhooostState:
+        return GhooostState.from_json(self, data)
+
+    def parse_action(self, text: str) -> GhooostAction:
+        return actions.parse_action(text)
+
+    def action_from_json(self, data: Mapping[str, Any]) -> GhooostAction:
+        return actions.action_from_json(data)
+
+    def help_text(self) -> str:
+        return HELP

@@ -1,0 +1,624 @@
+"""Ghooost!'s rules: a round (deal, turns before and after midnight, powers, going out) and a match of
+rounds inside one State.
+
+Zones, all as small integers (see cards.py): each hand is a count vector (`hands`, with `sizes`), each
+mansion and the crypt are stacks (top = last item), the cemetery is a stack of entries with Kitty cards
+counted beside it (`kitty`), the discard is a count vector. `known[s]` counts the cards of hand s that
+every other seat has seen go into it (a taken cemetery, a failed gamble or mansion card) and that have
+not been played since: this is public knowledge, the same for every other seat.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, Field, field_validator, model_validator
+
+from ghostgames.games.ghooost.actions import (
+    GAMBLE,
+    GHOST_CHOICES,
+    KITTY_PLAYS,
+    PASS,
+    TAKE,
+    TURN,
+    GhooostAction,
+    Play,
+)
+from ghostgames.games.ghooost.cards import (
+    COPY_BASE,
+    FOLLOWS,
+    HAND_SIZE,
+    JACK,
+    KINDS,
+    KITTY,
+    MANSION_SIZE,
+    MISS_COPY,
+    REVERSE,
+    card_text,
+    counts_texts,
+    deck_cards,
+    entry_kind,
+    entry_text,
+)
+from ghostgames.games.ghooost.scoring import match_outcome, match_winner, round_outcome, round_points
+from ghostgames.rules.chance import derive_rng
+from ghostgames.rules.contract import JSON, Event, IllegalAction, Outcome, State
+
+if TYPE_CHECKING:
+    from ghostgames.games.ghooost.game import GhooostGame
+
+# What a play does next (bit flags returned by `_put`).
+AGAIN = 1  # the same player plays again
+SKIP = 2  # the next player loses a turn (Kitty)
+CLEARED = 4  # the cemetery went to the discard
+REVERSED = 8  # the direction changed
+
+SEAT_SETS = tuple(frozenset((s,)) for s in range(max(MANSION_SIZE) + 1))
+NOBODY: frozenset[int] = frozenset()
+_GHOSTS = range(1, 15)
+_EFFECT_WORDS = {
+    mask: "".join(
+        word
+        for bit, word in ((REVERSED, ", reverses"), (CLEARED, ", clears the cemetery"), (SKIP, ", skips a turn"),
+                          (AGAIN, ", plays again"))
+        if mask & bit
+    )
+    for mask in range(16)
+}  # fmt: skip
+
+
+class GhooostOptions(BaseModel):
+    model_config = {"extra": "forbid"}
+
+    deck: Literal["tarot", "original"] = Field(
+        "tarot",
+        description="tarot: four Kitty and two Miss Copy (the tarot-deck version); "
+        "original: two Kitty and four Miss Copy (the published deck)",
+    )
+    match: bool | None = Field(
+        None,
+        description="play rounds until somebody holds a second Bouh! (none = on for 3+ players; "
+        "with 2 players a match is one round)",
+    )
+    max_turns: int = Field(1000, description="turns in one round before it ends as a draw (no Bouh!, no points)")
+    first: int | None = Field(None, description="seat that starts the first round; none = random from the seed")
+    players: int | None = Field(None, exclude=True, description="filled in by the table: the number of players")
+
+    @field_validator("max_turns")
+    @classmethod
+    def _positive(cls, value: int) -> int:
+        if value < 1:
+            raise ValueError("max_turns must be at least 1")
+        return value
+
+    @model_validator(mode="after")
+    def _first_is_a_seat(self) -> GhooostOptions:
+        if self.first is not None and (self.first < 0 or (self.players is not None and self.first >= self.players)):
+            raise ValueError(f"first must be a seat number from 0 to {(self.players or 6) - 1}")
+        return self
+
+    def match_on(self, players: int) -> bool:
+        return players >= 3 and self.match is not False
+
+
+class GhooostState(State[GhooostAction]):
+    __slots__ = (
+        "_outcome",
+        "active",
+        "bouh",
+        "cemetery",
+        "crypt",
+        "direction",
+        "discard",
+        "first",
+        "game",
+        "hands",
+        "history",
+        "is_out",
+        "kitty",
+        "known",
+        "log",
+        "mansions",
+        "match_on",
+        "options",
+        "out_order",
+        "players",
+        "points",
+        "round",
+        "seed",
+        "sizes",
+        "top_run",
+        "top_value",
+        "turn",
+        "turns",
+    )  # fmt: skip
+
+    def __init__(self, game: GhooostGame, options: GhooostOptions, seed: int, players: int) -> None:
+        self.game = game
+        self.players = players
+        self.options = options
+        self.seed = seed
+        self.match_on = options.match_on(players)
+        self.round = 0
+        self.points = [0] * players
+        self.bouh = [0] * players
+        self.history: list[JSON] = []
+        self._outcome: Outcome | None = None
+        self._empty_round(0)
+
+    def _empty_round(self, starter: int) -> None:
+        p = self.players
+        self.first = starter
+        self.turn = starter
+        self.direction = 1
+        self.hands = [[0] * KINDS for _ in range(p)]
+        self.sizes = [0] * p
+        self.known = [[0] * KINDS for _ in range(p)]
+        self.mansions: list[list[int]] = [[] for _ in range(p)]
+        self.crypt: list[int] = []
+        self.cemetery: list[int] = []
+        self.kitty = 0
+        self.top_value = 0
+        self.top_run = 0
+        self.discard = [0] * KINDS
+        self.is_out = [False] * p
+        self.out_order: list[int] = []
+        self.active = p
+        self.turns = 0
+        self.log: list[tuple[int | None, str]] = []
+
+    def deal(self, starter: int) -> list[Event]:
+        """A fresh round: shuffle from the seed and the round number, 4 cards a hand, the mansions, the crypt."""
+        self._empty_round(starter)
+        cards = deck_cards(self.options.deck)
+        derive_rng(self.seed, "round", self.round).shuffle(cards)
+        p, size = self.players, MANSION_SIZE[self.players]
+        for s in range(p):
+            hand = self.hands[s]
+            for kind in cards[s * HAND_SIZE : (s + 1) * HAND_SIZE]:
+                hand[kind] += 1
+            self.sizes[s] = HAND_SIZE
+        start = p * HAND_SIZE
+        for s in range(p):
+            self.mansions[s] = cards[start + s * size : start + (s + 1) * size]
+        self.crypt = cards[start + p * size :]
+        self.log.append((None, f"round {self.round + 1}: seat {starter} starts"))
+        return [
+            Event(
+                "deal",
+                {"round": self.round, "first": starter, "hand": HAND_SIZE, "mansion": size, "crypt": len(self.crypt)},
+                {s: {"cards": counts_texts(self.hands[s])} for s in range(p)},
+            )
+        ]
+
+    # --- whose move -----------------------------------------------------------------------------
+    def to_act(self) -> frozenset[int]:
+        return NOBODY if self._outcome is not None else SEAT_SETS[self.turn]
+
+    def midnight(self) -> bool:
+        return not self.crypt
+
+    def legal_actions(self, seat: int) -> list[GhooostAction]:
+        if seat != self.turn or self._outcome is not None:
+            return []
+        hand = self.hands[seat]
+        copies = hand[MISS_COPY]
+        follows = FOLLOWS[self.top_value]
+        out: list[GhooostAction] = []
+        for value in _GHOSTS:
+            held = hand[value]
+            if held:
+                out.extend(GHOST_CHOICES[value][held][copies][1 if follows[value] else 4])
+        if hand[KITTY]:
+            out.extend(KITTY_PLAYS[hand[KITTY]])
+        if self.cemetery or self.kitty:
+            out.append(TAKE)
+        if self.crypt:
+            out.append(GAMBLE)
+        elif not self.sizes[seat] and self.mansions[seat]:
+            out.append(TURN)
+        if not out:
+            out.append(PASS)
+        return out
+
+    # --- applying ---------------------------------------------------------------------------------
+    def apply(self, seat: int, action: GhooostAction | str) -> list[Event]:
+        # Same checks as State.apply without building sets: this is the hot path of every simulation.
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        if self._outcome is not None:
+            raise IllegalAction("the game is over")
+        if seat != self.turn:
+            raise IllegalAction(f"it is not seat {seat}'s turn")
+        return self._apply(seat, action)
+
+    def _apply(self, seat: int, action: GhooostAction) -> list[Event]:
+        if type(action) is Play:
+            return self._play_from_hand(seat, action)
+        kind = str(action)
+        if kind == "take":
+            if not (self.cemetery or self.kitty):
+                raise IllegalAction("the cemetery is empty: there is nothing to take")
+            events = [Event("take", {"seat": seat, "cards": self._take(seat, None)})]
+            self.log.append((seat, "takes the cemetery: " + " ".join(events[0].public["cards"])))
+            return self._after(seat, 0, events)
+        if kind == "gamble":
+            if not self.crypt:
+                raise IllegalAction("it is midnight: the crypt is empty, so there is no gamble any more")
+            return self._turn_card(seat, self.crypt.pop(), "gamble")
+        if kind == "turn":
+            if self.crypt:
+                raise IllegalAction("mansion cards are turned only after midnight (the crypt is not empty yet)")
+            if self.sizes[seat]:
+                raise IllegalAction("you may turn your mansion card only when your hand is empty")
+            return self._turn_card(seat, self.mansions[seat].pop(), "turn")
+        if self.legal_actions(seat) != [PASS]:
+            raise IllegalAction("you may pass only when nothing else is allowed")
+        self.log.append((seat, "passes"))
+        return self._after(seat, 0, [Event("pass", {"seat": seat})])
+
+    def _play_from_hand(self, seat: int, play: Play) -> list[Event]:
+        hand = self.hands[seat]
+        value, count, copies = play.value, play.count, play.copies
+        if hand[value] < count or hand[MISS_COPY] < copies:
+            raise IllegalAction(f"you do not hold {play.text[5:]}")
+        if value != KITTY and count + copies < 4 and not FOLLOWS[self.top_value][value]:
+            raise IllegalAction(self._why_not(value))
+        hand[value] -= count
+        self.sizes[seat] -= count + copies
+        known = self.known[seat]
+        if known[value]:
+            known[value] = max(0, known[value] - count)
+        if copies:
+            hand[MISS_COPY] -= copies
+            if known[MISS_COPY]:
+                known[MISS_COPY] = max(0, known[MISS_COPY] - copies)
+        effect = self._put(value, count, copies)
+        cards = play.text[5:]
+        self.log.append((seat, "plays " + cards + _EFFECT_WORDS[effect]))
+        events = [Event("play", {"seat": seat, "source": "hand", "cards": cards, "effect": effect})]
+        return self._after(seat, effect, events)
+
+    def _why_not(self, value: int) -> str:
+        top = self.top_value
+        if top == 3:
+            return "after a 3 only a 1, a 3, a 12, Kitty or a quartet may be played"
+        if top == 12:
+            return "after a 12 only a 1, another 12, Kitty or a quartet may be played"
+        return f"{value} is below the top value {top}: play {top} or more, a 1, Kitty or a quartet"
+
+    def _put(self, value: int, count: int, copies: int) -> int:
+        """Lay a legal play on the cemetery (Kitty beside it) and apply its powers, each once."""
+        if value == KITTY:
+            self.kitty += count
+            return SKIP
+        size = count + copies
+        run = self.top_run + size if value == self.top_value else size
+        effect = 0
+        if value == REVERSE:
+            self.direction = -self.direction
+            effect = REVERSED
+        if run >= 4 or value == JACK:
+            discard = self.discard
+            for entry in self.cemetery:
+                discard[entry_kind(entry)] += 1
+            discard[value] += count
+            discard[MISS_COPY] += copies
+            discard[KITTY] += self.kitty
+            self.kitty = 0
+            self.cemetery.clear()
+            self.top_value = self.top_run = 0
+            return effect | AGAIN | CLEARED
+        cemetery = self.cemetery
+        for _ in range(count):
+            cemetery.append(value)
+        for _ in range(copies):
+            cemetery.append(COPY_BASE + value)
+        self.top_value = value
+        self.top_run = run
+        return effect | AGAIN if size >= 2 else effect
+
+    def _take(self, seat: int, extra: int | None) -> list[str]:
+        """The cemetery (Kitty included) and `extra` go into the hand, seen by all; returns their names."""
+        hand, known = self.hands[seat], self.known[seat]
+        texts = []
+        for entry in self.cemetery:
+            kind = entry_kind(entry)
+            hand[kind] += 1
+            known[kind] += 1
+            texts.append(card_text(kind))
+        texts.extend("K" * self.kitty)
+        hand[KITTY] += self.kitty
+        known[KITTY] += self.kitty
+        taken = len(self.cemetery) + self.kitty
+        if extra is not None:
+            hand[extra] += 1
+            known[extra] += 1
+            texts.append(card_text(extra))
+            taken += 1
+        self.sizes[seat] += taken
+        self.cemetery.clear()
+        self.kitty = self.top_value = self.top_run = 0
+        return texts
+
+    def _turn_card(self, seat: int, card: int, how: Literal["gamble", "turn"]) -> list[Event]:
+        """A gambled crypt card or a turned mansion card, played alone if legal, else taken with the cemetery."""
+        where = "the crypt" if how == "gamble" else "the mansion"
+        name = card_text(card)
+        if card == KITTY or (card != MISS_COPY and FOLLOWS[self.top_value][card]):
+            effect = self._put(card, 1, 0)
+            self.log.append((seat, f"turns {name} from {where} and plays it{_EFFECT_WORDS[effect]}"))
+            events = [Event(how, {"seat": seat, "card": name, "played": True, "effect": effect})]
+        else:
+            effect = 0
+            taken = self._take(seat, card)
+            self.log.append((seat, f"turns {name} from {where}, cannot play it and takes: {' '.join(taken)}"))
+            events = [Event(how, {"seat": seat, "card": name, "played": False, "cards": taken})]
+        if how == "gamble" and not self.crypt:
+            events.append(Event("midnight", {}))
+            self.log.append((None, "midnight: the crypt is empty"))
+        return self._after(seat, effect, events)
+
+    def _after(self, seat: int, effect: int, events: list[Event]) -> list[Event]:
+        """End of an action: refill, going out, the round's end, and who plays next."""
+        if self.crypt and self.sizes[seat] < HAND_SIZE:
+            self._refill(seat, events)
+        self.turns += 1
+        if not self.crypt and not self.sizes[seat] and not self.mansions[seat]:
+            self.is_out[seat] = True
+            self.out_order.append(seat)
+            self.active -= 1
+            place = len(self.out_order)
+            events.append(Event("out", {"seat": seat, "place": place}))
+            self.log.append((seat, f"is out ({place}.)"))
+            if self.active == 1:
+                self._end_round(self.is_out.index(False), events)
+                return events
+            effect &= ~AGAIN  # going out passes the turn on even when a replay was due
+        if self.turns >= self.options.max_turns:
+            self._end_round(None, events)
+        elif effect & AGAIN:
+            self.turn = seat
+        else:
+            self.turn = self._next(seat, 2 if effect & SKIP else 1)
+        return events
+
+    def _refill(self, seat: int, events: list[Event]) -> None:
+        hand, crypt, drawn = self.hands[seat], self.crypt, []
+        while self.sizes[seat] < HAND_SIZE and crypt:
+            card = crypt.pop()
+            hand[card] += 1
+            self.sizes[seat] += 1
+            drawn.append(card)
+        private = {seat: {"cards": [card_text(c) for c in drawn]}}
+        events.append(Event("draw", {"seat": seat, "count": len(drawn)}, private))
+        self.log.append((seat, f"draws {len(drawn)}"))
+        if not crypt:
+            events.append(Event("midnight", {}))
+            self.log.append((None, "midnight: the crypt is empty"))
+
+    def _next(self, seat: int, steps: int) -> int:
+        """The player `steps` turns on in the current direction, skipping those who are out."""
+        players, direction, out = self.players, self.direction, self.is_out
+        for _ in range(steps):
+            seat = (seat + direction) % players
+            while out[seat]:
+                seat = (seat + direction) % players
+        return seat
+
+    # --- rounds and the match ---------------------------------------------------------------------
+    def _end_round(self, loser: int | None, events: list[Event]) -> None:
+        """Score the round; end the game or deal the next round of the match (the loser starts it)."""
+        p = self.players
+        gained = [0] * p if loser is None else round_points(p, self.out_order, loser)
+        if loser is None:
+            self.log.append((None, f"the round reached {self.options.max_turns} turns: a draw"))
+        else:
+            self.log.append((None, f"seat {loser} is the last holding cards and loses the round"))
+        if self.match_on and loser is not None:
+            self.bouh[loser] += 1
+            for s in range(p):
+                self.points[s] += gained[s]
+        self.history.append(
+            {"round": self.round, "loser": loser, "out": list(self.out_order), "points": gained, "turns": self.turns}
+        )
+        events.append(Event("round_end", {"round": self.round, "loser": loser, "out": list(self.out_order),
+                                          "points": gained, "bouh": list(self.bouh), "total": list(self.points)}))
+        if not self.match_on:
+            self._outcome = (
+                round_outcome(p, loser) if loser is not None
+                else Outcome.draw(p, f"the round reached {self.options.max_turns} turns")
+            )  # fmt: skip
+        else:
+            winner = match_winner(self.points, self.bouh)
+            if winner is not None:
+                self._outcome = match_outcome(self.points, self.bouh, winner)
+        if self._outcome is not None:
+            events.append(Event("end", self._outcome.to_json()))
+            return
+        self.round += 1
+        starter = loser if loser is not None else derive_rng(self.seed, "first", self.round).randrange(p)
+        events.extend(self.deal(starter))
+
+    # --- knowledge --------------------------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def view(self, seat: int | None) -> JSON:
+        over = self._outcome is not None
+        return {
+            "game": "ghooost",
+            "players": self.players,
+            "seat": seat,
+            "options": self.options.model_dump(),
+            "match": self.match_on,
+            "round": self.round,
+            "phase": "over" if over else ("after midnight" if not self.crypt else "before midnight"),
+            "midnight": not self.crypt,
+            "first": self.first,
+            "turn": None if over else self.turn,
+            "to_act": sorted(self.to_act()),
+            "direction": "clockwise" if self.direction == 1 else "counterclockwise",
+            "hand": counts_texts(self.hands[seat]) if seat is not None else None,
+            "seats": [
+                {
+                    "seat": s,
+                    "hand": self.sizes[s],
+                    "known": counts_texts(self.known[s]),
+                    "mansion": len(self.mansions[s]),
+                    "out": self.is_out[s],
+                    "points": self.points[s],
+                    "bouh": self.bouh[s],
+                }
+                for s in range(self.players)
+            ],
+            "crypt": len(self.crypt),
+            "discard": counts_texts(self.discard),
+            "cemetery": [entry_text(e) for e in self.cemetery],
+            "kitty": self.kitty,
+            "top": self.top_value,
+            "top_count": self.top_run,
+            "out_order": list(self.out_order),
+            "turns": self.turns,
+            "points": list(self.points),
+            "bouh": list(self.bouh),
+            "rounds": [dict(r) for r in self.history],
+            "log": [[s, text] for s, text in self.log],
+            "legal": self.legal_texts(seat) if seat is not None and not over and seat == self.turn else [],
+            "outcome": self._outcome.to_json() if self._outcome else None,
+        }
+
+    # --- search and storage -----------------------------------------------------------------------
+    def clone(self) -> GhooostState:
+        other = GhooostState.__new__(GhooostState)
+        other.game = self.game
+        other.players = self.players
+        other.options = self.options
+        other.seed = self.seed
+        other.match_on = self.match_on
+        other.round = self.round
+        other.points = self.points[:]
+        other.bouh = self.bouh[:]
+        other.history = self.history[:]
+        other._outcome = self._outcome
+        other.first = self.first
+        other.turn = self.turn
+        other.direction = self.direction
+        other.hands = [h[:] for h in self.hands]
+        other.sizes = self.sizes[:]
+        other.known = [k[:] for k in self.known]
+        other.mansions = [m[:] for m in self.mansions]
+        other.crypt = self.crypt[:]
+        other.cemetery = self.cemetery[:]
+        other.kitty = self.kitty
+        other.top_value = self.top_value
+        other.top_run = self.top_run
+        other.discard = self.discard[:]
+        other.is_out = self.is_out[:]
+        other.out_order = self.out_order[:]
+        other.active = self.active
+        other.turns = self.turns
+        other.log = self.log[:]
+        return other
+
+    def sample_world(self, seat: int, rng: random.Random) -> GhooostState:
+        """Keep what `seat` knows (its hand, public zones, cards seen going into other hands); re-deal the
+        rest (other hands' unseen cards, every mansion, the crypt) at random with the same counts."""
+        world = self.clone()
+        world.seed = rng.randrange(2**63)
+        pool: list[int] = []
+        for s in range(self.players):
+            if s != seat:
+                hand, known = self.hands[s], self.known[s]
+                for kind in range(1, KINDS):
+                    pool.extend([kind] * (hand[kind] - known[kind]))
+            pool.extend(self.mansions[s])
+        pool.extend(self.crypt)
+        rng.shuffle(pool)
+        at = 0
+        for s in range(self.players):
+            if s != seat:
+                hand = self.known[s][:]
+                for kind in pool[at : at + self.sizes[s] - sum(hand)]:
+                    hand[kind] += 1
+                at += self.sizes[s] - sum(self.known[s])
+                world.hands[s] = hand
+            size = len(self.mansions[s])
+            world.mansions[s] = pool[at : at + size]
+            at += size
+        world.crypt = pool[at:]
+        return world
+
+    def to_json(self) -> JSON:
+        return {
+            "game": "ghooost",
+            "players": self.players,
+            "options": self.options.model_dump(),
+            "seed": self.seed,
+            "round": self.round,
+            "first": self.first,
+            "turn": self.turn,
+            "direction": self.direction,
+            "hands": [list(h) for h in self.hands],
+            "known": [list(k) for k in self.known],
+            "mansions": [list(m) for m in self.mansions],
+            "crypt": list(self.crypt),
+            "cemetery": list(self.cemetery),
+            "kitty": self.kitty,
+            "discard": list(self.discard),
+            "out_order": list(self.out_order),
+            "turns": self.turns,
+            "points": list(self.points),
+            "bouh": list(self.bouh),
+            "history": [dict(r) for r in self.history],
+            "log": [[s, text] for s, text in self.log],
+            "outcome": self._outcome.to_json() if self._outcome else None,
+        }
+
+    @classmethod
+    def from_json(cls, game: GhooostGame, data: Mapping[str, Any]) -> GhooostState:
+        """Rebuild exactly; also the way tests build positions (hand and discard are count vectors)."""
+        players = int(data["players"])
+        options = GhooostOptions.model_validate({**data.get("options", {}), "players": players})
+        state = cls(game, options, int(data.get("seed", 0)), players)
+        state.round = int(data.get("round", 0))
+        state.first = int(data.get("first", 0))
+        state.turn = int(data.get("turn", state.first))
+        state.direction = int(data.get("direction", 1))
+        state.hands = [_counts(h) for h in data["hands"]]
+        state.sizes = [sum(h) for h in state.hands]
+        state.known = [_counts(k) for k in data.get("known", [[0] * KINDS] * players)]
+        state.mansions = [[int(c) for c in m] for m in data["mansions"]]
+        state.crypt = [int(c) for c in data["crypt"]]
+        state.cemetery = [int(e) for e in data["cemetery"]]
+        state.kitty = int(data.get("kitty", 0))
+        state.discard = _counts(data.get("discard", [0] * KINDS))
+        state.out_order = [int(s) for s in data.get("out_order", [])]
+        state.is_out = [s in state.out_order for s in range(players)]
+        state.active = players - len(state.out_order)
+        state.turns = int(data.get("turns", 0))
+        state.points = [int(p) for p in data.get("points", [0] * players)]
+        state.bouh = [int(b) for b in data.get("bouh", [0] * players)]
+        state.history = [dict(r) for r in data.get("history", [])]
+        state.log = [(None if s is None else int(s), str(t)) for s, t in data.get("log", [])]
+        state._outcome = Outcome.from_json(data["outcome"]) if data.get("outcome") else None
+        state._top_from_cemetery()
+        return state
+
+    def _top_from_cemetery(self) -> None:
+        value = run = 0
+        for entry in reversed(self.cemetery):
+            v = entry - COPY_BASE if entry > COPY_BASE else entry
+            if run and v != value:
+                break
+            value, run = v, run + 1
+        self.top_value, self.top_run = value, run
+
+
+def _counts(data: Any) -> list[int]:
+    counts = [int(c) for c in data]
+    if len(counts) != KINDS:
+        raise ValueError(f"a count vector has {KINDS} entries (index = card kind)")
+    return counts
