@@ -1,0 +1,55 @@
+"""The command line as a person uses it: real processes, real stdin."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+GHOSTGAMES = [sys.executable, "-m", "ghostgames"]
+
+
+def run(args: list[str], stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*GHOSTGAMES, *args], input=stdin, capture_output=True, text=True, timeout=timeout)
+
+
+def test_python_dash_m_lists_the_commands() -> None:
+    result = run(["--help"])
+    assert result.returncode == 0
+    for command in ("play", "bench"):
+        assert command in result.stdout
+
+
+def test_terminal_geister_explains_bad_input_and_plays_to_the_end() -> None:
+    lines = ["setup b1 c1 x9", "f4 n", "legal", "setup b1 c1 d2 e2", "b2 b4", "help"] + ["random"] * 400
+    result = run(["play", "geister", "--seed", "3", "--max-plies", "60"], stdin="\n".join(lines) + "\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "is not a square" in out  # x9
+    assert "first place your ghosts" in out  # a move before the setup
+    assert "setup b1 c1 d1 e1" in out  # the legal list
+    assert "not next to" in out  # b2 b4
+    assert any(f"You {word}" in out for word in ("win", "lose", "draw"))
+
+
+def test_terminal_geister_refuses_a_bad_option_with_what_would_work() -> None:
+    result = run(["play", "geister", "--exit", "fly"])
+    assert result.returncode == 2
+    assert "'reach' or 'escape'" in result.stdout
+
+
+def test_bench_engine_prints_a_table_and_writes_json(tmp_path: Path) -> None:
+    out = tmp_path / "engine.json"
+    result = run(["bench", "engine", "--game", "geister", "--seconds", "0.5", "--json", str(out)])
+    assert result.returncode == 0, result.stderr
+    assert "games/s" in result.stdout
+    data = json.loads(out.read_text())
+    assert data[0]["game"] == "geister" and data[0]["games"] > 0
+    assert data[0]["options"] == {"exit": "escape", "max_plies": 300}
+
+
+def test_bench_engine_names_the_games_for_an_unknown_one() -> None:
+    result = run(["bench", "engine", "--game", "chess", "--seconds", "0.1"])
+    assert result.returncode != 0
+    assert "geister" in result.stdout + result.stderr
