@@ -1,0 +1,118 @@
+"""`ghostgames geister-server` and `ghostgames geister-client`: the Geister AI-competition protocol."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+console = Console()
+
+
+def _storage_saver(db_url: str) -> object:
+    """`ghostgames.storage.save_record`, when this install has it."""
+    if importlib.util.find_spec("ghostgames.storage") is None:
+        raise typer.BadParameter("--db needs ghostgames.storage, which this install does not have")
+    import ghostgames.storage as storage
+
+    save = getattr(storage, "save_record", None)
+    if save is None:
+        raise typer.BadParameter("--db needs ghostgames.storage.save_record, which this install does not have")
+    return save
+
+
+def geister_server(
+    host: str = typer.Option("127.0.0.1", help="address to listen on"),
+    port: int = typer.Option(10000, help="the first player connects here, the second to PORT+1"),
+    games: int | None = typer.Option(None, help="stop after this many games (default: run until Ctrl-C)"),
+    budget: float = typer.Option(600.0, help="seconds each player may think in a whole game"),
+    timeout: float = typer.Option(10.0, help="seconds for one answer"),
+    no_ng_terminate: bool = typer.Option(False, "--no-ng-terminate",
+                                         help="an illegal move is refused and tried again instead of losing"),
+    pause_ms: float = typer.Option(30.0, help="milliseconds to wait after an acknowledgement"),
+    records: Path = typer.Option(Path("geister-records.jsonl"), help="append each finished game here (JSON lines)"),
+    db: str | None = typer.Option(None, help="also store each game in this database (needs ghostgames.storage)"),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="print every message"),
+) -> None:
+    """Referee Geister games in the AI-competition protocol, game after game, and print the results."""
+    from ghostgames.competition.results import SOURCE, append_jsonl, outcome_words, results_table
+    from ghostgames.competition.server import CompetitionServer, GameResult, ServerSettings
+
+    save = _storage_saver(db) if db else None
+    settings = ServerSettings(budget=budget, timeout=timeout, ng_terminates=not no_ng_terminate,
+                              pause=pause_ms / 1000.0)
+    finished: list[GameResult] = []
+
+    def on_result(result: GameResult) -> None:
+        finished.append(result)
+        if verbose:
+            for seat, arrow, message in result.transcript:
+                console.print(f"  seat {seat} {arrow} {message!r}", highlight=False)
+        append_jsonl(records, result)
+        if save is not None and db is not None:
+            save(db, result.record, SOURCE)  # type: ignore[operator]
+        console.print(f"game {result.number}: {outcome_words(result)} ({result.reason}, {result.plies} plies)")
+
+    async def run() -> None:
+        server = CompetitionServer(settings, host, port)
+        await server.start()
+        console.print(f"Geister competition server: first player on {host}:{server.ports[0]}, "
+                      f"second on {host}:{server.ports[1]}; records go to {records}")
+        try:
+            await server.serve(games, on_result)
+        finally:
+            await server.close()
+
+    try:
+        asyncio.run(run())
+    except KeyboardInterrupt:
+        console.print("stopped")
+    console.print(results_table(finished))
+
+
+def geister_client(
+    host: str = typer.Option("127.0.0.1", help="the server's address"),
+    port: int = typer.Option(10000, help="10000 plays first, 10001 second (on a standard server)"),
+    bot: str = typer.Option("easy", help="a bot name or level: easy, medium, hard, random, …"),
+    games: int = typer.Option(1, help="games to play in a row"),
+    seconds: float | None = typer.Option(None, help="thinking time per move for bots that take one"),
+    seed: int | None = typer.Option(None, help="seed of the bot's randomness"),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="print every message"),
+) -> None:
+    """Let one of our bots play on a server speaking the Geister AI-competition protocol."""
+    from rich.table import Table
+
+    from ghostgames.bots import get_bot
+    from ghostgames.competition.client import ClientGame, play_games
+
+    try:
+        get_bot(bot)
+    except KeyError as err:
+        raise typer.BadParameter(str(err.args[0])) from None
+
+    def on_game(number: int, game: ClientGame) -> None:
+        console.print(f"game {number}: {game.result} after {game.moves} moves of ours"
+                      + (f", {game.refused} refused" if game.refused else ""))
+
+    def show(arrow: str, message: str) -> None:
+        console.print(f"  {arrow} {message!r}", highlight=False)
+
+    try:
+        results = play_games(host, port, bot, games, seconds=seconds, seed=seed, on_game=on_game,
+                             show=show if verbose else None)
+    except OSError as err:
+        raise typer.BadParameter(f"cannot reach {host}:{port}: {err}") from None
+    table = Table(title=f"{bot} on {host}:{port}")
+    for column in ("games", "won", "lost", "draw", "disconnected"):
+        table.add_column(column, justify="right")
+    table.add_row(str(len(results)), *(str(sum(g.result == r for g in results))
+                                       for r in ("won", "lost", "draw", "disconnected")))
+    console.print(table)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("geister-server")(geister_server)
+    app.command("geister-client")(geister_client)

@@ -1,0 +1,115 @@
+"""A client that lets one of our bots play on any server speaking the Geister competition protocol.
+
+One TCP connection per game: connect, answer `SET?` and every `MOV?`, read the `WON:` / `LST:` /
+`DRW:` line, hang up; then connect again for the next game. Plain blocking sockets: a client only ever
+waits for the server or thinks, never both.
+"""
+
+from __future__ import annotations
+
+import random
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ghostgames.bots import get_bot
+from ghostgames.bots.base import Bot
+from ghostgames.competition.messages import (
+    ACKS,
+    DRAW,
+    EOL,
+    LOST,
+    MOVE_QUESTION,
+    SET_QUESTION,
+    WON,
+    MessageSplitter,
+)
+from ghostgames.competition.mirror import Mirror
+
+RESULT_WORDS = {WON: "won", LOST: "lost", DRAW: "draw"}
+
+
+@dataclass(slots=True)
+class ClientGame:
+    """How one game went for us: won / lost / draw, or `disconnected` if the server hung up early."""
+
+    result: str
+    final_board: str = ""
+    moves: int = 0
+    refused: int = 0  # answers the server called NG
+    transcript: list[tuple[str, str]] = field(default_factory=list)  # ("<-" server / "->" us, message)
+
+
+def connect(host: str, port: int, wait: float) -> socket.socket:
+    """Connect, retrying for up to `wait` seconds while the server is not listening yet."""
+    give_up = time.monotonic() + wait
+    while True:
+        try:
+            sock = socket.create_connection((host, port), timeout=max(wait, 1.0))
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            return sock
+        except (ConnectionRefusedError, TimeoutError):
+            if time.monotonic() >= give_up:
+                raise
+            time.sleep(0.1)
+
+
+def play_game(host: str, port: int, bot: Bot, rng: random.Random, *, connect_wait: float = 10.0,
+              read_timeout: float | None = None, show: Callable[[str, str], None] | None = None) -> ClientGame:
+    """Play one game on `host:port` with `bot`; `show(direction, message)` sees every message."""
+    mirror = Mirror(bot, rng)
+    game = ClientGame("disconnected")
+    splitter = MessageSplitter()
+    with connect(host, port, connect_wait) as sock:
+        sock.settimeout(read_timeout)
+
+        def note(direction: str, message: str) -> None:
+            game.transcript.append((direction, message))
+            if show is not None:
+                show(direction, message)
+
+        def send(message: str) -> None:
+            note("->", message)
+            sock.sendall((message + EOL).encode("ascii"))
+
+        while True:
+            try:
+                data = sock.recv(4096)
+            except (ConnectionError, OSError):
+                return game
+            if not data:
+                return game
+            for message in splitter.feed(data.decode("ascii", errors="replace")):
+                note("<-", message)
+                head = message[:4]
+                if head == SET_QUESTION:
+                    send(mirror.set_answer())
+                elif head == MOVE_QUESTION:
+                    send(mirror.move_answer(message[4:]))
+                elif message[:3] in ACKS or message.strip() in ("OK", "NG"):
+                    if message.startswith("NG"):
+                        game.refused += 1
+                    mirror.acknowledged(message)
+                    game.moves = mirror.moves_made
+                elif head in RESULT_WORDS:
+                    game.result = RESULT_WORDS[head]
+                    game.final_board = message[4:]
+                    return game
+
+
+def play_games(host: str, port: int, bot_name: str, games: int, *, seconds: float | None = None,
+               seed: int | None = None, connect_wait: float = 10.0, read_timeout: float | None = None,
+               on_game: Callable[[int, ClientGame], None] | None = None,
+               show: Callable[[str, str], None] | None = None) -> list[ClientGame]:
+    """`games` games in a row, a fresh connection each; stops early if the server goes away."""
+    base = seed if seed is not None else random.SystemRandom().randrange(2**63)
+    results: list[ClientGame] = []
+    for number in range(1, games + 1):
+        bot = get_bot(bot_name, seconds)
+        game = play_game(host, port, bot, random.Random(f"{base}:{number}"), connect_wait=connect_wait,
+                         read_timeout=read_timeout, show=show)
+        results.append(game)
+        if on_game is not None:
+            on_game(number, game)
+    return results

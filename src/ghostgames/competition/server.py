@@ -1,0 +1,365 @@
+"""A referee that speaks the Geister AI-competition protocol over TCP (asyncio).
+
+The first player connects to port P and plays seat 0 (moves first); the second connects to P + 1 and
+plays seat 1. The server pairs one connection from each port, plays one game with the rules engine as
+the referee, sends both results, closes both connections and pairs the next two.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ghostgames.competition.frames import board_text, our_direction
+from ghostgames.competition.messages import (
+    DRAW,
+    EOL,
+    LOST,
+    MOVE_QUESTION,
+    NG,
+    OK,
+    OK_BLUE,
+    OK_RED,
+    SET_QUESTION,
+    WON,
+    BadMessage,
+    parse_move,
+    parse_set,
+)
+from ghostgames.games import get_game
+from ghostgames.games.geister import GeisterState
+from ghostgames.games.geister.board import START, square_name
+from ghostgames.rules.contract import IllegalAction
+from ghostgames.rules.record import GameRecord
+
+log = logging.getLogger("ghostgames.competition")
+
+# The competition's rules: escape by an extra move off an exit corner, a draw after 300 plies, the
+# player on port P moves first, every colour shown at the end.
+OPTIONS: dict[str, Any] = {"exit": "escape", "max_plies": 300, "first": 0, "disclose": True}
+LINE_LIMIT = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    budget: float = 600.0  # seconds each player may think in a whole game
+    timeout: float = 10.0  # seconds for one answer
+    ng_terminates: bool = True  # an illegal move loses (False: the player tries again)
+    pause: float = 0.03  # seconds to wait after an acknowledgement before the next message
+
+
+@dataclass(slots=True)
+class GameResult:
+    """One finished game: who played, who won (None: a draw) and why, and the record to replay."""
+
+    number: int
+    players: tuple[str, str]  # peer addresses of the first (port P) and the second player
+    winner: int | None
+    reason: str
+    plies: int
+    record: GameRecord
+    budget_left: tuple[float, float]
+    transcript: list[tuple[int, str, str]] = field(default_factory=list)  # (seat, "->" or "<-", message)
+
+    def result_for(self, seat: int) -> str:
+        if self.winner is None:
+            return "draw"
+        return "win" if self.winner == seat else "loss"
+
+
+class Forfeit(Exception):
+    """The game ends at once because `loser` broke the protocol, ran out of time or went away."""
+
+    def __init__(self, loser: int, reason: str) -> None:
+        super().__init__(reason)
+        self.loser = loser
+        self.reason = reason
+
+
+class Connection:
+    """One player's TCP connection: lines it sent (None once it is gone) and sending whole messages."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        peer = writer.get_extra_info("peername")
+        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        self.lines: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = asyncio.Event()
+        self._reading: asyncio.Task[None] | None = None
+
+    def alive(self) -> bool:
+        return not (self.closed.is_set() or self.reader.at_eof() or self.writer.is_closing())
+
+    def start_reading(self) -> None:
+        self._reading = asyncio.ensure_future(self._read_lines())
+
+    async def _read_lines(self) -> None:
+        try:
+            while True:
+                raw = await self.reader.readline()
+                if not raw:
+                    break
+                text = raw.decode("ascii", errors="replace")
+                if text.endswith("\n"):
+                    text = text[:-1]
+                    if text.endswith("\r"):
+                        text = text[:-1]
+                await self.lines.put(text)
+        except (ConnectionError, OSError, ValueError, asyncio.LimitOverrunError):
+            pass  # a broken or flooding connection counts as gone
+        finally:
+            self.closed.set()
+            await self.lines.put(None)
+
+    def discard_unasked(self) -> None:
+        """Drop lines the player sent before being asked (they cannot be answers)."""
+        while not self.lines.empty():
+            if self.lines.get_nowait() is None:
+                self.lines.put_nowait(None)
+                return
+
+    async def send(self, message: str) -> None:
+        """One message, one write (some clients read one message per receive)."""
+        self.writer.write((message + EOL).encode("ascii"))
+        await self.writer.drain()
+
+    async def close(self) -> None:
+        if self._reading is not None:
+            self._reading.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reading
+        self.writer.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.writer.wait_closed(), 1.0)
+
+
+class Referee:
+    """Plays one game between two connections with the rules engine deciding every move."""
+
+    def __init__(
+        self, number: int, players: tuple[Connection, Connection], settings: ServerSettings, seed: int
+    ) -> None:
+        self.number = number
+        self.players = players
+        self.settings = settings
+        state = get_game("geister").new(2, OPTIONS, seed)
+        assert isinstance(state, GeisterState)
+        self.state = state
+        self.record = GameRecord("geister", 2, dict(OPTIONS), seed)
+        self.budget = [settings.budget, settings.budget]
+        self.transcript: list[tuple[int, str, str]] = []
+
+    async def play(self) -> GameResult:
+        for conn in self.players:
+            conn.start_reading()
+        winner: int | None
+        try:
+            for seat in (0, 1):
+                await self._setup(seat)
+            while (outcome := self.state.outcome()) is None:
+                await self._move(self.state.turn)
+            best = [s for s, r in enumerate(outcome.results) if r.result == "win"]
+            winner = best[0] if best else None
+            reason = outcome.reason
+        except Forfeit as end:
+            winner, reason = 1 - end.loser, end.reason
+        for seat in (0, 1):
+            result = DRAW if winner is None else (WON if winner == seat else LOST)
+            board = board_text(self.state.pos, self.state.good, seat, reveal=True)
+            with contextlib.suppress(Forfeit):
+                await self._send(seat, result + board)
+        for conn in self.players:
+            await conn.close()
+        return GameResult(
+            self.number,
+            (self.players[0].peer, self.players[1].peer),
+            winner,
+            reason,
+            self.state.ply,
+            self.record,
+            (self.budget[0], self.budget[1]),
+            self.transcript,
+        )
+
+    # --- one answer ---------------------------------------------------------------------------
+    async def _send(self, seat: int, message: str) -> None:
+        self.transcript.append((seat, "->", message))
+        log.debug("game %d seat %d <- %r", self.number, seat, message)
+        try:
+            await self.players[seat].send(message)
+        except (ConnectionError, OSError) as err:
+            raise Forfeit(seat, "disconnected") from err
+
+    async def _acknowledge(self, seat: int, ack: str) -> None:
+        await self._send(seat, ack)
+        await asyncio.sleep(self.settings.pause)
+
+    async def _ask(self, seat: int, question: str) -> None:
+        conn = self.players[seat]
+        if conn.closed.is_set():
+            raise Forfeit(seat, "disconnected")
+        conn.discard_unasked()
+        await self._send(seat, question)
+
+    async def _answer(self, seat: int, deadline: float) -> str:
+        """The mover's next line; forfeits on its timeout or disconnect, or the opponent's disconnect."""
+        loop = asyncio.get_running_loop()
+        remaining = deadline - loop.time()
+        if remaining <= 0:
+            raise Forfeit(seat, "time")
+        line_task = asyncio.ensure_future(self.players[seat].lines.get())
+        gone_task = asyncio.ensure_future(self.players[1 - seat].closed.wait())
+        done, pending = await asyncio.wait({line_task, gone_task}, timeout=remaining,
+                                           return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        if line_task in done:
+            line = line_task.result()
+            if line is None:
+                raise Forfeit(seat, "disconnected")
+            self.transcript.append((seat, "<-", line))
+            log.debug("game %d seat %d -> %r", self.number, seat, line)
+            return line
+        if gone_task in done:
+            raise Forfeit(1 - seat, "disconnected")
+        raise Forfeit(seat, "time")
+
+    def _deadline(self, seat: int, start: float) -> float:
+        return start + min(self.settings.timeout, self.budget[seat])
+
+    def _charge(self, seat: int, start: float) -> None:
+        """Whole seconds of the answer come off the budget."""
+        elapsed = asyncio.get_running_loop().time() - start
+        self.budget[seat] = max(0.0, self.budget[seat] - int(elapsed))
+
+    # --- the two questions --------------------------------------------------------------------------
+    async def _setup(self, seat: int) -> None:
+        start = asyncio.get_running_loop().time()
+        deadline = self._deadline(seat, start)
+        await self._ask(seat, SET_QUESTION)
+        while True:
+            line = await self._answer(seat, deadline)
+            try:
+                red = parse_set(line)
+            except BadMessage:
+                # A bad SET is always answered NG and asked again, whatever --no-ng-terminate says.
+                await self._acknowledge(seat, NG)
+                await self._ask(seat, SET_QUESTION)
+                continue
+            text = "setup " + " ".join(square_name(START[seat][k]) for k in range(8) if k not in red)
+            self.state.apply(seat, text)
+            self.record.actions.append((seat, text))
+            self._charge(seat, start)
+            await self._acknowledge(seat, OK)
+            return
+
+    async def _move(self, seat: int) -> None:
+        start = asyncio.get_running_loop().time()
+        deadline = self._deadline(seat, start)
+        question = MOVE_QUESTION + board_text(self.state.pos, self.state.good, seat, reveal=False)
+        await self._ask(seat, question)
+        while True:
+            line = await self._answer(seat, deadline)
+            try:
+                move = parse_move(line)
+                origin = self.state.pos[seat * 8 + move.ghost]
+                if origin < 0:
+                    raise BadMessage("that ghost is no longer on the board")
+                text = f"{square_name(origin)} {our_direction(move.direction, seat)}"
+                events = self.state.apply(seat, text)
+            except (BadMessage, IllegalAction) as err:
+                await self._acknowledge(seat, NG)
+                if self.settings.ng_terminates:
+                    raise Forfeit(seat, f"illegal move {line!r}: {err}") from None
+                await self._ask(seat, question)
+                continue
+            self.record.actions.append((seat, text))
+            self._charge(seat, start)
+            colour = events[0].public.get("colour")
+            await self._acknowledge(seat, OK_BLUE if colour == "good" else OK_RED if colour == "bad" else OK)
+            return
+
+
+class CompetitionServer:
+    """Listens on two ports and plays game after game, one pair of connections per game."""
+
+    def __init__(self, settings: ServerSettings, host: str = "127.0.0.1", port: int = 10000,
+                 second_port: int | None = None) -> None:
+        self.settings = settings
+        self.host = host
+        self.wanted_ports = (port, second_port if second_port is not None else (port + 1 if port else 0))
+        self.ports: tuple[int, int] = (0, 0)
+        self._waiting: tuple[asyncio.Queue[Connection], asyncio.Queue[Connection]] = (
+            asyncio.Queue(), asyncio.Queue())
+        self._listeners: list[asyncio.Server] = []
+        self.games_played = 0
+
+    async def start(self) -> None:
+        for index, port in enumerate(self.wanted_ports):
+            listener = await asyncio.start_server(self._accepter(index), self.host, port, limit=LINE_LIMIT)
+            self._listeners.append(listener)
+        self.ports = (self._port_of(self._listeners[0]), self._port_of(self._listeners[1]))
+
+    @staticmethod
+    def _port_of(listener: asyncio.Server) -> int:
+        return int(listener.sockets[0].getsockname()[1])
+
+    def _accepter(self, index: int) -> Callable[[asyncio.StreamReader, asyncio.StreamWriter], None]:
+        def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            conn = Connection(reader, writer)
+            log.info("player connected to port %d from %s", self.ports[index], conn.peer)
+            self._waiting[index].put_nowait(conn)
+
+        return accept
+
+    async def _next_pair(self) -> tuple[Connection, Connection]:
+        """A live connection from each port (ones that hung up while waiting are dropped)."""
+        chosen: list[Connection | None] = [None, None]
+        while True:
+            for index in (0, 1):
+                current = chosen[index]
+                if current is not None and not current.alive():
+                    await current.close()
+                    chosen[index] = current = None
+                while current is None:
+                    candidate = await self._waiting[index].get()
+                    if candidate.alive():
+                        chosen[index] = current = candidate
+                    else:
+                        await candidate.close()
+            first, second = chosen
+            if first is not None and second is not None and first.alive() and second.alive():
+                return first, second
+
+    async def play_one(self) -> GameResult:
+        players = await self._next_pair()
+        self.games_played += 1
+        seed = random.SystemRandom().randrange(2**63)
+        return await Referee(self.games_played, players, self.settings, seed).play()
+
+    async def serve(self, games: int | None = None,
+                    on_result: Callable[[GameResult], None] | None = None) -> list[GameResult]:
+        """Play `games` games (None: until cancelled); `on_result` sees each as soon as it ends."""
+        results: list[GameResult] = []
+        while games is None or len(results) < games:
+            result = await self.play_one()
+            results.append(result)
+            if on_result is not None:
+                on_result(result)
+        return results
+
+    async def close(self) -> None:
+        for listener in self._listeners:
+            listener.close()
+        for queue in self._waiting:
+            while not queue.empty():
+                await queue.get_nowait().close()
+        for listener in self._listeners:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(listener.wait_closed(), 1.0)
