@@ -23,6 +23,7 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP)
 	sh scripts/ensure-chromium.sh
+	sh scripts/ensure-services.sh
 	$(VENV)/bin/pytest
 
 test: lint typecheck pytest
