@@ -1,0 +1,333 @@
+"""The small repository the server (and the competition server) talk to: users, table event logs,
+game records. Synchronous SQLAlchemy 2; SQLite (WAL) by default, PostgreSQL by URL.
+
+The event log's guarantee: `append` writes a batch of events with consecutive per-table sequence
+numbers in one transaction, or nothing; if another writer took one of those numbers first (the unique
+(table_id, seq) key), it raises `SeqConflict` and the caller reloads the table.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from ghostgames.rules.record import GameRecord
+from ghostgames.storage.models import EventRow, RecordRow, SettingRow, TableRow, UserRow
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+DEFAULT_URL = "sqlite:///ghostgames.db"
+
+
+class SeqConflict(Exception):
+    """Another writer appended to this table first; reload its events and try again."""
+
+
+class NameTaken(Exception):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    id: int
+    name: str
+    guest: bool
+    password_hash: str | None
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRecord:
+    id: int
+    record: GameRecord
+    names: list[str]
+    outcome: dict[str, Any] | None
+    source: str
+    table_id: str | None
+    created_at: datetime
+
+    def summary(self) -> dict[str, Any]:
+        """What anybody may see about a record: no seed, no actions."""
+        return {
+            "id": self.id, "game": self.record.game, "players": self.record.players, "names": self.names,
+            "options": self.record.options, "outcome": self.outcome, "source": self.source,
+            "table": self.table_id, "created": self.created_at.astimezone(UTC).isoformat(),
+        }
+
+
+def normalise_url(url: str) -> str:
+    """A plain path means an SQLite file; postgres:// is the usual spelling of postgresql://."""
+    if "://" not in url:
+        return f"sqlite:///{url}"
+    if url.startswith("postgres://"):
+        return "postgresql://" + url[len("postgres://"):]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    url = normalise_url(url)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic revision."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+class Repository:
+    """Everything the server stores. Each method is one short transaction."""
+
+    def __init__(self, url: str = DEFAULT_URL, *, run_migrations: bool = True) -> None:
+        self.url = normalise_url(url)
+        self.engine = make_engine(self.url)
+        if run_migrations:
+            migrate(self.engine)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # --- server settings ------------------------------------------------------------------------
+    def secret(self) -> str:
+        """The token-signing secret, made once and shared by every worker on this database."""
+        with self.sessions.begin() as session:
+            row = session.get(SettingRow, "secret")
+            if row is not None:
+                return row.value
+        value = secrets.token_urlsafe(32)
+        try:
+            with self.sessions.begin() as session:
+                session.add(SettingRow(key="secret", value=value))
+        except IntegrityError:
+            pass  # another worker made it first
+        with self.sessions.begin() as session:
+            row = session.get(SettingRow, "secret")
+            assert row is not None
+            return row.value
+
+    # --- users ----------------------------------------------------------------------------------
+    def get_user(self, name: str) -> User | None:
+        with self.sessions.begin() as session:
+            row = session.scalar(select(UserRow).where(UserRow.name_key == name.lower()))
+            return None if row is None else _user(row)
+
+    def claim_guest(self, name: str, free_after: timedelta) -> User:
+        """A guest name: free when nobody has it, or only a guest whose sessions have all expired."""
+        with self.sessions.begin() as session:
+            row = session.scalar(select(UserRow).where(UserRow.name_key == name.lower()))
+            now = datetime.now(UTC)
+            if row is not None:
+                created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
+                if not row.guest or created > now - free_after:
+                    raise NameTaken(name)
+                row.name, row.created_at = name, now
+                session.flush()
+                return _user(row)
+        try:
+            with self.sessions.begin() as session:
+                row = UserRow(name=name, name_key=name.lower(), guest=True, password_hash=None, created_at=now)
+                session.add(row)
+                session.flush()
+                return _user(row)
+        except IntegrityError:
+            raise NameTaken(name) from None
+
+    def create_account(self, name: str, password_hash: str, free_after: timedelta) -> User:
+        """A registered name; may take over a guest name whose sessions have expired."""
+        with self.sessions.begin() as session:
+            row = session.scalar(select(UserRow).where(UserRow.name_key == name.lower()))
+            now = datetime.now(UTC)
+            if row is not None:
+                created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
+                if not row.guest or created > now - free_after:
+                    raise NameTaken(name)
+                row.name, row.guest, row.password_hash, row.created_at = name, False, password_hash, now
+                session.flush()
+                return _user(row)
+        try:
+            with self.sessions.begin() as session:
+                row = UserRow(name=name, name_key=name.lower(), guest=False, password_hash=password_hash,
+                              created_at=now)
+                session.add(row)
+                session.flush()
+                return _user(row)
+        except IntegrityError:
+            raise NameTaken(name) from None
+
+    # --- tables and their event logs ----------------------------------------------------------------
+    def create_table(self, table_id: str, game: str, seats: int, created: dict[str, Any]) -> None:
+        """The table row and its first event (seq 1) together."""
+        with self.sessions.begin() as session:
+            now = datetime.now(UTC)
+            session.add(TableRow(id=table_id, game=game, seats=seats, status="open", created_at=now, updated_at=now))
+            session.flush()
+            session.add(EventRow(table_id=table_id, seq=1, kind=str(created["kind"]), data=created, created_at=now))
+
+    def append(
+        self,
+        table_id: str,
+        first_seq: int,
+        events: Sequence[dict[str, Any]],
+        status: str | None = None,
+        record: tuple[GameRecord, list[str], dict[str, Any] | None] | None = None,
+    ) -> int | None:
+        """Append `events` as seq first_seq, first_seq+1, … (and the table's new status, and a finished
+        game's record) in one transaction. Returns the record's id. Raises SeqConflict."""
+        record_id: int | None = None
+        try:
+            with self.sessions.begin() as session:
+                now = datetime.now(UTC)
+                for offset, data in enumerate(events):
+                    session.add(EventRow(table_id=table_id, seq=first_seq + offset, kind=str(data["kind"]),
+                                         data=data, created_at=now))
+                values: dict[str, Any] = {"updated_at": now}
+                if status is not None:
+                    values["status"] = status
+                session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+                if record is not None:
+                    record_id = _add_record(session, record[0], "table", record[1], record[2], table_id)
+                session.flush()
+        except IntegrityError as err:
+            raise SeqConflict(f"table {table_id}: seq {first_seq} is taken") from err
+        return record_id
+
+    def events(self, table_id: str, after: int = 0) -> list[dict[str, Any]]:
+        with self.sessions.begin() as session:
+            rows = session.scalars(
+                select(EventRow).where(EventRow.table_id == table_id, EventRow.seq > after).order_by(EventRow.seq)
+            )
+            return [dict(row.data) for row in rows]
+
+    def last_seq(self, table_id: str) -> int:
+        with self.sessions.begin() as session:
+            value = session.scalar(select(func.max(EventRow.seq)).where(EventRow.table_id == table_id))
+            return int(value or 0)
+
+    def live_tables(self) -> list[str]:
+        """Tables to rebuild on start: open, running and finished (a finished one may still rematch)."""
+        with self.sessions.begin() as session:
+            rows = session.scalars(
+                select(TableRow.id).where(TableRow.status.in_(("open", "started", "finished")))
+                .order_by(TableRow.created_at)
+            )
+            return list(rows)
+
+    def set_status(self, table_id: str, status: str) -> None:
+        with self.sessions.begin() as session:
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
+
+    # --- records ----------------------------------------------------------------------------------
+    def save_record(
+        self,
+        record: GameRecord,
+        source: str,
+        names: Sequence[str] | None = None,
+        outcome: dict[str, Any] | None = None,
+        table_id: str | None = None,
+    ) -> int:
+        with self.sessions.begin() as session:
+            return _add_record(session, record, source, list(names or []), outcome, table_id)
+
+    def get_record(self, record_id: int) -> StoredRecord | None:
+        with self.sessions.begin() as session:
+            row = session.get(RecordRow, record_id)
+            return None if row is None else _stored(row)
+
+    def list_records(self, game: str | None = None, limit: int = 50, source: str | None = None) -> list[StoredRecord]:
+        with self.sessions.begin() as session:
+            query = select(RecordRow).order_by(RecordRow.id.desc()).limit(max(1, min(limit, 500)))
+            if game is not None:
+                query = query.where(RecordRow.game == game)
+            if source is not None:
+                query = query.where(RecordRow.source == source)
+            return [_stored(row) for row in session.scalars(query)]
+
+
+def _add_record(
+    session: Session, record: GameRecord, source: str, names: list[str], outcome: dict[str, Any] | None,
+    table_id: str | None,
+) -> int:
+    if outcome is None:
+        try:
+            end = record.replay().outcome()
+            outcome = end.to_json() if end is not None else None
+        except Exception:  # an unfinished or foreign record: keep it without an outcome
+            outcome = None
+    row = RecordRow(
+        game=record.game, players=record.players, options=dict(record.options), seed=str(record.seed),
+        actions=[[seat, text] for seat, text in record.actions], names=names or [f"seat {i}" for i in
+                                                                                range(record.players)],
+        outcome=outcome, source=source, table_id=table_id, created_at=datetime.now(UTC),
+    )
+    session.add(row)
+    session.flush()
+    return int(row.id)
+
+
+def _user(row: UserRow) -> User:
+    created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
+    return User(int(row.id), row.name, bool(row.guest), row.password_hash, created)
+
+
+def _stored(row: RecordRow) -> StoredRecord:
+    created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
+    record = GameRecord(row.game, int(row.players), dict(row.options), int(row.seed),
+                        [(int(s), str(t)) for s, t in row.actions])
+    return StoredRecord(int(row.id), record, [str(n) for n in row.names], row.outcome, row.source, row.table_id,
+                        created)
+
+
+# --- a tiny module-level API for other programs (the Geister competition server) -----------------------
+_repositories: dict[str, Repository] = {}
+_lock = threading.Lock()
+
+
+def open_repository(db_url: str = DEFAULT_URL) -> Repository:
+    """One shared, migrated Repository per database URL in this process."""
+    key = normalise_url(db_url)
+    with _lock:
+        if key not in _repositories:
+            _repositories[key] = Repository(key)
+        return _repositories[key]
+
+
+def save_record(db_url: str, record: GameRecord, source: str, names: Sequence[str] | None = None,
+                outcome: dict[str, Any] | None = None) -> int:
+    """Store a finished game (e.g. source="competition"); returns its id, replayable at /api/records/{id}."""
+    return open_repository(db_url).save_record(record, source, names, outcome)
+
+
+def get_record(db_url: str, record_id: int) -> StoredRecord | None:
+    return open_repository(db_url).get_record(record_id)
+
+
+def list_records(
+    db_url: str, game: str | None = None, limit: int = 50, source: str | None = None
+) -> list[StoredRecord]:
+    return open_repository(db_url).list_records(game, limit, source)

@@ -1,0 +1,24 @@
+"""Tables as pure domain logic: seats, options and votes, the command parser, clocks. No I/O here:
+the server stores the events these classes decide on and hands back the time and the seeds."""
+
+from ghostgames.tables.clock import Clocks, ClockSpec
+from ghostgames.tables.commands import COMMANDS, Command, parse_command
+from ghostgames.tables.errors import TableError
+from ghostgames.tables.log import LogLine
+from ghostgames.tables.table import Context, Decision, Reply, Seat, Table, creation_event
+
+__all__ = [
+    "COMMANDS",
+    "ClockSpec",
+    "Clocks",
+    "Command",
+    "Context",
+    "Decision",
+    "LogLine",
+    "Reply",
+    "Seat",
+    "Table",
+    "TableError",
+    "creation_event",
+    "parse_command",
+]

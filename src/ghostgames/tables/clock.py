@@ -1,0 +1,122 @@
+"""Clocks as pure arithmetic on times that the caller passes in: nothing here reads the real time.
+
+A table's clock is `none`, `move` (N seconds for each move) or `bank` (N seconds per seat for the whole
+game plus an increment after each move). Every seat that may act is thinking (Geister's setup has two).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+ClockMode = Literal["none", "move", "bank"]
+TIMEOUTS_FOR_GOOD = 3  # timeouts in a row after which a bot keeps the seat
+_BANK = re.compile(r"^(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)$")
+
+
+@dataclass(frozen=True, slots=True)
+class ClockSpec:
+    mode: ClockMode = "none"
+    seconds: float = 0.0
+    increment: float = 0.0
+
+    @classmethod
+    def parse(cls, text: object) -> ClockSpec:
+        """`none`, `30` (seconds per move) or `300+5` (bank + increment); raises ValueError."""
+        if text is None:
+            return cls()
+        if isinstance(text, bool):
+            raise ValueError("the clock is 'none', seconds per move like '30', or bank+increment like '300+5'")
+        if isinstance(text, (int, float)):
+            text = str(text)
+        word = str(text).strip().lower()
+        if word in ("", "none", "off", "0"):
+            return cls()
+        bank = _BANK.match(word)
+        if bank:
+            seconds, increment = float(bank.group(1)), float(bank.group(2))
+            if seconds <= 0:
+                raise ValueError("a time bank needs more than 0 seconds")
+            return cls("bank", seconds, increment)
+        try:
+            seconds = float(word)
+        except ValueError:
+            raise ValueError(
+                f"{text!r} is no clock; use 'none', seconds per move like '30', or bank+increment like '300+5'"
+            ) from None
+        if seconds <= 0 or seconds != seconds:
+            raise ValueError("seconds per move must be more than 0")
+        return cls("move", seconds)
+
+    def __str__(self) -> str:
+        if self.mode == "none":
+            return "none"
+        if self.mode == "move":
+            return f"{self.seconds:g}"
+        return f"{self.seconds:g}+{self.increment:g}"
+
+    def to_json(self) -> dict[str, object]:
+        return {"mode": self.mode, "seconds": self.seconds, "increment": self.increment}
+
+
+@dataclass(slots=True)
+class Clocks:
+    """The running clocks of one game. `thinking[seat]` is the time that seat began its turn."""
+
+    spec: ClockSpec
+    players: int
+    bank: list[float] = field(default_factory=list)
+    thinking: dict[int, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.bank:
+            self.bank = [self.spec.seconds] * self.players
+
+    @property
+    def on(self) -> bool:
+        return self.spec.mode != "none"
+
+    def sync(self, to_act: frozenset[int], now: float) -> None:
+        """Seats that may act now are thinking (since now if they just began); the others are not."""
+        for seat in list(self.thinking):
+            if seat not in to_act:
+                del self.thinking[seat]
+        for seat in to_act:
+            self.thinking.setdefault(seat, now)
+
+    def bank_after(self, seat: int, now: float) -> float | None:
+        """The bank `seat` keeps if it acts at `now` (None without a bank)."""
+        if self.spec.mode != "bank":
+            return None
+        used = now - self.thinking.get(seat, now)
+        return max(0.0, self.bank[seat] - used) + self.spec.increment
+
+    def acted(self, seat: int, bank: float | None) -> None:
+        """`seat` acted: its turn is over (`bank` as recorded in the event, for exact rebuilds)."""
+        if bank is not None and self.spec.mode == "bank":
+            self.bank[seat] = bank
+        self.thinking.pop(seat, None)
+
+    def deadline(self, seat: int) -> float | None:
+        if not self.on or seat not in self.thinking:
+            return None
+        allowed = self.spec.seconds if self.spec.mode == "move" else self.bank[seat]
+        return self.thinking[seat] + allowed
+
+    def left(self, now: float) -> list[float | None]:
+        """Seconds left per seat (None when not thinking or no clock)."""
+        out: list[float | None] = []
+        for seat in range(self.players):
+            deadline = self.deadline(seat)
+            out.append(None if deadline is None else max(0.0, round(deadline - now, 2)))
+        return out
+
+    def expired(self, now: float, seats: frozenset[int] | set[int]) -> list[int]:
+        """Those of `seats` whose time is up at `now`."""
+        out = []
+        for seat in sorted(seats):
+            deadline = self.deadline(seat)
+            if deadline is not None and deadline <= now:
+                out.append(seat)
+        return out

@@ -1,0 +1,707 @@
+"""A table: a game, its seats, options and votes, the running game and its clocks; pure logic.
+
+Everything that changes a table is an event (a JSON-ready dict). `decide_*` methods check a request and
+return the events it would cause without changing anything; `apply` carries one event out and returns
+the log lines it makes. The server appends events to its store first and applies them after, and a
+restart rebuilds a table by applying its stored events in order. Time and seeds come from the caller.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ghostgames.games import GAMES, get_game
+from ghostgames.rules.contract import Event, Game, IllegalAction, Outcome, State
+from ghostgames.rules.options import OptionError
+from ghostgames.rules.record import GameRecord
+from ghostgames.tables.clock import TIMEOUTS_FOR_GOOD, Clocks, ClockSpec
+from ghostgames.tables.commands import (
+    READ_ONLY,
+    BotAdd,
+    BotRemove,
+    Chat,
+    Command,
+    GameAction,
+    Help,
+    Join,
+    Leave,
+    Rematch,
+    Resign,
+    SetOption,
+    Start,
+    Who,
+    help_text,
+)
+from ghostgames.tables.errors import TableError
+from ghostgames.tables.log import LogLine, action_is_public
+
+EventData = dict[str, Any]
+Status = Literal["open", "started", "finished"]
+HISTORY = 100
+TAKEOVER_LEVEL = "easy"  # the bot that finishes a seat for a person
+
+
+@dataclass(slots=True)
+class Seat:
+    index: int
+    name: str | None = None  # the person who owns the seat
+    bot: str | None = None  # a bot's level when a bot sits here
+    takeover: str | None = None  # why a bot now plays the person's seat
+    timeouts: int = 0  # timeouts in a row
+    clock_turn: bool = False  # the clock ran out: a bot plays this one turn
+
+    @property
+    def kind(self) -> str:
+        if self.bot is not None:
+            return "bot"
+        return "human" if self.name is not None else "empty"
+
+    @property
+    def label(self) -> str:
+        if self.bot is not None:
+            return f"{self.bot} bot"
+        return self.name or f"seat {self.index}"
+
+    def bot_level(self) -> str | None:
+        """The bot that plays this seat's current turn, if any."""
+        if self.bot is not None:
+            return self.bot
+        if self.takeover is not None or self.clock_turn:
+            return TAKEOVER_LEVEL
+        return None
+
+
+@dataclass(slots=True)
+class Reply:
+    """An answer for the asker only (/who, /help, /option listing)."""
+
+    code: str
+    text: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Decision:
+    events: list[EventData] = field(default_factory=list)
+    reply: Reply | None = None
+
+
+@dataclass(slots=True)
+class Context:
+    """What a decision needs from outside: the time, a fresh seed, the bot levels that exist."""
+
+    now: float
+    new_seed: Callable[[], int]
+    bot_levels: Collection[str] = ("easy", "medium", "hard", "random")
+    spectators: tuple[str, ...] = ()
+    connected: Callable[[str], bool] = lambda name: True
+
+
+def creation_event(
+    table_id: str, game_name: str, seats: int, options: Mapping[str, Any] | None, clock: object, by: str | None
+) -> EventData:
+    """Check a new table's game, seat count, settings and clock; the event that creates it."""
+    try:
+        game = get_game(game_name)
+    except KeyError:
+        raise TableError(
+            "unknown_game", f"there is no game {game_name!r}; the games are: {', '.join(GAMES)}",
+            game=game_name, games=list(GAMES),
+        ) from None
+    if not game.min_players <= seats <= game.max_players:
+        raise TableError(
+            "bad_seats", f"{game.title} is for {game.min_players} to {game.max_players} players, not {seats}",
+            seats=seats, min=game.min_players, max=game.max_players,
+        )
+    schema = game.options_schema()
+    settings: dict[str, Any] = {}
+    votes: list[str] = []
+    for name, value in (options or {}).items():
+        if name in schema and schema[name]["vote"]:
+            votes.append(name)  # a vote is each player's own choice, never a creator's setting
+            continue
+        settings[name] = value
+    settings = _checked_settings(game, seats, settings)
+    try:
+        spec = ClockSpec.parse(clock)
+    except ValueError as err:
+        raise TableError("bad_option", str(err), name="clock", reason=str(err)) from None
+    return {
+        "kind": "created", "id": table_id, "game": game.name, "seats": seats,
+        "settings": settings, "clock": str(spec), "by": by,
+    }
+
+
+def _checked_settings(game: Game[Any, Any], seats: int, settings: Mapping[str, Any]) -> dict[str, Any]:
+    """Validated settings, with typed chat words ("on", "300") turned into the values the game uses."""
+    try:
+        model = game.options(seats, settings)
+    except OptionError as err:
+        name = next((n for n in settings if f"{n!r}" in str(err)), "")
+        raise TableError("bad_option", str(err), name=name, reason=str(err)) from None
+    return {name: getattr(model, name) for name in settings}
+
+
+class Table:
+    """One table. Build it with `Table.from_events(events)`; change it only through `apply`."""
+
+    def __init__(self, created: EventData, now: float = 0.0) -> None:
+        self.id: str = str(created["id"])
+        self.game: Game[Any, Any] = get_game(str(created["game"]))
+        self.seat_count: int = int(created["seats"])
+        self.created_by: str | None = created.get("by")
+        self.seats = [Seat(i) for i in range(self.seat_count)]
+        self.settings: dict[str, Any] = dict(created.get("settings") or {})
+        schema = self.game.options_schema()
+        self.vote_options = [name for name, entry in schema.items() if entry["vote"]]
+        self.votes: dict[str, set[int]] = {name: set() for name in self.vote_options}
+        self.clock_spec = ClockSpec.parse(created.get("clock"))
+        self.status: Status = "open"
+        self.round = 1
+        self.version = 1  # accepted changes except chat
+        self.seq = 1  # events stored, chat included
+        self.state: State[Any] | None = None
+        self.seed: int | None = None
+        self.options: dict[str, Any] | None = None
+        self.actions: list[tuple[int, str]] = []
+        self.clocks: Clocks | None = None
+        self.result: dict[str, Any] | None = None
+        self.history: deque[dict[str, Any]] = deque(maxlen=HISTORY)  # chat and public log lines
+        self.history.append(
+            {"kind": "log", **LogLine("created", f"table created for {self.game.title}", {"game": self.game.name})
+             .for_reader(None)}
+        )
+
+    @classmethod
+    def from_events(cls, events: Iterable[EventData], now: float = 0.0) -> Table:
+        it = iter(events)
+        table = cls(next(it), now)
+        for event in it:
+            table.apply(event, now)
+        return table
+
+    # --- questions ------------------------------------------------------------------------------
+    def seat_of(self, name: str | None) -> Seat | None:
+        if name is None:
+            return None
+        key = name.lower()
+        return next((s for s in self.seats if s.name is not None and s.name.lower() == key), None)
+
+    def to_act(self) -> frozenset[int]:
+        if self.status != "started" or self.state is None:
+            return frozenset()
+        return self.state.to_act()
+
+    def view_for(self, seat: int | None) -> dict[str, Any] | None:
+        return None if self.state is None else self.state.view(seat)
+
+    def effective_options(self) -> dict[str, Any]:
+        """Settings plus each vote option: on only when every seated person voted for it (bots agree)."""
+        options = dict(self.settings)
+        for name in self.vote_options:
+            people = [s.index for s in self.seats if s.kind == "human"]
+            options[name] = bool(people) and all(i in self.votes[name] for i in people)
+        return options
+
+    def bot_turns(self) -> list[tuple[int, str, str]]:
+        """(seat, bot level, by) for every seat a bot must move now; `by` is "bot" or "clock"."""
+        out = []
+        for index in sorted(self.to_act()):
+            seat = self.seats[index]
+            level = seat.bot_level()
+            if level is not None:
+                by = "clock" if seat.clock_turn and seat.bot is None and seat.takeover is None else "bot"
+                out.append((index, level, by))
+        return out
+
+    def clock_seats(self) -> frozenset[int]:
+        """Seats whose clock runs: people to act (bots do not play on the clock)."""
+        return frozenset(i for i in self.to_act() if self.seats[i].bot_level() is None)
+
+    def next_deadline(self) -> float | None:
+        if self.clocks is None or not self.clocks.on:
+            return None
+        deadlines = [d for i in self.clock_seats() if (d := self.clocks.deadline(i)) is not None]
+        return min(deadlines) if deadlines else None
+
+    def summary(self, now: float, connected: Callable[[str], bool] = lambda name: True,
+                spectators: int = 0) -> dict[str, Any]:
+        seats = []
+        for seat in self.seats:
+            seats.append({
+                "seat": seat.index, "kind": seat.kind, "name": seat.label if seat.kind != "empty" else None,
+                "bot": seat.bot, "takeover": seat.takeover,
+                "connected": True if seat.name is None else connected(seat.name),
+            })
+        clock: dict[str, Any] = {**self.clock_spec.to_json(), "bank": [None] * self.seat_count,
+                                 "deadline_in": [None] * self.seat_count}
+        if self.clocks is not None:
+            if self.clock_spec.mode == "bank":
+                clock["bank"] = [round(b, 2) for b in self.clocks.bank]
+            running = self.clock_seats()
+            clock["deadline_in"] = [v if i in running else None for i, v in enumerate(self.clocks.left(now))]
+        return {
+            "id": self.id, "game": self.game.name, "title": self.game.title, "status": self.status,
+            "round": self.round, "version": self.version, "seats": seats, "settings": dict(self.settings),
+            "votes": {name: sorted(voters) for name, voters in self.votes.items()},
+            "options": self.options, "clock": clock, "to_act": sorted(self.to_act()),
+            "spectators": spectators, "created_by": self.created_by, "result": self.result,
+        }
+
+    def record(self) -> GameRecord:
+        assert self.seed is not None and self.options is not None
+        return GameRecord(self.game.name, self.seat_count, dict(self.options), self.seed, list(self.actions))
+
+    # --- decisions (no change) --------------------------------------------------------------------
+    def decide(self, user: str | None, command: Command, version: int | None, ctx: Context) -> Decision:
+        """The events `command` by `user` causes, or a reply; raises TableError when refused."""
+        if isinstance(command, Help):
+            return Decision(reply=Reply("help", help_text(command.topic, self.game.help_text()),
+                                        {"topic": command.topic}))
+        if isinstance(command, Who):
+            return Decision(reply=self._who(ctx))
+        if isinstance(command, SetOption) and (command.name is None or (
+                command.value is None and command.name not in self.vote_options)):
+            return Decision(reply=self._options_reply(command.name))
+        if user is None:
+            raise TableError("auth_required", "choose a name first (send hello with a token or a guest name)")
+        if isinstance(command, Chat):
+            seat = self.seat_of(user)
+            return Decision([{"kind": "chat", "name": user, "seat": seat.index if seat else None,
+                              "text": command.text, "time": ctx.now}])
+        if not isinstance(command, READ_ONLY) and version is not None and version != self.version:
+            raise TableError("stale_version", f"the table changed (version {self.version}, you sent {version})",
+                             sent=version, current=self.version)
+        if isinstance(command, Join):
+            return Decision(self._join(user, command.seat))
+        if isinstance(command, Leave):
+            return Decision(self._leave(self._seated(user)))
+        if isinstance(command, Start):
+            self._seated(user)
+            return Decision(self._start(ctx))
+        if isinstance(command, SetOption):
+            return Decision(self._option(self._seated(user), command.name or "", command.value))
+        if isinstance(command, BotAdd):
+            return Decision(self._bot_add(user, command.level, ctx))
+        if isinstance(command, BotRemove):
+            return Decision(self._bot_remove(user, command.seat))
+        if isinstance(command, Resign):
+            return Decision(self._resign(self._seated(user)))
+        if isinstance(command, Rematch):
+            return Decision(self._rematch(self._seated(user), ctx))
+        assert isinstance(command, GameAction)
+        return Decision(self._action(user, command.text, ctx))
+
+    def decide_action(self, user: str | None, action: Any, version: int | None, ctx: Context) -> Decision:
+        """A game action sent as JSON (or text) by a button."""
+        if user is None:
+            raise TableError("auth_required", "choose a name first (send hello with a token or a guest name)")
+        if version is not None and version != self.version:
+            raise TableError("stale_version", f"the table changed (version {self.version}, you sent {version})",
+                             sent=version, current=self.version)
+        if isinstance(action, str):
+            return Decision(self._action(user, action, ctx))
+        try:
+            parsed = self.game.action_from_json(action)
+        except (IllegalAction, KeyError, TypeError, ValueError) as err:
+            reason = err.reason if isinstance(err, IllegalAction) else str(err)
+            raise TableError("bad_argument", f"cannot read that action: {reason}", command="action",
+                             reason=reason, usage=self.game.help_text()) from None
+        return Decision(self._action(user, str(parsed), ctx))
+
+    def decide_bot(self, seat: int, text: str, by: str, ctx: Context) -> list[EventData]:
+        """A bot's move for `seat`; TableError when it no longer fits."""
+        if seat not in self.to_act() or self.seats[seat].bot_level() is None:
+            raise TableError("not_your_turn", "that seat does not move now", seat=seat, to_act=sorted(self.to_act()))
+        return self._checked_action(seat, text, by, ctx)
+
+    def decide_timeouts(self, ctx: Context) -> list[EventData]:
+        """For each person whose clock ran out: a timeout, and a takeover after too many in a row."""
+        if self.clocks is None:
+            return []
+        events: list[EventData] = []
+        for index in self.clocks.expired(ctx.now, self.clock_seats()):
+            events.append({"kind": "timeout", "seat": index})
+            if self.seats[index].timeouts + 1 >= TIMEOUTS_FOR_GOOD:
+                events.append({"kind": "takeover", "seat": index, "reason": "timeouts"})
+        return events
+
+    def decide_absent(self, name: str) -> list[EventData]:
+        """A person's grace period ran out: a bot plays their running game, or their open seat is freed."""
+        seat = self.seat_of(name)
+        if seat is None or seat.takeover is not None:
+            return []
+        if self.status == "started":
+            return [{"kind": "takeover", "seat": seat.index, "reason": "disconnected"}]
+        if self.status == "open":
+            return [{"kind": "left", "seat": seat.index, "name": seat.name}]
+        return []
+
+    # --- the checks behind each command ---------------------------------------------------------
+    def _seated(self, user: str) -> Seat:
+        seat = self.seat_of(user)
+        if seat is None:
+            raise TableError("not_seated", "you have no seat at this table; /join first")
+        return seat
+
+    def _need_status(self, *allowed: Status) -> None:
+        if self.status not in allowed:
+            raise TableError("wrong_status", f"the table is {self.status}; this needs it {' or '.join(allowed)}",
+                             status=self.status, needed=list(allowed))
+
+    def _join(self, user: str, wanted: int | None) -> list[EventData]:
+        self._need_status("open", "finished")
+        mine = self.seat_of(user)
+        if mine is not None:
+            raise TableError("already_seated", f"you already sit in seat {mine.index}", seat=mine.index)
+        if wanted is None:
+            free = [s for s in self.seats if s.kind == "empty"]
+            if not free:
+                raise TableError("table_full", "every seat is taken")
+            wanted = free[0].index
+        if not 0 <= wanted < self.seat_count:
+            raise TableError("bad_argument", f"seats are numbered 0 to {self.seat_count - 1}",
+                             command="join", reason=f"no seat {wanted}", usage="/join [seat]")
+        if self.seats[wanted].kind != "empty":
+            raise TableError("seat_taken", f"seat {wanted} is taken", seat=wanted)
+        return [{"kind": "joined", "seat": wanted, "name": user}]
+
+    def _leave(self, seat: Seat) -> list[EventData]:
+        if self.status == "started":
+            if seat.takeover is not None:
+                return []
+            return [{"kind": "takeover", "seat": seat.index, "reason": "left"}]
+        return [{"kind": "left", "seat": seat.index, "name": seat.name}]
+
+    def _start(self, ctx: Context) -> list[EventData]:
+        self._need_status("open")
+        empty = [s.index for s in self.seats if s.kind == "empty"]
+        if empty:
+            raise TableError("seats_empty", f"seats {', '.join(map(str, empty))} are empty; /join or /bot add",
+                             seats=empty)
+        options = self.effective_options()
+        try:
+            self.game.options(self.seat_count, options)
+        except OptionError as err:
+            raise TableError("bad_option", str(err), name="", reason=str(err)) from None
+        return [{"kind": "started", "seed": ctx.new_seed(), "options": options, "round": self.round}]
+
+    def _option(self, seat: Seat, name: str, value: str | None) -> list[EventData]:
+        self._need_status("open", "finished")
+        if name in self.vote_options:
+            choice = True if value is None else value.strip().lower()
+            if choice not in (True, "on", "yes", "true", "off", "no", "false"):
+                raise TableError("bad_option", f"vote on or off for {name}, not {value!r}", name=name,
+                                 reason="on or off")
+            return [{"kind": "vote", "name": name, "seat": seat.index,
+                     "value": choice in (True, "on", "yes", "true")}]
+        if name == "clock":
+            try:
+                spec = ClockSpec.parse(value)
+            except ValueError as err:
+                raise TableError("bad_option", str(err), name="clock", reason=str(err)) from None
+            return [{"kind": "option", "name": "clock", "value": str(spec)}]
+        schema = self.game.options_schema()
+        if name not in schema:
+            names = ", ".join(sorted([*schema, "clock"]))
+            raise TableError("bad_option", f"{self.game.title} has no option {name!r}; its options are: {names}",
+                             name=name, reason=f"the options are: {names}")
+        settings = dict(self.settings)
+        if value is not None and value.strip().lower() in ("none", "default"):
+            settings.pop(name, None)
+            return [{"kind": "option", "name": name, "value": None, "reset": True}]
+        settings[name] = value
+        checked = _checked_settings(self.game, self.seat_count, settings)
+        return [{"kind": "option", "name": name, "value": checked[name]}]
+
+    def _bot_add(self, user: str, level: str, ctx: Context) -> list[EventData]:
+        self._need_status("open", "finished")
+        self._may_arrange(user)
+        if level not in ctx.bot_levels:
+            raise TableError("no_such_bot", f"no bot {level!r}; choose one of: {', '.join(ctx.bot_levels)}",
+                             bot=level, bots=list(ctx.bot_levels))
+        free = [s for s in self.seats if s.kind == "empty"]
+        if not free:
+            raise TableError("table_full", "every seat is taken")
+        return [{"kind": "bot_added", "seat": free[0].index, "level": level}]
+
+    def _bot_remove(self, user: str, wanted: int | None) -> list[EventData]:
+        self._need_status("open", "finished")
+        self._may_arrange(user)
+        if wanted is None:
+            bots = [s.index for s in self.seats if s.kind == "bot"]
+            if not bots:
+                raise TableError("not_a_bot", "no bot sits at this table", seat=None)
+            wanted = bots[-1]
+        if not 0 <= wanted < self.seat_count or self.seats[wanted].kind != "bot":
+            raise TableError("not_a_bot", f"no bot sits in seat {wanted}", seat=wanted)
+        return [{"kind": "bot_removed", "seat": wanted}]
+
+    def _may_arrange(self, user: str) -> None:
+        """Seated people and the table's creator may seat and remove bots."""
+        if self.seat_of(user) is None and (self.created_by or "").lower() != user.lower():
+            raise TableError("not_seated", "only seated players or the table's creator may do this")
+
+    def _resign(self, seat: Seat) -> list[EventData]:
+        self._need_status("started")
+        if seat.takeover is not None:
+            raise TableError("bot_playing", "a bot already plays your seat", seat=seat.index, reason=seat.takeover)
+        if self.seat_count == 2:
+            outcome = Outcome.winner_takes_all(2, 1 - seat.index, f"seat {seat.index} resigned")
+            return [{"kind": "resigned", "seat": seat.index}, self._finished_event(outcome)]
+        return [{"kind": "takeover", "seat": seat.index, "reason": "resigned"}]
+
+    def _rematch(self, seat: Seat, ctx: Context) -> list[EventData]:
+        self._need_status("finished")
+        freed = [s.index for s in self.seats if s.takeover in ("left", "disconnected")]
+        first: int | None = None
+        outcome = (self.result or {}).get("outcome")
+        if outcome and "first" in self.game.options_schema():
+            ranks = [r["rank"] for r in outcome["results"]]
+            if len(set(ranks)) > 1:
+                first = ranks.index(max(ranks))  # the loser starts
+        events: list[EventData] = [{"kind": "rematch", "round": self.round + 1, "freed": freed, "first": first}]
+        if not any(s.kind == "empty" for s in self.seats) and not freed:
+            options = self.effective_options()
+            if first is not None:
+                options["first"] = first
+            events.append({"kind": "started", "seed": ctx.new_seed(), "options": options, "round": self.round + 1})
+        return events
+
+    def _action(self, user: str, text: str, ctx: Context) -> list[EventData]:
+        seat = self.seat_of(user)
+        if seat is None:
+            raise TableError("not_seated", "you have no seat at this table; /join first")
+        self._need_status("started")
+        assert self.state is not None
+        try:
+            action = self.game.parse_action(text)
+        except IllegalAction as err:
+            raise self._unreadable(text, err.reason) from None
+        if seat.bot_level() is not None:
+            raise TableError("bot_playing", "a bot plays your seat now", seat=seat.index,
+                             reason=seat.takeover or "timeout")
+        to_act = self.state.to_act()
+        if seat.index not in to_act:
+            raise TableError("not_your_turn", "it is not your turn", seat=seat.index, to_act=sorted(to_act))
+        return self._checked_action(seat.index, str(action), "player", ctx)
+
+    def _unreadable(self, text: str, reason: str) -> TableError:
+        word = text.split()[0].lower() if text.split() else ""
+        known = {t.split()[0].lower() for i in range(self.seat_count) for t in self._legal_texts(i) if t.split()}
+        if word in known or word in ("setup", "play", "take", "gamble", "move"):
+            return TableError("bad_argument", reason, command=word, reason=reason, usage=self.game.help_text())
+        return TableError(
+            "unknown_command", f"/{word} is no command and no move here; type /help. {reason}",
+            command=word, commands=["join", "leave", "start", "option", "bot", "who", "help", "resign", "rematch"],
+        )
+
+    def _legal_texts(self, seat: int) -> list[str]:
+        if self.state is None or self.status != "started":
+            return []
+        try:
+            return self.state.legal_texts(seat)
+        except Exception:  # a game without moves for this seat now
+            return []
+
+    def _checked_action(self, seat: int, text: str, by: str, ctx: Context) -> list[EventData]:
+        assert self.state is not None
+        trial = self.state.clone()
+        try:
+            trial.apply(seat, text)
+        except IllegalAction as err:
+            raise TableError("illegal_action", f"illegal action: {err.reason}", reason=err.reason,
+                             action=text) from None
+        event: EventData = {"kind": "action", "seat": seat, "text": text, "by": by}
+        if self.clocks is not None and self.clock_spec.mode == "bank" and by == "player":
+            event["bank"] = self.clocks.bank_after(seat, ctx.now)
+        events = [event]
+        outcome = trial.outcome()
+        if outcome is not None:
+            events.append(self._finished_event(outcome))
+        return events
+
+    def _finished_event(self, outcome: Outcome) -> EventData:
+        return {
+            "kind": "finished", "outcome": outcome.to_json(), "names": [s.label for s in self.seats],
+            "takeovers": {str(s.index): s.takeover for s in self.seats if s.takeover is not None},
+        }
+
+    def _who(self, ctx: Context) -> Reply:
+        lines, seats = [], []
+        for seat in self.seats:
+            state = "empty"
+            if seat.kind == "bot":
+                state = "bot"
+            elif seat.name is not None:
+                state = "connected" if ctx.connected(seat.name) else "away"
+                if seat.takeover:
+                    state += f", a bot plays ({seat.takeover})"
+            lines.append(f"seat {seat.index}: {seat.label if seat.kind != 'empty' else '-'} ({state})")
+            seats.append({"seat": seat.index, "name": seat.label if seat.kind != "empty" else None, "state": state})
+        lines.append("spectators: " + (", ".join(ctx.spectators) or "none"))
+        return Reply("who", "\n".join(lines), {"seats": seats, "spectators": list(ctx.spectators)})
+
+    def _options_reply(self, name: str | None) -> Reply:
+        schema = self.game.options_schema()
+        if name is not None and name not in schema and name != "clock":
+            names = ", ".join(sorted([*schema, "clock"]))
+            raise TableError("bad_option", f"{self.game.title} has no option {name!r}; its options are: {names}",
+                             name=name, reason=f"the options are: {names}")
+        lines = []
+        for option, entry in schema.items():
+            if name is not None and option != name:
+                continue
+            if entry["vote"]:
+                voters = sorted(self.votes[option])
+                lines.append(f"{option}: a vote, on when every player votes for it (votes from seats "
+                             f"{', '.join(map(str, voters)) or 'none'}) - {entry['help']}")
+            else:
+                value = self.settings.get(option, entry["default"])
+                lines.append(f"{option} = {value!r} ({entry['allowed']}) - {entry['help']}")
+        if name in (None, "clock"):
+            lines.append(f"clock = {self.clock_spec} ('none', seconds per move like '30', or bank+increment "
+                         "like '300+5')")
+        return Reply("options", "\n".join(lines), {
+            "settings": dict(self.settings), "clock": str(self.clock_spec),
+            "votes": {n: sorted(v) for n, v in self.votes.items()},
+        })
+
+    # --- carrying events out --------------------------------------------------------------------
+    def apply(self, event: EventData, now: float) -> list[LogLine]:
+        """Carry out one stored event; returns its log lines. Chat returns none (it is its own message)."""
+        self.seq += 1
+        kind = event["kind"]
+        if kind == "chat":
+            self.history.append({"kind": "chat", "name": event["name"], "seat": event.get("seat"),
+                                 "text": event["text"], "time": event.get("time")})
+            return []
+        self.version += 1
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is None:
+            raise ValueError(f"unknown table event {kind!r}")
+        lines: list[LogLine] = handler(event, now)
+        if self.clocks is not None and self.status == "started":
+            self.clocks.sync(self.clock_seats(), now)
+        for line in lines:
+            self.history.append({"kind": "log", **line.for_reader(None)})
+        return lines
+
+    def _on_joined(self, event: EventData, now: float) -> list[LogLine]:
+        seat = self.seats[int(event["seat"])]
+        seat.name, seat.bot, seat.takeover = str(event["name"]), None, None
+        return [LogLine("joined", f"{seat.name} sits in seat {seat.index}", {"name": seat.name, "seat": seat.index})]
+
+    def _on_left(self, event: EventData, now: float) -> list[LogLine]:
+        seat = self.seats[int(event["seat"])]
+        name = seat.name
+        seat.name, seat.takeover, seat.timeouts = None, None, 0
+        for voters in self.votes.values():
+            voters.discard(seat.index)
+        return [LogLine("left", f"{name} left seat {seat.index}", {"name": name, "seat": seat.index})]
+
+    def _on_bot_added(self, event: EventData, now: float) -> list[LogLine]:
+        seat = self.seats[int(event["seat"])]
+        seat.bot, seat.name = str(event["level"]), None
+        return [LogLine("bot_added", f"a {seat.bot} bot sits in seat {seat.index}",
+                        {"level": seat.bot, "seat": seat.index})]
+
+    def _on_bot_removed(self, event: EventData, now: float) -> list[LogLine]:
+        seat = self.seats[int(event["seat"])]
+        level, seat.bot = seat.bot, None
+        return [LogLine("bot_removed", f"the {level} bot left seat {seat.index}", {"level": level, "seat": seat.index})]
+
+    def _on_option(self, event: EventData, now: float) -> list[LogLine]:
+        name, value = str(event["name"]), event.get("value")
+        if name == "clock":
+            self.clock_spec = ClockSpec.parse(value)
+        elif event.get("reset"):
+            self.settings.pop(name, None)
+        else:
+            self.settings[name] = value
+        shown = str(self.clock_spec) if name == "clock" else value
+        return [LogLine("option", f"option {name} is now {shown}", {"name": name, "value": shown})]
+
+    def _on_vote(self, event: EventData, now: float) -> list[LogLine]:
+        name, index, value = str(event["name"]), int(event["seat"]), bool(event["value"])
+        (self.votes[name].add if value else self.votes[name].discard)(index)
+        who = self.seats[index].label
+        return [LogLine("vote", f"{who} votes {'for' if value else 'against'} {name}",
+                        {"name": who, "seat": index, "option": name, "value": value})]
+
+    def _on_started(self, event: EventData, now: float) -> list[LogLine]:
+        self.seed = int(event["seed"])
+        self.options = dict(event["options"])
+        self.round = int(event.get("round", self.round))
+        self.state = self.game.new(self.seat_count, self.options, self.seed)
+        self.status = "started"
+        self.actions = []
+        self.result = None
+        for seat in self.seats:
+            seat.takeover, seat.timeouts, seat.clock_turn = None, 0, False
+        self.clocks = Clocks(self.clock_spec, self.seat_count)
+        return [LogLine("started", f"round {self.round} of {self.game.title} starts", {"round": self.round})]
+
+    def _on_action(self, event: EventData, now: float) -> list[LogLine]:
+        assert self.state is not None
+        index, text, by = int(event["seat"]), str(event["text"]), str(event.get("by", "player"))
+        game_events: list[Event] = self.state.apply(index, text)
+        self.actions.append((index, text))
+        seat = self.seats[index]
+        if by == "player":
+            seat.timeouts = 0
+        seat.clock_turn = False
+        if self.clocks is not None:
+            bank = event.get("bank")
+            self.clocks.acted(index, None if bank is None else float(bank))
+        args = {"name": seat.label, "seat": index, "action": text, "by": by}
+        mine = (f"{seat.label} played {text}", args)
+        if action_is_public(text, game_events):
+            return [LogLine("action", mine[0], args, {}, tuple(game_events))]
+        hidden = {**args, "action": None}
+        return [LogLine("action", f"{seat.label} made their move", hidden, {index: mine}, tuple(game_events))]
+
+    def _on_timeout(self, event: EventData, now: float) -> list[LogLine]:
+        seat = self.seats[int(event["seat"])]
+        seat.timeouts += 1
+        seat.clock_turn = True
+        return [LogLine("timeout", f"{seat.label}'s time ran out; a bot plays this turn",
+                        {"name": seat.label, "seat": seat.index})]
+
+    def _on_takeover(self, event: EventData, now: float) -> list[LogLine]:
+        seat = self.seats[int(event["seat"])]
+        seat.takeover = str(event["reason"])
+        return [LogLine("takeover", f"a bot plays {seat.label}'s seat to the end ({seat.takeover})",
+                        {"name": seat.label, "seat": seat.index, "reason": seat.takeover})]
+
+    def _on_resigned(self, event: EventData, now: float) -> list[LogLine]:
+        seat = self.seats[int(event["seat"])]
+        return [LogLine("resigned", f"{seat.label} resigned", {"name": seat.label, "seat": seat.index})]
+
+    def _on_finished(self, event: EventData, now: float) -> list[LogLine]:
+        self.status = "finished"
+        self.result = {"outcome": event["outcome"], "names": event["names"], "takeovers": event["takeovers"]}
+        self.clocks = None
+        outcome = event["outcome"]
+        winners = [event["names"][i] for i, r in enumerate(outcome["results"]) if r["rank"] == 1]
+        return [LogLine("finished", f"game over ({outcome['reason']}); first: {', '.join(winners)}",
+                        {"reason": outcome["reason"], "winners": winners})]
+
+    def _on_rematch(self, event: EventData, now: float) -> list[LogLine]:
+        self.status = "open"
+        self.round = int(event["round"])
+        for index in event.get("freed", []):
+            seat = self.seats[int(index)]
+            seat.name = None
+            for voters in self.votes.values():
+                voters.discard(seat.index)
+        for seat in self.seats:
+            seat.takeover, seat.timeouts, seat.clock_turn = None, 0, False
+        if event.get("first") is not None:
+            self.settings["first"] = int(event["first"])
+        self.state, self.seed, self.options, self.clocks = None, None, None, None
+        self.actions = []
+        return [LogLine("rematch", f"rematch: round {self.round}", {"round": self.round, "first": event.get("first")})]
