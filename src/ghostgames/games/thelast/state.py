@@ -176,12 +176,9 @@ class TheLastState(State[TheLastAction]):
         placed = len(self.trick_cards)
         if placed == 0:
             return hand
-        if placed < len(self.ring) - 1:
-            led = COLOUR_OF[self.trick_cards[0]]
-            follow = [c for c in hand if COLOUR_OF[c] == led]
-        else:
-            mask = self.trick_mask
-            follow = [c for c in hand if COLOUR_BIT[c] & mask]
+        # A follower must match the led colour; the last player any colour already in the trick.
+        mask = COLOUR_BIT[self.trick_cards[0]] if placed < len(self.ring) - 1 else self.trick_mask
+        follow = [c for c in hand if COLOUR_BIT[c] & mask]
         return follow or hand
 
     def required_colours(self) -> list[int]:
@@ -222,11 +219,14 @@ class TheLastState(State[TheLastAction]):
         hand = self.hands[seat]
         if card not in hand:
             raise IllegalAction(f"you have no {CARD_NAMES[card]}")
-        allowed = self.playable(hand)
-        if allowed is not hand and card not in allowed:
-            colours = " or ".join(COLOURS[c].name for c in self.required_colours())
-            who = "the last player" if len(self.trick_cards) == len(self.ring) - 1 else "you"
-            raise IllegalAction(f"{who} must play {colours} while holding it")
+        placed = len(self.trick_cards)
+        if placed:
+            # Same rule as `playable`, checked for one card without building the list.
+            mask = COLOUR_BIT[self.trick_cards[0]] if placed < len(self.ring) - 1 else self.trick_mask
+            if not COLOUR_BIT[card] & mask and any(COLOUR_BIT[c] & mask for c in hand):
+                colours = " or ".join(COLOURS[c].name for c in self.required_colours())
+                who = "the last player" if placed == len(self.ring) - 1 else "you"
+                raise IllegalAction(f"{who} must play {colours} while holding it")
         events: list[Event] = []
         self._place(seat, card, events)
         self._run(events)
