@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,49 +15,56 @@ from ghostgames.games.thelast.state import TheLastState
 from tests import contract_checks as checks
 
 SEEDS = st.integers(min_value=0, max_value=2**32)
-PLAYERS = st.sampled_from([2, 3, 4, 5])
+ALL_COUNTS = pytest.mark.parametrize("players", [2, 3, 4, 5])
 OPTIONS = st.sampled_from([{"rounds": 1}, {"rounds": 2}, {}])
 CARD_TEXTS = set(CARD_NAMES)
 
 
-@settings(max_examples=30, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, options=OPTIONS)
+@ALL_COUNTS
+@settings(max_examples=10, deadline=None)
+@given(seed=SEEDS, options=OPTIONS)
 def test_legal_actions_never_raise_and_games_end(seed: int, players: int, options: dict[str, Any]) -> None:
     checks.check_legal_never_raises_and_ends("thelast", players, options, seed)
 
 
-@settings(max_examples=8, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, options=OPTIONS)
+@ALL_COUNTS
+@settings(max_examples=4, deadline=None)
+@given(seed=SEEDS, options=OPTIONS)
 def test_illegal_actions_raise_and_change_nothing(seed: int, players: int, options: dict[str, Any]) -> None:
     checks.check_illegal_raises_and_changes_nothing("thelast", players, options, seed)
 
 
-@settings(max_examples=8, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, options=OPTIONS)
+@ALL_COUNTS
+@settings(max_examples=4, deadline=None)
+@given(seed=SEEDS, options=OPTIONS)
 def test_load_of_to_json_round_trips(seed: int, players: int, options: dict[str, Any]) -> None:
     checks.check_json_round_trip("thelast", players, options, seed)
 
 
-@settings(max_examples=20, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, options=OPTIONS)
+@ALL_COUNTS
+@settings(max_examples=6, deadline=None)
+@given(seed=SEEDS, options=OPTIONS)
 def test_a_record_replays_to_an_identical_state(seed: int, players: int, options: dict[str, Any]) -> None:
     checks.check_record_replays("thelast", players, options, seed)
 
 
-@settings(max_examples=5, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, options=OPTIONS)
+@ALL_COUNTS
+@settings(max_examples=4, deadline=None)
+@given(seed=SEEDS, options=OPTIONS)
 def test_action_text_and_json_round_trip(seed: int, players: int, options: dict[str, Any]) -> None:
     checks.check_action_forms_round_trip("thelast", players, options, seed)
 
 
-@settings(max_examples=8, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, options=OPTIONS)
+@ALL_COUNTS
+@settings(max_examples=4, deadline=None)
+@given(seed=SEEDS, options=OPTIONS)
 def test_views_are_the_same_in_every_sampled_world(seed: int, players: int, options: dict[str, Any]) -> None:
     checks.check_information_set_invariance("thelast", players, options, seed)
 
 
-@settings(max_examples=20, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, options=OPTIONS)
+@ALL_COUNTS
+@settings(max_examples=6, deadline=None)
+@given(seed=SEEDS, options=OPTIONS)
 def test_the_48_cards_are_each_in_exactly_one_place_at_every_step(
     seed: int, players: int, options: dict[str, Any]
 ) -> None:
@@ -104,8 +112,9 @@ def keys(data: Any) -> set[str]:
     return set()
 
 
-@settings(max_examples=25, deadline=None)
-@given(seed=SEEDS, players=PLAYERS)
+@ALL_COUNTS
+@settings(max_examples=8, deadline=None)
+@given(seed=SEEDS)
 def test_no_view_and_no_event_ever_holds_a_secret_card(seed: int, players: int) -> None:
     """One round (the next deal would make last round's public cards secret again)."""
     game_positions = checks.random_positions("thelast", players, {"rounds": 1}, seed)
@@ -125,8 +134,9 @@ def test_no_view_and_no_event_ever_holds_a_secret_card(seed: int, players: int) 
             assert not told & secret_cards(after, reader), (reader, told)
 
 
-@settings(max_examples=15, deadline=None)
-@given(seed=SEEDS, players=PLAYERS)
+@ALL_COUNTS
+@settings(max_examples=5, deadline=None)
+@given(seed=SEEDS)
 def test_sampled_worlds_keep_every_known_card_where_the_seat_knows_it_is(seed: int, players: int) -> None:
     rng = random.Random(seed)
     varied = False
