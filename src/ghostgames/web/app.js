@@ -1,0 +1,46 @@
+// Entry point: language first, then the one WebSocket, then the page the address asks for
+// (/ is the lobby, /table/{id} a table; the server answers both with this index.html).
+
+import { languagePicker, onLanguageChange, preferredLanguage, setLanguage, t } from "./i18n.js";
+import { Connection, session } from "./net.js";
+
+async function main() {
+  await setLanguage(preferredLanguage());
+  document.getElementById("picker-slot").append(languagePicker());
+  const connection = new Connection();
+  const status = document.getElementById("connection");
+  let lastStatus = "connecting";
+  const showStatus = () => {
+    status.textContent = t(`status.${lastStatus}`);
+    status.dataset.status = lastStatus;
+  };
+  connection.onStatus((value) => {
+    lastStatus = value;
+    showStatus();
+  });
+  const whoami = document.getElementById("whoami");
+  const showUser = () => {
+    whoami.textContent = connection.user ? t("ui.playing_as", { name: connection.user.name }) : "";
+  };
+  connection.onOpen(showUser);
+  onLanguageChange(() => {
+    showStatus();
+    showUser();
+    document.title = t("ui.title");
+  });
+  document.title = t("ui.title");
+
+  const page = document.getElementById("page");
+  const match = location.pathname.match(/^\/table\/([^/]+)\/?$/);
+  if (match) {
+    const { tablePage } = await import("./table.js");
+    tablePage(page, connection, decodeURIComponent(match[1]));
+  } else {
+    const { lobbyPage } = await import("./lobby.js");
+    lobbyPage(page, connection);
+  }
+  connection.connect();
+  window.ghostgames = { connection, session };
+}
+
+main();

@@ -1,0 +1,288 @@
+// Ghooost! in the browser, drawn from view(seat): your hand (pick identical cards, Miss Copy with them,
+// Kitty alone), the cemetery with its top value and Kitty beside it, crypt and discard, every mansion,
+// the direction, midnight, who is out, the match scores and Bouh! tokens.
+
+import { clear, h, s } from "../dom.js";
+import { draggable } from "../drag.js";
+
+const ORDER = (text) => (text === "K" ? 15 : text === "X" ? 16 : Number(text));
+
+function sameCards(a, b) {
+  return a.length === b.length && [...a].sort().join(" ") === [...b].sort().join(" ");
+}
+
+/** A card face: the value in two corners and a ghost; Kitty a cat, Miss Copy a ghost with its mirror twin. */
+export function cardSvg(text, t, { copied = null } = {}) {
+  const label = text === "K" ? t("ghooost.kitty") : text === "X" ? t("ghooost.copy") : text;
+  const corner = text === "K" ? "K" : text === "X" ? (copied ? `X=${copied}` : "X") : text;
+  const kind = text === "K" ? "kitty" : text === "X" ? "copy" : "ghost";
+  const svg = s("svg", { viewBox: "0 0 60 90", class: `ghooost-card ${kind}`, "aria-hidden": "true" },
+    s("rect", { x: 1.5, y: 1.5, width: 57, height: 87, rx: 6, class: "card-face" }),
+    s("text", { x: 6, y: 16, class: "corner" }, corner),
+    s("text", { x: 54, y: 84, class: "corner", "text-anchor": "end" }, corner));
+  if (kind === "kitty") {
+    svg.append(
+      s("path", { class: "cat", d: "M18 62 L18 34 L25 42 H35 L42 34 L42 62 Q30 70 18 62 Z" }),
+      s("circle", { cx: 25, cy: 50, r: 2.2, class: "cat-eye" }),
+      s("circle", { cx: 35, cy: 50, r: 2.2, class: "cat-eye" }),
+      s("path", { class: "whisker", d: "M12 55 H24 M12 59 L24 57 M48 55 H36 M48 59 L36 57" }));
+  } else {
+    const ghost = "M16 66 V42 a14 14 0 0 1 28 0 V66 l-4.7 -4 l-4.7 4 l-4.6 -4 l-4.7 4 l-4.6 -4 z";
+    if (kind === "copy") svg.append(s("path", { class: "ghost-twin", d: ghost, transform: "translate(5 -3)" }));
+    svg.append(s("path", { class: "ghost-shape", d: ghost }),
+      s("circle", { cx: 25, cy: 42, r: 2.4, class: "ghost-eye" }),
+      s("circle", { cx: 35, cy: 42, r: 2.4, class: "ghost-eye" }));
+    if (kind === "ghost") svg.append(s("text", { x: 30, y: 60, class: "centre-value", "text-anchor": "middle" }, text));
+  }
+  svg.append(s("title", {}, label));
+  return svg;
+}
+
+function backSvg() {
+  return s("svg", { viewBox: "0 0 60 90", class: "ghooost-card back", "aria-hidden": "true" },
+    s("rect", { x: 1.5, y: 1.5, width: 57, height: 87, rx: 6, class: "card-back" }),
+    s("path", { d: "M30 20 L45 45 L30 70 L15 45 Z", class: "back-mark" }));
+}
+
+function bouhToken(t) {
+  return h("span", { class: "bouh-token", title: t("ghooost.bouh") }, "Bouh!");
+}
+
+export function createRenderer(ctx) {
+  const { t, act } = ctx;
+  let view = null;
+  let picked = new Set(); // indexes into the sorted hand
+  let handKey = "";
+  const root = h("div", { class: "ghooost" });
+
+  function sortedHand() {
+    return [...(view.hand || [])].sort((a, b) => ORDER(a) - ORDER(b));
+  }
+
+  function pickedCards(hand) {
+    return [...picked].sort((a, b) => a - b).map((i) => hand[i]);
+  }
+
+  function legalPlays() {
+    return (view.legal || []).filter((text) => text.startsWith("play ")).map((text) => ({ text, cards: text.slice(5).split(" ") }));
+  }
+
+  function matchingPlay(cards) {
+    return legalPlays().find((play) => sameCards(play.cards, cards)) || null;
+  }
+
+  function toggle(index, hand) {
+    const card = hand[index];
+    if (picked.has(index)) {
+      picked.delete(index);
+    } else {
+      // Keep the pick a possible play: one ghost value (+ Miss Copy), or Kitty alone.
+      for (const other of [...picked]) {
+        const o = hand[other];
+        const clash = card === "K" ? o !== "K" : card === "X" ? o === "K" : o === "K" || (o !== "X" && o !== card);
+        if (clash) picked.delete(other);
+      }
+      picked.add(index);
+    }
+    draw();
+  }
+
+  function playPicked() {
+    const play = matchingPlay(pickedCards(sortedHand()));
+    if (!play) return;
+    picked = new Set();
+    act(play.text);
+  }
+
+  function seatPanel(info) {
+    const me = info.seat === view.seat;
+    const turn = view.turn === info.seat;
+    const outPlace = view.out_order.indexOf(info.seat);
+    return h("div", { class: `ghooost-seat ${me ? "me" : ""} ${turn ? "to-act" : ""} ${info.out ? "out" : ""}`, dataset: { seat: info.seat } },
+      h("div", { class: "seat-title" },
+        turn ? h("span", { class: "turn-mark", title: t("seat.to_act") }, "▶") : null,
+        h("strong", {}, ctx.seatName(info.seat)),
+        info.out ? h("span", { class: "chip out" }, t("ghooost.out", { place: outPlace + 1 })) : null),
+      h("div", { class: "seat-stats" },
+        h("span", { class: "stat hand-count", title: t("ghooost.hand") }, "🂠 ", t("ghooost.cards_in_hand", { n: info.hand })),
+        h("span", { class: "stat mansion-count", title: t("ghooost.mansion") }, "⌂ ", t("ghooost.mansion_count", { n: info.mansion })),
+        view.match ? h("span", { class: "stat points" }, t("ghooost.points", { n: info.points })) : null,
+        view.match ? h("span", { class: "stat bouh" }, Array.from({ length: info.bouh }, () => bouhToken(t)), info.bouh ? "" : t("ghooost.no_bouh")) : null),
+      !me && info.known.length
+        ? h("div", { class: "known" }, t("ghooost.known"), " ", info.known.map((c) => h("span", { class: "mini-card" }, c === "K" ? "K" : c)))
+        : null);
+  }
+
+  function draw() {
+    if (!view) return;
+    clear(root);
+    const hand = sortedHand();
+    const key = hand.join(",");
+    if (key !== handKey) {
+      picked = new Set();
+      handKey = key;
+    }
+    const legal = new Set(view.legal || []);
+    const myTurn = legal.size > 0;
+
+    // Other seats first, in play order after mine; mine last beside the hand.
+    const others = view.seats.filter((info) => info.seat !== view.seat);
+    const mine = view.seats.find((info) => info.seat === view.seat);
+
+    const cemetery = h("div", { class: "zone cemetery", dataset: { drop: "1", zone: "cemetery" }, "aria-label": t("ghooost.cemetery") },
+      h("div", { class: "zone-title" }, t("ghooost.cemetery")),
+      h("div", { class: "stack" },
+        view.cemetery.length
+          ? view.cemetery.slice(-5).map((entry) => {
+              const [name, copied] = entry.startsWith("X=") ? ["X", entry.slice(2)] : [entry, null];
+              return h("span", { class: "stack-card" }, cardSvg(name, t, { copied }));
+            })
+          : h("span", { class: "empty-zone" }, t("ghooost.empty"))),
+      h("div", { class: "top-value" }, t("ghooost.top", { value: view.top, count: view.top_count })));
+    const kitty = h("div", { class: "zone kitty-zone" },
+      h("div", { class: "zone-title" }, t("ghooost.kitty")),
+      view.kitty ? h("span", { class: "stack-card" }, cardSvg("K", t)) : h("span", { class: "empty-zone" }, "–"),
+      h("div", { class: "count" }, `×${view.kitty}`));
+    const crypt = h("div", { class: `zone crypt ${view.midnight ? "midnight" : ""}` },
+      h("div", { class: "zone-title" }, t("ghooost.crypt")),
+      view.crypt ? backSvg() : h("span", { class: "moon", title: t("ghooost.midnight") }, "☾"),
+      h("div", { class: "count" }, t("ghooost.crypt_count", { n: view.crypt })));
+    const discard = h("div", { class: "zone discard" },
+      h("div", { class: "zone-title" }, t("ghooost.discard")),
+      h("div", { class: "count" }, t("ghooost.discard_count", { n: view.discard.length })));
+    const direction = view.direction === "clockwise";
+    const banner = h("div", { class: "ghooost-banner" },
+      h("span", { class: "direction", title: t("ghooost.direction") }, direction ? "↻ " : "↺ ", t(direction ? "ghooost.clockwise" : "ghooost.counterclockwise")),
+      h("span", { class: `midnight-flag ${view.midnight ? "on" : ""}` }, view.midnight ? `☾ ${t("ghooost.after_midnight")}` : `☀ ${t("ghooost.before_midnight")}`),
+      view.match ? h("span", { class: "round-no" }, t("ghooost.round", { n: view.round + 1 })) : null,
+      h("span", { class: "turns muted" }, t("ghooost.turns", { n: view.turns })));
+
+    const pickedList = pickedCards(hand);
+    const play = matchingPlay(pickedList);
+    const handRow = h("div", { class: "hand", role: "group", "aria-label": t("ghooost.your_hand") });
+    hand.forEach((card, index) => {
+      const playableAlone = [...legal].some((text) => text.startsWith("play ") && text.slice(5).split(" ").includes(card));
+      const el = h("button", {
+          class: `card ${picked.has(index) ? "picked" : ""} ${myTurn && playableAlone ? "playable" : ""}`,
+          dataset: { card },
+          "aria-pressed": picked.has(index) ? "true" : "false",
+          "aria-label": card === "K" ? t("ghooost.kitty") : card === "X" ? t("ghooost.copy") : t("ghooost.card", { value: card }),
+          onclick: () => toggle(index, hand),
+          ondblclick: () => {
+            const single = matchingPlay([card]);
+            if (single) {
+              picked = new Set();
+              act(single.text);
+            }
+          },
+        },
+        cardSvg(card, t));
+      if (myTurn) {
+        draggable(el, {
+          accepts: (target) => target.dataset.zone === "cemetery",
+          onDrop: () => {
+            if (!picked.has(index)) toggle(index, hand);
+            playPicked();
+          },
+        });
+      }
+      handRow.append(el);
+    });
+    if (!hand.length && view.seat !== null) handRow.append(h("span", { class: "muted" }, t("ghooost.empty_hand")));
+
+    const buttons = h("div", { class: "action-buttons" });
+    if (myTurn) {
+      buttons.append(h("button", { class: "do-play primary", disabled: !play, onclick: playPicked },
+        play ? t("ghooost.play_cards", { cards: play.text.slice(5) }) : t("ghooost.pick_cards")));
+      for (const simple of ["take", "gamble", "turn", "pass"]) {
+        if (legal.has(simple)) buttons.append(h("button", { class: `do-${simple}`, onclick: () => act(simple) }, t(`ghooost.${simple}`)));
+      }
+    }
+
+    root.append(...[
+      h("div", { class: "others" }, others.map(seatPanel)),
+      banner,
+      h("div", { class: "centre" }, crypt, cemetery, kitty, discard),
+      mine ? h("div", { class: "my-area" }, seatPanel(mine), handRow, buttons) : null,
+      view.rounds.length ? roundsTable() : null,
+    ].filter(Boolean));
+  }
+
+  function roundsTable() {
+    return h("table", { class: "scores" },
+      h("caption", {}, t("ghooost.scores")),
+      h("thead", {}, h("tr", {}, h("th", {}, t("ghooost.round_col")), view.seats.map((info) => h("th", {}, ctx.seatName(info.seat))))),
+      h("tbody", {},
+        view.rounds.map((round) => h("tr", {}, h("td", {}, String(round.round + 1)),
+          view.seats.map((info) => h("td", {}, round.loser === info.seat ? "Bouh!" : `+${round.points[info.seat]}`)))),
+        h("tr", { class: "total" }, h("td", {}, t("ghooost.total")), view.seats.map((info) => h("td", {}, String(info.points))))));
+  }
+
+  return {
+    element: root,
+    update(next) {
+      view = next;
+      draw();
+    },
+    redraw: draw,
+    commands: ["play", "take", "gamble", "turn", "pass"],
+  };
+}
+
+const EFFECTS = [
+  [8, "ghooost.effect.reverses"],
+  [4, "ghooost.effect.clears"],
+  [2, "ghooost.effect.skips"],
+  [1, "ghooost.effect.again"],
+];
+
+function effectWords(effect, t) {
+  return EFFECTS.filter(([bit]) => (effect || 0) & bit).map(([, key]) => t(key)).join(", ");
+}
+
+export function describeEvent(event, ctx) {
+  const { t } = ctx;
+  const name = ctx.seatName(event.seat);
+  const effect = effectWords(event.effect, t);
+  const tail = effect ? ` (${effect})` : "";
+  switch (event.kind) {
+    case "play":
+      return t("ghooost.log.play", { name, cards: event.cards }) + tail;
+    case "take":
+      return t("ghooost.log.take", { name, n: (event.cards || []).length });
+    case "gamble":
+    case "turn":
+      return event.played
+        ? t(`ghooost.log.${event.kind}_played`, { name, card: event.card }) + tail
+        : t(`ghooost.log.${event.kind}_taken`, { name, card: event.card });
+    case "pass":
+      return t("ghooost.log.pass", { name });
+    case "draw":
+      return t("ghooost.log.draw", { name, n: event.count });
+    case "midnight":
+      return t("ghooost.log.midnight");
+    case "out":
+      return t("ghooost.log.out", { name, place: event.place });
+    case "deal":
+      return t("ghooost.log.deal", { round: event.round + 1, name: ctx.seatName(event.first) });
+    case "round_end":
+      return event.loser === null || event.loser === undefined
+        ? t("ghooost.log.round_draw")
+        : t("ghooost.log.round_end", { name: ctx.seatName(event.loser) });
+    default:
+      return null;
+  }
+}
+
+export function reasonText(reason, ctx) {
+  let match = /^seat (\d+) wins the match with (\d+) points$/.exec(reason || "");
+  if (match) return ctx.t("ghooost.reason.match", { name: ctx.seatName(Number(match[1])), points: match[2] });
+  match = /^seat (\d+) is the last holding cards$/.exec(reason || "");
+  if (match) return ctx.t("ghooost.reason.loser", { name: ctx.seatName(Number(match[1])) });
+  if (/^the round reached/.test(reason || "")) return ctx.t("ghooost.reason.draw");
+  return null;
+}
+
+export function turnPrompt() {
+  return "table.your_turn";
+}

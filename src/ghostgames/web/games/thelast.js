@@ -1,0 +1,191 @@
+// The Last in the browser, drawn from view(seat): your hand with the playable cards marked, the trick,
+// the turned points card, face-down piles (yours with values, others' counts and known cards), keep or
+// swap after a won trick, the ghost's pile with two players, and the round scores. Every card shows its
+// colour's symbol and letter as well as its colour.
+
+import { clear, h, s } from "../dom.js";
+import { draggable } from "../drag.js";
+
+const COLOURS = { R: ["red", "▲"], B: ["blue", "●"], G: ["green", "■"], Y: ["yellow", "★"] };
+
+export function cardParts(name) {
+  const letter = name[0];
+  const [colour, symbol] = COLOURS[letter] || ["grey", "?"];
+  return { letter, colour, symbol, value: name.slice(1) };
+}
+
+/** A face-up card: coloured frame, the value large, the colour's symbol in the corners. */
+export function cardSvg(name) {
+  const { colour, symbol, value } = cardParts(name);
+  return s("svg", { viewBox: "0 0 60 90", class: `last-card colour-${colour}`, "aria-hidden": "true" },
+    s("rect", { x: 1.5, y: 1.5, width: 57, height: 87, rx: 6, class: "card-face" }),
+    s("rect", { x: 6, y: 6, width: 48, height: 78, rx: 4, class: "card-band" }),
+    s("text", { x: 10, y: 21, class: "corner" }, symbol),
+    s("text", { x: 50, y: 80, class: "corner", "text-anchor": "end" }, symbol),
+    s("text", { x: 30, y: 56, class: "value", "text-anchor": "middle" }, value));
+}
+
+function backSvg() {
+  return s("svg", { viewBox: "0 0 60 90", class: "last-card back", "aria-hidden": "true" },
+    s("rect", { x: 1.5, y: 1.5, width: 57, height: 87, rx: 6, class: "card-back" }),
+    s("circle", { cx: 30, cy: 45, r: 14, class: "back-mark" }));
+}
+
+function cardWord(name, t) {
+  const { colour, value } = cardParts(name);
+  return t("thelast.card", { colour: t(`thelast.colour.${colour}`), value });
+}
+
+export function createRenderer(ctx) {
+  const { t, act } = ctx;
+  let view = null;
+  const root = h("div", { class: "thelast" });
+
+  function who(name) {
+    return name === "ghost" ? t("thelast.ghost") : ctx.seatName(name);
+  }
+
+  function draw() {
+    if (!view) return;
+    clear(root);
+    const legal = new Set(view.legal || []);
+    const deciding = view.phase === "decide" && legal.has("keep");
+    const hand = view.hand || [];
+
+    const points = h("div", { class: "zone points-zone" },
+      h("div", { class: "zone-title" }, t("thelast.points_card")),
+      view.points_card ? h("span", { class: "card-slot", "aria-label": cardWord(view.points_card, t) }, cardSvg(view.points_card)) : backSvg(),
+      h("div", { class: "count" }, t("thelast.points_left", { n: view.points_left })));
+    const trick = h("div", { class: "zone trick", dataset: { drop: "1", zone: "trick" } },
+      h("div", { class: "zone-title" }, t("thelast.trick")),
+      h("div", { class: "trick-cards" },
+        view.trick.length
+          ? view.trick.map((play) => h("figure", { class: "played", "aria-label": `${who(play.who)}: ${cardWord(play.card, t)}` },
+              cardSvg(play.card), h("figcaption", {}, who(play.who))))
+          : h("span", { class: "empty-zone" }, t("thelast.no_cards_yet"))),
+      view.required_colours?.length && !deciding
+        ? h("div", { class: "required" }, t("thelast.colours_in_trick"), " ",
+            view.required_colours.map((letter) => h("span", { class: `colour-chip colour-${COLOURS[letter][0]}` },
+              `${COLOURS[letter][1]} ${t(`thelast.colour.${COLOURS[letter][0]}`)}`)))
+        : null);
+
+    const piles = h("div", { class: "participants" },
+      view.participants.map((p) => {
+        const mine = p.who === view.seat;
+        const acting = view.turn === p.who;
+        return h("div", { class: `participant ${mine ? "me" : ""} ${acting ? "to-act" : ""}`, dataset: { who: p.who } },
+          h("div", { class: "seat-title" }, acting ? h("span", { class: "turn-mark" }, "▶") : null, h("strong", {}, who(p.who)),
+            view.leader === p.who ? h("span", { class: "chip" }, t("thelast.leader")) : null),
+          h("div", { class: "seat-stats" },
+            h("span", { class: "stat" }, t(p.who === "ghost" ? "thelast.ghost_pile" : "thelast.hand_count", { n: p.hand_size })),
+            h("span", { class: "stat pile-count" }, t("thelast.pile_count", { n: p.pile_size }))),
+          mine && view.pile?.length
+            ? h("div", { class: "own-pile" }, t("thelast.your_pile", { n: view.penalty }), " ",
+                view.pile.map((c) => h("span", { class: `mini-card colour-${cardParts(c).colour}` }, `${cardParts(c).symbol}${cardParts(c).value}`)))
+            : null,
+          !mine && p.known_in_pile.length
+            ? h("div", { class: "known" }, t("thelast.known_pile"), " ",
+                p.known_in_pile.map((c) => h("span", { class: `mini-card colour-${cardParts(c).colour}` }, `${cardParts(c).symbol}${cardParts(c).value}`)))
+            : null,
+          !mine && p.known_in_hand.length
+            ? h("div", { class: "known" }, t("thelast.known_hand"), " ",
+                p.known_in_hand.map((c) => h("span", { class: `mini-card colour-${cardParts(c).colour}` }, `${cardParts(c).symbol}${cardParts(c).value}`)))
+            : null);
+      }));
+
+    const handRow = h("div", { class: "hand", role: "group", "aria-label": t("thelast.your_hand") });
+    for (const card of hand) {
+      const playText = `play ${card}`;
+      const swapText = `swap ${card}`;
+      const playable = legal.has(playText);
+      const swappable = deciding && legal.has(swapText);
+      const label = `${cardWord(card, t)}${playable ? `, ${t("thelast.playable")}` : ""}${swappable ? `, ${t("thelast.swap_this")}` : ""}`;
+      const el = h("button", {
+          class: `card ${playable ? "playable" : ""} ${swappable ? "swappable" : ""} ${legal.size && !playable && !swappable ? "unplayable" : ""}`,
+          dataset: { card },
+          "aria-label": label,
+          disabled: !(playable || swappable),
+          onclick: () => act(playable ? playText : swapText),
+        },
+        cardSvg(card),
+        playable ? h("span", { class: "play-mark", "aria-hidden": "true" }, "✓") : null);
+      if (playable) draggable(el, { accepts: (target) => target.dataset.zone === "trick", onDrop: () => act(playText) });
+      handRow.append(el);
+    }
+
+    const decision = deciding
+      ? h("div", { class: "decision" },
+          h("p", {}, t("thelast.you_won", { card: cardWord(view.points_card, t) })),
+          h("button", { class: "do-keep primary", onclick: () => act("keep") }, t("thelast.keep")),
+          h("span", { class: "hint" }, t("thelast.or_swap")))
+      : null;
+
+    root.append(...[
+      h("div", { class: "thelast-banner" },
+        h("span", {}, t("thelast.round", { n: view.round, total: view.rounds })),
+        view.players === 2 ? h("span", { class: "muted" }, t("thelast.ghost_plays")) : null),
+      piles,
+      h("div", { class: "centre" }, points, trick),
+      decision,
+      view.hand ? h("div", { class: "my-area" }, h("h4", {}, t("thelast.your_hand")), handRow) : null,
+      scoresTable(),
+    ].filter(Boolean));
+  }
+
+  function scoresTable() {
+    const seats = [...Array(view.players).keys()];
+    return h("table", { class: "scores" },
+      h("caption", {}, t("thelast.scores")),
+      h("thead", {}, h("tr", {}, h("th", {}, t("thelast.round_col")), seats.map((seat) => h("th", {}, ctx.seatName(seat))))),
+      h("tbody", {},
+        view.round_penalties.map((row, index) => h("tr", {}, h("td", {}, String(index + 1)), row.map((value) => h("td", {}, String(value))))),
+        h("tr", { class: "total" }, h("td", {}, t("thelast.total")), view.totals.map((value) => h("td", {}, String(value))))));
+  }
+
+  return {
+    element: root,
+    update(next) {
+      view = next;
+      draw();
+    },
+    redraw: draw,
+    commands: ["play", "keep", "swap"],
+  };
+}
+
+export function describeEvent(event, ctx) {
+  const { t } = ctx;
+  const name = event.seat === "ghost" ? t("thelast.ghost") : ctx.seatName(event.seat);
+  switch (event.kind) {
+    case "play":
+      return t("thelast.log.play", { name, card: cardWord(event.card, t) });
+    case "trick":
+      return t("thelast.log.trick", {
+        name: event.winner === "ghost" ? t("thelast.ghost") : ctx.seatName(event.winner),
+        card: cardWord(event.card, t), points: cardWord(event.points, t) });
+    case "keep":
+      return t("thelast.log.keep", { name, card: cardWord(event.card, t) });
+    case "swap":
+      return t("thelast.log.swap", { name, card: cardWord(event.card, t) });
+    case "points":
+      return t("thelast.log.points", { card: cardWord(event.card, t) });
+    case "deal":
+      return t("thelast.log.deal", { round: event.round });
+    case "round":
+      return t("thelast.log.round", { round: event.round, totals: (event.totals || []).join(" / ") });
+    default:
+      return null;
+  }
+}
+
+export function reasonText(reason, ctx) {
+  let match = /^lowest penalty: (\d+)$/.exec(reason || "");
+  if (match) return ctx.t("thelast.reason.lowest", { n: match[1] });
+  match = /^all tied on (\d+)$/.exec(reason || "");
+  if (match) return ctx.t("thelast.reason.tied", { n: match[1] });
+  return null;
+}
+
+export function turnPrompt(view) {
+  return view?.phase === "decide" ? "thelast.prompt_decide" : "table.your_turn";
+}

@@ -1,0 +1,134 @@
+// The one WebSocket to the server (docs/protocol.md): hello with the saved token, requests matched to
+// their answers by id, and reconnection by itself with a growing pause. After each (re)connect the
+// pages re-subscribe through onOpen, so a page that lost its socket comes back to the same state.
+
+const TOKEN_KEY = "ghostgames.token";
+const NAME_KEY = "ghostgames.name";
+
+export const session = {
+  get token() {
+    return localStorage.getItem(TOKEN_KEY);
+  },
+  get name() {
+    return localStorage.getItem(NAME_KEY);
+  },
+  save(token, name) {
+    if (token) localStorage.setItem(TOKEN_KEY, token);
+    else localStorage.removeItem(TOKEN_KEY);
+    if (name) localStorage.setItem(NAME_KEY, name);
+    else localStorage.removeItem(NAME_KEY);
+  },
+};
+
+/** An HTTP JSON call under /api; throws the server's error body ({code, message, args}) on failure. */
+export async function api(path, { method = "GET", body } = {}) {
+  const headers = { "Content-Type": "application/json" };
+  if (session.token) headers.Authorization = `Bearer ${session.token}`;
+  const response = await fetch(`/api${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw { code: data.code || "internal_error", message: data.message || "", args: data.args || {} };
+  return data;
+}
+
+export class Connection {
+  constructor() {
+    this.handlers = {};
+    this.openers = [];
+    this.statusListeners = [];
+    this.pending = new Map();
+    this.nextId = 1;
+    this.delay = 500;
+    this.socket = null;
+    this.ready = false;
+    this.user = null;
+    this.closedOnPurpose = false;
+  }
+
+  on(type, handler) {
+    (this.handlers[type] ||= []).push(handler);
+  }
+
+  /** Called after every welcome: subscribe again to what the page shows. */
+  onOpen(handler) {
+    this.openers.push(handler);
+    if (this.ready) handler(this);
+  }
+
+  onStatus(listener) {
+    this.statusListeners.push(listener);
+  }
+
+  setStatus(status) {
+    for (const listener of this.statusListeners) listener(status);
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const socket = new WebSocket(`${scheme}//${location.host}/ws`);
+    this.socket = socket;
+    this.setStatus("connecting");
+    socket.addEventListener("open", () => {
+      this.delay = 500;
+      socket.send(JSON.stringify(session.token ? { type: "hello", token: session.token } : { type: "hello" }));
+    });
+    socket.addEventListener("message", (event) => this.receive(event.data));
+    socket.addEventListener("close", () => {
+      if (this.socket !== socket) return;
+      this.ready = false;
+      for (const [, pending] of this.pending) pending.reject({ code: "disconnected", args: {} });
+      this.pending.clear();
+      if (this.closedOnPurpose) return;
+      this.setStatus("reconnecting");
+      setTimeout(() => this.connect(), this.delay);
+      this.delay = Math.min(this.delay * 2, 8000);
+    });
+  }
+
+  /** Close and open again, e.g. after logging in, so hello carries the new token. */
+  restart() {
+    const old = this.socket;
+    this.socket = null;
+    this.ready = false;
+    old?.close();
+    this.connect();
+  }
+
+  receive(raw) {
+    let message;
+    try {
+      message = JSON.parse(raw);
+    } catch {
+      return;
+    }
+    if (message.type === "welcome") {
+      this.user = message.user;
+      if (message.token) session.save(message.token, message.user?.name);
+      else if (session.token && !message.user) session.save(null, null);
+      this.ready = true;
+      this.setStatus("online");
+      for (const opener of this.openers) opener(this);
+    }
+    if (message.type === "error" && message.code === "bad_token") session.save(null, null);
+    if (message.id && this.pending.has(message.id)) {
+      const { resolve, reject } = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      if (message.type === "error") reject(message);
+      else resolve(message);
+    }
+    for (const handler of this.handlers[message.type] || []) handler(message);
+    for (const handler of this.handlers["*"] || []) handler(message);
+  }
+
+  send(message) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+
+  /** Send with an id; resolves with the ack/reply, rejects with the error (also shown by the error handler). */
+  request(message) {
+    const id = `m${this.nextId++}`;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.send({ ...message, id });
+    });
+  }
+}

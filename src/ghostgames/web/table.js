@@ -1,0 +1,474 @@
+// The table page: seats and clocks, what you may do now, the game drawn by its own module, the chat
+// (slash commands included) and the log in words. Everything is redrawn from the server's `table`
+// messages; errors come back translated, above the game, with the fresh table drawn at once.
+
+import { BOT_LEVELS, chatBox } from "./chat.js";
+import { clear, h } from "./dom.js";
+import { errorText } from "./errors.js";
+import { has, language, onLanguageChange, t } from "./i18n.js";
+import { identityForm } from "./identity.js";
+import { CLOCKS, choiceLabel, clockLabel, copyLink, optionLabel } from "./lobby.js";
+import { api } from "./net.js";
+
+const GAME_MODULES = {
+  geister: () => import("./games/geister.js"),
+  ghooost: () => import("./games/ghooost.js"),
+  thelast: () => import("./games/thelast.js"),
+};
+
+function formatSeconds(value) {
+  const seconds = Math.max(0, Math.ceil(value));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+export function tablePage(root, connection, tableId) {
+  const params = new URLSearchParams(location.search);
+  let wantJoin = params.get("join") === "1";
+  let wantBots = Number(params.get("bots") || 0);
+  let message = null; // the last `table` message
+  let gameModule = null;
+  let renderer = null;
+  let gameSpecs = null;
+  let clockBase = 0;
+  const logLines = [];
+
+  const table = () => message?.table;
+  const mySeat = () => (message ? message.seat : null);
+  const seatName = (seat) => {
+    if (seat === "ghost") return t("thelast.ghost");
+    const info = table()?.seats?.[seat];
+    if (!info) return t("seat.number", { seat: Number(seat) + 1 });
+    if (info.kind === "bot") return info.name ? t("seat.bot_named", { name: info.name }) : t("seat.bot", { level: t(`bot.${info.bot}`) });
+    if (info.kind === "empty") return t("seat.number", { seat: Number(seat) + 1 });
+    return info.name;
+  };
+
+  // --- sending ------------------------------------------------------------------------------------
+  const errorBanner = h("div", { class: "error-banner", role: "alert", hidden: true });
+  let errorTimer = null;
+  function showError(error) {
+    errorBanner.hidden = false;
+    errorBanner.textContent = errorText(error);
+    clearTimeout(errorTimer);
+    errorTimer = setTimeout(() => (errorBanner.hidden = true), 12000);
+  }
+  function hideError() {
+    errorBanner.hidden = true;
+  }
+
+  function command(text, { withVersion = true } = {}) {
+    const msg = { type: "command", table: tableId, text };
+    if (withVersion && table()) msg.version = table().version;
+    hideError();
+    return connection.request(msg).catch(() => {});
+  }
+  const act = (actionText) => command(`/${actionText}`);
+
+  const ctx = { t, act, seatName, seat: mySeat, table, command };
+
+  // --- the parts of the page ----------------------------------------------------------------------
+  const head = h("section", { class: "table-head" });
+  const identitySlot = h("div", { class: "identity-slot" });
+  const statusBanner = h("div", { class: "turn-banner", role: "status" });
+  const controls = h("div", { class: "controls", role: "toolbar", "aria-label": t("table.controls") });
+  const pregame = h("section", { class: "pregame" });
+  const gameArea = h("div", { class: "game-area" });
+  const seats = h("section", { class: "seats" });
+  const logList = h("ol", { class: "log-lines" });
+  const logBox = h("section", { class: "log" }, h("h3", { class: "log-title" }, t("log.title")), logList);
+  const chat = chatBox({
+    send: (text) => command(text, { withVersion: false }),
+    context: () => ({
+      gameCommands: renderer?.commands || [],
+      optionNames: gameSpecs && table() ? Object.keys(gameSpecs[table().game]?.options || {}).concat(["clock"]) : [],
+    }),
+  });
+
+  root.append(
+    h("div", { class: "table-page" },
+      head, identitySlot, errorBanner, statusBanner,
+      h("div", { class: "table-body" },
+        h("div", { class: "main-column" }, controls, pregame, gameArea),
+        h("aside", { class: "side-column" }, seats, chat.element, logBox))),
+  );
+
+  function drawHead() {
+    clear(head);
+    const info = table();
+    const game = info?.game;
+    const link = `${location.origin}/table/${encodeURIComponent(tableId)}`;
+    head.append(
+      h("h1", {}, game ? t(`game.${game}`) : t("table.loading")),
+      h("span", { class: "table-id" }, t("table.id", { id: tableId })),
+      info ? h("span", { class: `chip status-${info.status}` }, t(`status.table.${info.status}`)) : null,
+      info && info.round > 1 ? h("span", { class: "chip" }, t("table.game_number", { n: info.round })) : null,
+      h("button", { class: "invite", onclick: (event) => copyLink(link, event.currentTarget), title: link }, t("lobby.invite")),
+      game ? h("a", { class: "help-link button", href: `/help/${language()}/${game}.html`, target: "_blank" }, t("table.help")) : null,
+      h("span", { class: "spectators muted" }, info ? t("table.spectators", { n: info.spectators ?? 0 }) : ""),
+    );
+  }
+
+  function drawIdentity() {
+    clear(identitySlot);
+    if (!connection.user && connection.ready) {
+      identitySlot.append(h("div", { class: "card" }, h("p", {}, t("table.need_name")), identityForm(connection, { compact: true })));
+    }
+  }
+
+  function clockText(seat) {
+    const clock = table()?.clock;
+    if (!clock || clock.mode === "none") return "";
+    const elapsed = (performance.now() - clockBase) / 1000;
+    const left = clock.deadline_in?.[seat];
+    if (left !== null && left !== undefined) return formatSeconds(left - elapsed);
+    const bank = clock.bank?.[seat];
+    if (bank !== null && bank !== undefined) return formatSeconds(bank);
+    return clock.mode === "move" ? formatSeconds(clock.seconds) : "";
+  }
+
+  function drawSeats() {
+    clear(seats);
+    const info = table();
+    if (!info) return;
+    const toAct = new Set(info.to_act || []);
+    seats.append(h("h3", {}, t("table.seats")));
+    const list = h("ol", { class: "seat-list" });
+    for (const seat of info.seats) {
+      const running = info.status === "started";
+      const state = [];
+      if (seat.kind === "human" && !seat.connected) state.push(t("seat.away"));
+      if (seat.takeover) state.push(t(`takeover.${seat.takeover}`));
+      const li = h("li", { class: `seat kind-${seat.kind} ${toAct.has(seat.seat) && running ? "to-act" : ""} ${seat.seat === mySeat() ? "me" : ""}`,
+          dataset: { seat: seat.seat } },
+        h("span", { class: "seat-no" }, String(seat.seat + 1)),
+        h("span", { class: "seat-name" }, seat.kind === "empty" ? t("seat.empty") : seatName(seat.seat)),
+        seat.seat === mySeat() ? h("span", { class: "chip you" }, t("seat.you")) : null,
+        toAct.has(seat.seat) && running ? h("span", { class: "chip turn", title: t("seat.to_act") }, "▶ ", t("seat.to_act")) : null,
+        state.length ? h("span", { class: "seat-state muted" }, state.join(", ")) : null,
+        h("span", { class: "clock", dataset: { clockSeat: seat.seat } }, clockText(seat.seat)),
+      );
+      list.append(li);
+    }
+    seats.append(list);
+  }
+
+  function tickClocks() {
+    for (const el of seats.querySelectorAll("[data-clock-seat]")) el.textContent = clockText(Number(el.dataset.clockSeat));
+  }
+  setInterval(tickClocks, 500);
+
+  function button(label, text, { primary = false, cls = "" } = {}) {
+    return h("button", { class: `${primary ? "primary " : ""}${cls}`, onclick: () => command(text) }, label);
+  }
+
+  function drawControls() {
+    clear(controls);
+    const info = table();
+    if (!info || !connection.user) return;
+    const seated = mySeat() !== null && mySeat() !== undefined;
+    const empty = info.seats.filter((seat) => seat.kind === "empty");
+    const bots = info.seats.filter((seat) => seat.kind === "bot");
+    if (info.status === "open") {
+      if (!seated && empty.length) controls.append(button(t("table.join"), "/join", { primary: true, cls: "do-join" }));
+      if (seated || info.created_by === connection.user.name) {
+        if (empty.length) {
+          const level = h("select", { class: "bot-level", "aria-label": t("table.bot_level") },
+            BOT_LEVELS.map((name) => h("option", { value: name }, t(`bot.${name}`))));
+          controls.append(h("span", { class: "group" }, level,
+            h("button", { class: "do-bot-add", onclick: () => command(`/bot add ${level.value}`) }, t("table.add_bot"))));
+        }
+        if (bots.length) controls.append(button(t("table.remove_bot"), "/bot remove", { cls: "do-bot-remove" }));
+      }
+      if (seated) {
+        controls.append(button(t("table.start"), "/start", { primary: !empty.length, cls: "do-start" }));
+        controls.append(button(t("table.leave"), "/leave", { cls: "do-leave" }));
+      }
+    } else if (info.status === "started") {
+      if (seated) controls.append(button(t("table.resign"), "/resign", { cls: "do-resign danger" }));
+    } else if (info.status === "finished") {
+      if (seated) {
+        controls.append(button(t("table.rematch"), "/rematch", { primary: true, cls: "do-rematch" }));
+        controls.append(button(t("table.leave"), "/leave", { cls: "do-leave" }));
+      }
+    }
+  }
+
+  function drawPregame() {
+    clear(pregame);
+    const info = table();
+    if (!info || info.status !== "open") return;
+    const spec = gameSpecs?.[info.game];
+    pregame.append(h("h3", {}, t("table.options")));
+    const seated = mySeat() !== null && mySeat() !== undefined;
+    const rows = h("dl", { class: "option-list" });
+    for (const [name, option] of Object.entries(spec?.options || {})) {
+      let value;
+      if (option.vote) {
+        const voters = info.votes?.[name] || [];
+        const mine = seated && voters.includes(mySeat());
+        value = h("span", {},
+          t("table.votes", { n: voters.length, total: info.seats.length }), " ",
+          seated
+            ? h("label", { class: "vote" },
+                h("input", { type: "checkbox", name: `vote-${name}`, checked: mine,
+                  onchange: (event) => command(`/option ${name} ${event.target.checked ? "on" : "off"}`) }),
+                t("table.vote_yes"))
+            : null);
+      } else {
+        const current = info.settings?.[name] ?? option.default;
+        if (seated && option.choices?.length) {
+          const select = h("select", { name: `setting-${name}`, onchange: () => {
+              const choice = option.choices[Number(select.value)];
+              command(`/option ${name} ${choice === true ? "on" : choice === false ? "off" : choice === null ? "none" : choice}`);
+            } },
+            option.choices.map((choice, index) =>
+              h("option", { value: index, selected: JSON.stringify(choice) === JSON.stringify(current) }, choiceLabel(choice))));
+          value = select;
+        } else {
+          value = h("span", {}, choiceLabel(current));
+        }
+      }
+      rows.append(h("dt", {}, optionLabel(info.game, name)), h("dd", {}, value, " ",
+        h("small", { class: "help" }, t(`option.${info.game}.${name}.help`))));
+    }
+    const clockValue = info.clock?.mode === "move" ? String(info.clock.seconds)
+      : info.clock?.mode === "bank" ? `${info.clock.seconds}+${info.clock.increment}` : "none";
+    const clockSelect = h("select", { name: "setting-clock", disabled: !seated,
+        onchange: () => command(`/option clock ${clockSelect.value}`) },
+      [...new Set([...CLOCKS, clockValue])].map((value) => h("option", { value, selected: value === clockValue }, clockLabel(value))));
+    rows.append(h("dt", {}, t("lobby.clock")), h("dd", {}, clockSelect));
+    pregame.append(rows);
+    pregame.append(h("p", { class: "hint" }, t("table.open_hint")));
+  }
+
+  function resultText(info) {
+    const result = info.result;
+    if (!result) return "";
+    const outcome = result.outcome;
+    const names = result.names || info.seats.map((seat) => seatName(seat.seat));
+    const winners = outcome.results.map((r, seat) => (r.result === "win" ? names[seat] : null)).filter(Boolean);
+    const parts = [];
+    if (outcome.results.every((r) => r.result === "draw")) parts.push(t("result.draw"));
+    else if (winners.length) parts.push(t(winners.length > 1 ? "result.winners" : "result.winner", { names: winners.join(", ") }));
+    const reasonKey = gameModule?.REASONS?.[outcome.reason];
+    if (reasonKey) parts.push(`(${t(reasonKey)})`);
+    else if (gameModule?.reasonText) {
+      const text = gameModule.reasonText(outcome.reason, ctx);
+      if (text) parts.push(`(${text})`);
+    }
+    return parts.join(" ");
+  }
+
+  function drawStatus() {
+    clear(statusBanner);
+    const info = table();
+    statusBanner.className = "turn-banner";
+    if (!info) return;
+    if (info.status === "open") {
+      const empty = info.seats.filter((seat) => seat.kind === "empty").length;
+      statusBanner.append(empty ? t("table.waiting_players", { n: empty }) : t("table.ready_to_start"));
+    } else if (info.status === "started") {
+      const toAct = info.to_act || [];
+      if (toAct.includes(mySeat())) {
+        statusBanner.classList.add("my-turn");
+        const key = gameModule?.turnPrompt ? gameModule.turnPrompt(message.view) : "table.your_turn";
+        statusBanner.append(t(key));
+      } else {
+        statusBanner.append(t("table.waiting_for", { names: toAct.map(seatName).join(", ") || "…" }));
+      }
+    } else if (info.status === "finished") {
+      statusBanner.classList.add("finished");
+      const result = h("div", { class: "result" }, h("strong", {}, t("result.title")), " ", resultText(info));
+      const outcome = info.result?.outcome;
+      if (outcome) {
+        const names = info.result.names || [];
+        const ranking = h("ol", { class: "ranking" });
+        outcome.results
+          .map((r, seat) => ({ ...r, seat }))
+          .sort((a, b) => a.rank - b.rank)
+          .forEach((r) => ranking.append(h("li", { class: `result-${r.result}` },
+            t("result.line", { rank: r.rank, name: names[r.seat] ?? seatName(r.seat), result: t(`result.word.${r.result}`),
+              score: Number.isInteger(r.score) ? r.score : r.score.toFixed(1) }),
+            info.result.takeovers?.[r.seat] ? ` (${t("result.bot_finished", { reason: t(`takeover.${info.result.takeovers[r.seat]}`) })})` : "")));
+        result.append(ranking);
+      }
+      statusBanner.append(result);
+    }
+  }
+
+  async function drawGame() {
+    const info = table();
+    if (!info) return;
+    if (!gameModule) {
+      gameModule = await GAME_MODULES[info.game]();
+      renderer = gameModule.createRenderer(ctx);
+      clear(gameArea);
+      gameArea.append(renderer.element);
+    }
+    if (message.view) {
+      renderer.element.hidden = false;
+      renderer.update(message.view);
+    } else {
+      renderer.element.hidden = true;
+    }
+    drawStatus();
+  }
+
+  function drawAll() {
+    drawHead();
+    drawIdentity();
+    drawSeats();
+    drawControls();
+    drawPregame();
+    drawStatus();
+    drawGame();
+  }
+
+  // --- the log and chat ---------------------------------------------------------------------------
+  function lineText(line) {
+    const args = { ...(line.args || {}) };
+    if (line.kind === "action") {
+      const described = line.event && gameModule?.describeEvent ? gameModule.describeEvent(line.event, ctx) : null;
+      let text = described || (args.action ? t("log.action", { name: seatName(args.seat), action: args.action }) : t("log.action_secret", { name: seatName(args.seat) }));
+      if (args.by === "bot" && table()?.seats?.[args.seat]?.kind === "human") text += ` (${t("log.by_bot")})`;
+      if (args.by === "clock") text += ` (${t("log.by_clock")})`;
+      return text;
+    }
+    if (line.kind === "finished") {
+      const reasonKey = gameModule?.REASONS?.[args.reason];
+      const reason = reasonKey ? t(reasonKey) : gameModule?.reasonText?.(args.reason, ctx) || "";
+      const winners = (args.winners || []).join(", ");
+      return winners ? t("log.finished", { winners, reason }) : t("log.finished_draw", { reason });
+    }
+    if (line.kind === "takeover") args.reason = t(`takeover.${args.reason}`);
+    if (line.kind === "bot_added" || line.kind === "bot_removed") args.level = args.level ? t(`bot.${args.level}`) : args.name;
+    if (line.kind === "option" || line.kind === "vote") {
+      if (args.name && table()) args.option = has(`option.${table().game}.${args.name}`) ? optionLabel(table().game, args.name) : args.name;
+      if ("value" in args) args.value = args.name === "clock" ? clockLabel(String(args.value ?? "none")) : choiceLabel(args.value);
+    }
+    for (const [key, value] of Object.entries(args)) if (Array.isArray(value)) args[key] = value.join(", ");
+    if ("seat" in args && typeof args.seat === "number") args.seat_no = args.seat + 1;
+    return has(`log.${line.kind}`) ? t(`log.${line.kind}`, args) : line.text;
+  }
+
+  function drawLog() {
+    clear(logList);
+    for (const line of logLines.slice(-200)) logList.append(h("li", { class: `log-${line.kind}` }, lineText(line)));
+    logList.scrollTop = logList.scrollHeight;
+  }
+
+  function addLogLines(lines) {
+    logLines.push(...lines);
+    drawLog();
+  }
+
+  function addChat(msg) {
+    chat.add("message", h("strong", {}, msg.from ?? t("chat.someone")), ": ", msg.text);
+  }
+
+  function helpReply(msg) {
+    const topic = msg.args?.topic;
+    const game = table()?.game;
+    const commands = topic ? [topic] : ["join", "leave", "start", "option", "bot", "who", "help", "resign", "rematch", ...(renderer?.commands || [])];
+    return h("div", { class: "help-reply" },
+      h("p", {}, t("reply.help")),
+      h("ul", {}, commands.map((name) => h("li", {}, h("code", {}, `/${name}`), " ", t(`cmd.${name}`)))),
+      game ? h("a", { href: `/help/${language()}/${game}.html`, target: "_blank" }, t("reply.help_link", { game: t(`game.${game}`) })) : null);
+  }
+
+  function whoReply(msg) {
+    const info = table();
+    const lines = (info?.seats || []).map((seat) =>
+      `${seat.seat + 1}: ${seat.kind === "empty" ? t("seat.empty") : seatName(seat.seat)}${seat.kind === "human" ? ` (${t(seat.connected ? "seat.here" : "seat.away")})` : ""}`);
+    const spectators = msg.args?.spectators || [];
+    return h("div", { class: "who-reply" }, h("p", {}, t("reply.who")), h("ul", {}, lines.map((line) => h("li", {}, line))),
+      h("p", {}, t("reply.spectators", { names: spectators.length ? spectators.join(", ") : "–" })));
+  }
+
+  function optionsReply(msg) {
+    const info = table();
+    const rows = [];
+    for (const [name, value] of Object.entries(msg.args?.settings || {})) {
+      const label = has(`option.${info?.game}.${name}`) ? optionLabel(info.game, name) : name === "clock" ? t("lobby.clock") : name;
+      rows.push(`${label}: ${name === "clock" ? clockLabel(String(value ?? "none")) : choiceLabel(value)}`);
+    }
+    for (const [name, voters] of Object.entries(msg.args?.votes || {})) {
+      rows.push(`${optionLabel(info?.game, name)}: ${t("table.votes", { n: voters.length, total: info?.seats.length ?? 2 })}`);
+    }
+    return h("div", { class: "options-reply" }, h("p", {}, t("reply.options")), h("ul", {}, rows.map((row) => h("li", {}, row))));
+  }
+
+  // --- messages from the server -------------------------------------------------------------------
+  function applyTable(msg) {
+    if (msg.table?.id !== tableId) return;
+    const firstTime = message === null;
+    message = msg;
+    clockBase = performance.now();
+    if (msg.history) {
+      logLines.length = 0;
+      chat.element.querySelector(".chat-lines").replaceChildren();
+      for (const item of msg.history) {
+        if (item.kind === "chat") addChat(item);
+        else if (item.kind === "log" && Array.isArray(item.lines)) logLines.push(...item.lines);
+        else if (item.kind === "log" && item.line) logLines.push(item.line);
+        else logLines.push(item);
+      }
+      drawLog();
+    }
+    drawAll();
+    autoActions(firstTime);
+  }
+
+  function autoActions() {
+    const info = table();
+    if (!info || !connection.user) return;
+    const seated = mySeat() !== null && mySeat() !== undefined;
+    if (wantJoin && !seated && info.status === "open") {
+      wantJoin = false;
+      command("/join");
+      return;
+    }
+    if (wantBots > 0 && seated && info.status === "open") {
+      const empty = info.seats.filter((seat) => seat.kind === "empty").length;
+      const count = Math.min(wantBots, empty);
+      wantBots = 0;
+      history.replaceState(null, "", location.pathname);
+      (async () => {
+        for (let i = 0; i < count; i++) await command("/bot add", { withVersion: false });
+      })();
+    }
+  }
+
+  connection.on("table", applyTable);
+  connection.on("log", (msg) => {
+    if (msg.table === tableId) addLogLines(msg.lines || []);
+  });
+  connection.on("chat", (msg) => {
+    if (msg.table === tableId) addChat(msg);
+  });
+  connection.on("reply", (msg) => {
+    if (msg.table && msg.table !== tableId) return;
+    const body = msg.code === "help" ? helpReply(msg) : msg.code === "who" ? whoReply(msg) : msg.code === "options" ? optionsReply(msg) : msg.text;
+    chat.add("reply", body);
+  });
+  connection.on("error", (msg) => {
+    if (msg.table && msg.table !== tableId) return;
+    showError(msg);
+    chat.add("error", errorText(msg));
+    if (msg.fresh) applyTable(msg.fresh);
+  });
+  connection.onOpen(() => {
+    drawIdentity();
+    connection.send({ type: "watch", table: tableId });
+  });
+  onLanguageChange(() => {
+    drawAll();
+    renderer?.redraw();
+    drawLog();
+  });
+  api("/games").then((games) => {
+    gameSpecs = Object.fromEntries(games.map((game) => [game.name, game]));
+    drawPregame();
+  }, () => {});
+  drawHead();
+}
