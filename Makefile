@@ -13,7 +13,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/ghostgames play geister
+	@echo "Starting the table server at http://localhost:8000/ (terminal Geister: $(VENV)/bin/ghostgames play geister)"
+	$(VENV)/bin/ghostgames serve
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks

@@ -93,8 +93,9 @@ class Decision:
 class Context:
     """What a decision needs from outside: the time, a fresh seed, the bot levels that exist."""
 
-    now: float
+    now: float  # a monotonic clock's seconds, for clocks
     new_seed: Callable[[], int]
+    wall: float = 0.0  # seconds since the epoch, for chat times
     bot_levels: Collection[str] = ("easy", "medium", "hard", "random")
     spectators: tuple[str, ...] = ()
     connected: Callable[[str], bool] = lambda name: True
@@ -169,11 +170,10 @@ class Table:
         self.actions: list[tuple[int, str]] = []
         self.clocks: Clocks | None = None
         self.result: dict[str, Any] | None = None
-        self.history: deque[dict[str, Any]] = deque(maxlen=HISTORY)  # chat and public log lines
-        self.history.append(
-            {"kind": "log", **LogLine("created", f"table created for {self.game.title}", {"game": self.game.name})
-             .for_reader(None)}
-        )
+        # chat ({"kind": "chat", "name", "seat", "text", "time"}) and public log lines ({"kind": "log", "line"})
+        self.history: deque[dict[str, Any]] = deque(maxlen=HISTORY)
+        created_line = LogLine("created", f"table created for {self.game.title}", {"game": self.game.name})
+        self.history.append({"kind": "log", "line": created_line.for_reader(None)})
 
     @classmethod
     def from_events(cls, events: Iterable[EventData], now: float = 0.0) -> Table:
@@ -271,7 +271,7 @@ class Table:
         if isinstance(command, Chat):
             seat = self.seat_of(user)
             return Decision([{"kind": "chat", "name": user, "seat": seat.index if seat else None,
-                              "text": command.text, "time": ctx.now}])
+                              "text": command.text, "time": ctx.wall}])
         if not isinstance(command, READ_ONLY) and version is not None and version != self.version:
             raise TableError("stale_version", f"the table changed (version {self.version}, you sent {version})",
                              sent=version, current=self.version)
@@ -587,7 +587,7 @@ class Table:
         if self.clocks is not None and self.status == "started":
             self.clocks.sync(self.clock_seats(), now)
         for line in lines:
-            self.history.append({"kind": "log", **line.for_reader(None)})
+            self.history.append({"kind": "log", "line": line.for_reader(None)})
         return lines
 
     def _on_joined(self, event: EventData, now: float) -> list[LogLine]:

@@ -1,0 +1,31 @@
+"""`ghostgames serve`: the table server (HTTP API, WebSocket, web client) under uvicorn."""
+
+from __future__ import annotations
+
+import typer
+
+WS_MAX_FRAME = 1024 * 1024  # frames above this are refused by the WebSocket layer (close 1009)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("serve")
+    def serve(
+        host: str = typer.Option("127.0.0.1", help="address to listen on"),
+        port: int = typer.Option(8000, help="port to listen on"),
+        db: str | None = typer.Option(None, help="database URL (default: SQLite file ghostgames.db here; "
+                                                 "postgresql://… works too; env GHOSTGAMES_DB)"),
+        grace: float | None = typer.Option(None, help="seconds a disconnected player's seat is held (default 60)"),
+        bot_delay: float | None = typer.Option(None, help="seconds a bot waits before moving (default 0.4)"),
+        log_level: str = typer.Option("info", help="uvicorn log level"),
+    ) -> None:
+        """Run the table server; open the printed address in a browser."""
+        import uvicorn
+
+        from ghostgames.server import ServerConfig, create_app
+
+        config = ServerConfig.from_env(db_url=db, grace_seconds=grace, bot_delay=bot_delay)
+        shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+        typer.echo(f"ghostgames table server: http://{shown}:{port}/  (API docs: http://{shown}:{port}/api/docs)")
+        typer.echo(f"database: {config.db_url}")
+        uvicorn.run(create_app(config), host=host, port=port, ws_max_size=WS_MAX_FRAME, log_level=log_level,
+                    ws_ping_interval=20, ws_ping_timeout=20)

@@ -1,0 +1,158 @@
+"""The HTTP JSON API under /api (OpenAPI at /api/docs): names and tokens, games, tables, records."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Header, Query, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from ghostgames.server.auth import Identity
+from ghostgames.server.hub import Hub, games_list
+from ghostgames.server.people import People
+from ghostgames.storage import public_replay
+from ghostgames.tables import TableError
+
+router = APIRouter(prefix="/api")
+STATUS = {
+    "auth_required": 401, "bad_token": 401, "bad_login": 401, "name_taken": 409, "no_such_table": 404,
+    "no_such_record": 404, "not_seated": 403,
+}
+
+
+class NameIn(BaseModel):
+    name: str = Field(max_length=64)
+
+
+class AccountIn(BaseModel):
+    name: str = Field(max_length=64)
+    password: str = Field(max_length=200)
+
+
+class TableIn(BaseModel):
+    game: str = Field(max_length=32)
+    seats: int = Field(ge=1, le=16)
+    options: dict[str, Any] = Field(default_factory=dict)
+    clock: str | int | float | None = None
+
+
+class TokenOut(BaseModel):
+    token: str
+    name: str
+    guest: bool
+
+
+def error_response(err: TableError) -> JSONResponse:
+    return JSONResponse(err.to_json(), status_code=STATUS.get(err.code, 400))
+
+
+def _people(request: Request) -> People:
+    people: People = request.app.state.people
+    return people
+
+
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _token_out(people: People, identity: Identity) -> TokenOut:
+    return TokenOut(token=people.token(identity), name=identity.name, guest=identity.guest)
+
+
+async def _identity(request: Request, authorization: str | None) -> Identity:
+    if not authorization or not authorization.lower().startswith("bearer "):
+        raise TableError("auth_required", "send 'Authorization: Bearer TOKEN'")
+    identity = await asyncio.to_thread(_people(request).read_token, authorization.split(None, 1)[1].strip())
+    if identity is None:
+        raise TableError("bad_token", "the session token is invalid or has expired")
+    return identity
+
+
+@router.post("/guest", response_model=TokenOut)
+async def guest(body: NameIn, request: Request) -> Any:
+    """Take a free guest name; the answer's token identifies you on the WebSocket."""
+    people = _people(request)
+    try:
+        return _token_out(people, await asyncio.to_thread(people.guest, body.name))
+    except TableError as err:
+        return error_response(err)
+
+
+@router.post("/register", response_model=TokenOut)
+async def register(body: AccountIn, request: Request) -> Any:
+    people = _people(request)
+    try:
+        return _token_out(people, await asyncio.to_thread(people.register, body.name, body.password))
+    except TableError as err:
+        return error_response(err)
+
+
+@router.post("/login", response_model=TokenOut)
+async def login(body: AccountIn, request: Request) -> Any:
+    people = _people(request)
+    try:
+        return _token_out(people, await asyncio.to_thread(people.login, body.name, body.password))
+    except TableError as err:
+        return error_response(err)
+
+
+@router.get("/me")
+async def me(request: Request, authorization: str | None = Header(None)) -> Any:
+    try:
+        identity = await _identity(request, authorization)
+    except TableError as err:
+        return error_response(err)
+    return {"name": identity.name, "guest": identity.guest}
+
+
+@router.get("/games")
+async def games() -> list[dict[str, Any]]:
+    """Each game's name, player counts and option schema (`vote: true` marks per-player votes)."""
+    return games_list()
+
+
+@router.get("/tables")
+async def tables(request: Request) -> list[dict[str, Any]]:
+    hub = _hub(request)
+    return [hub.summary(table) for table in hub.tables.values()]
+
+
+@router.get("/tables/{table_id}")
+async def table(table_id: str, request: Request) -> Any:
+    hub = _hub(request)
+    try:
+        return hub.summary(hub.get(table_id))
+    except TableError as err:
+        return error_response(err)
+
+
+@router.post("/tables")
+async def create_table(body: TableIn, request: Request, authorization: str | None = Header(None)) -> Any:
+    """Create a table (nobody seated yet); join it over the WebSocket."""
+    hub = _hub(request)
+    try:
+        identity = await _identity(request, authorization)
+        created = await hub.create(identity.name, body.game, body.seats, body.options, body.clock)
+    except TableError as err:
+        return error_response(err)
+    return hub.summary(created)
+
+
+@router.get("/records")
+async def records(request: Request, game: str | None = None, source: str | None = None,
+                  limit: int = Query(50, ge=1, le=500)) -> list[dict[str, Any]]:
+    """Finished games, newest first (no seeds, no actions: those may hold secrets)."""
+    found = await asyncio.to_thread(_hub(request).repo.list_records, game, limit, source)
+    return [stored.summary() for stored in found]
+
+
+@router.get("/records/{record_id}/replay")
+async def replay(record_id: int, request: Request) -> Any:
+    """A finished game step by step, as a spectator saw it: view(None) after each action."""
+    stored = await asyncio.to_thread(_hub(request).repo.get_record, record_id)
+    if stored is None:
+        return error_response(TableError("no_such_record", f"there is no record {record_id}", record=record_id))
+    return await asyncio.to_thread(public_replay, stored)

@@ -1,0 +1,76 @@
+"""The ASGI app: /api (HTTP JSON + OpenAPI), /ws (the WebSocket), everything else the web client."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from ghostgames.server.api import router
+from ghostgames.server.bots import BotRunner
+from ghostgames.server.config import ServerConfig
+from ghostgames.server.fanout import Fanout, LocalFanout
+from ghostgames.server.hub import Hub
+from ghostgames.server.people import People
+from ghostgames.server.ws import websocket_endpoint
+from ghostgames.storage import Repository
+
+log = logging.getLogger(__name__)
+PLACEHOLDER = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ghostgames</title></head>
+<body><h1>ghostgames</h1><p>The table server runs. The web client is not installed here yet;
+the API is at <a href="/api/docs">/api/docs</a> and the WebSocket at <code>/ws</code>.</p></body></html>"""
+
+
+def _has_client(web_dir: Path) -> bool:
+    return (web_dir / "index.html").is_file()
+
+
+def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None) -> FastAPI:
+    config = config or ServerConfig.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        repo = await asyncio.to_thread(Repository, config.db_url)
+        secret = config.secret if config.secret else await asyncio.to_thread(repo.secret)
+        bots = BotRunner(config.bot_workers)
+        hub = Hub(config, repo, fanout or LocalFanout(), bots)
+        app.state.config = config
+        app.state.repo = repo
+        app.state.people = People(repo, secret, config.token_days)
+        app.state.hub = hub
+        await hub.start()
+        warm = asyncio.create_task(bots.warm_up())
+        try:
+            yield
+        finally:
+            warm.cancel()
+            await hub.stop()
+            await hub.fanout.close()
+            bots.close()
+            repo.close()
+
+    app = FastAPI(title="ghostgames", version="1", docs_url="/api/docs", openapi_url="/api/openapi.json",
+                  redoc_url=None, lifespan=lifespan)
+    app.include_router(router)
+    app.add_api_websocket_route("/ws", websocket_endpoint)
+
+    @app.get("/table/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> Response:
+        if _has_client(config.web_dir):
+            return FileResponse(config.web_dir / "index.html")
+        return HTMLResponse(PLACEHOLDER)
+
+    if _has_client(config.web_dir):
+        app.mount("/", StaticFiles(directory=config.web_dir, html=True), name="web")
+    else:
+        @app.get("/", include_in_schema=False)
+        async def placeholder() -> HTMLResponse:
+            return HTMLResponse(PLACEHOLDER)
+
+    return app

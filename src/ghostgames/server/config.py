@@ -1,0 +1,47 @@
+"""Server settings, from arguments or GHOSTGAMES_* environment variables (tests shorten the timers)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ghostgames.storage import DEFAULT_URL
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+
+def _env_float(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    return float(value) if value not in (None, "") else default
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    db_url: str = DEFAULT_URL
+    secret: str | None = None  # None: made once and kept in the database
+    grace_seconds: float = 60.0  # a disconnected person's seat is held this long
+    token_days: float = 7.0  # session tokens expire after this
+    bot_delay: float = 0.4  # a pause before a bot's move, so people can follow
+    bot_workers: int = 2  # processes that think for bots
+    max_message: int = 16 * 1024  # bytes per client message
+    rate_per_second: float = 20.0
+    rate_burst: float = 40.0
+    web_dir: Path = field(default=WEB_DIR)
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> ServerConfig:
+        config = cls(
+            db_url=os.environ.get("GHOSTGAMES_DB") or DEFAULT_URL,
+            secret=os.environ.get("GHOSTGAMES_SECRET") or None,
+            grace_seconds=_env_float("GHOSTGAMES_GRACE", 60.0),
+            token_days=_env_float("GHOSTGAMES_TOKEN_DAYS", 7.0),
+            bot_delay=_env_float("GHOSTGAMES_BOT_DELAY", 0.4),
+            bot_workers=int(_env_float("GHOSTGAMES_BOT_WORKERS", 2)),
+            max_message=int(_env_float("GHOSTGAMES_MAX_MESSAGE", 16 * 1024)),
+            rate_per_second=_env_float("GHOSTGAMES_RATE", 20.0),
+            rate_burst=_env_float("GHOSTGAMES_BURST", 40.0),
+            web_dir=Path(os.environ.get("GHOSTGAMES_WEB") or WEB_DIR),
+        )
+        return replace(config, **{k: v for k, v in overrides.items() if v is not None})

@@ -1,0 +1,56 @@
+"""Fan-out between server processes: "table T changed up to seq N" notifications on topics.
+
+Each process delivers views to its own connections itself (views differ per seat and are computed
+where the connection lives); fan-out only tells the other processes that a table moved on, so they
+catch up from the event log. One process needs nothing but `LocalFanout`; a Redis pub/sub
+implementation of the same two methods lets several processes share tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from abc import ABC, abstractmethod
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
+log = logging.getLogger(__name__)
+
+
+class Fanout(ABC):
+    @abstractmethod
+    async def publish(self, topic: str, message: dict[str, Any]) -> None:
+        """Send `message` (JSON-ready) to every subscriber of `topic`, in every process."""
+
+    @abstractmethod
+    async def subscribe(self, topic: str, handler: Handler) -> None:
+        """Call `handler(topic, message)` for each message published on `topic` ("*" = all topics)."""
+
+    async def close(self) -> None:
+        return None
+
+
+class LocalFanout(Fanout):
+    """In one process: subscribers are called directly, each in its own task."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[str, list[Handler]] = defaultdict(list)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def publish(self, topic: str, message: dict[str, Any]) -> None:
+        for handler in [*self._handlers.get(topic, []), *self._handlers.get("*", [])]:
+            task = asyncio.create_task(self._call(handler, topic, message))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def subscribe(self, topic: str, handler: Handler) -> None:
+        self._handlers[topic].append(handler)
+
+    @staticmethod
+    async def _call(handler: Handler, topic: str, message: dict[str, Any]) -> None:
+        try:
+            await handler(topic, message)
+        except Exception:
+            log.exception("fan-out handler failed for %s", topic)

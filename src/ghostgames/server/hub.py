@@ -1,0 +1,372 @@
+"""The hub: live tables in memory, each changed only under its lock, event first into the store, then
+applied, then told to the watchers (each its own view). Bots, clocks and grace periods live here too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from ghostgames.bots import bot_names
+from ghostgames.games import GAMES, get_game
+from ghostgames.rules.chance import derive_rng
+from ghostgames.rules.record import GameRecord
+from ghostgames.server.bots import BotRunner
+from ghostgames.server.config import ServerConfig
+from ghostgames.server.connection import Connection
+from ghostgames.server.fanout import Fanout
+from ghostgames.storage import Repository, SeqConflict
+from ghostgames.tables import (
+    Context,
+    Decision,
+    LogLine,
+    Table,
+    TableError,
+    creation_event,
+    parse_command,
+)
+from ghostgames.tables.commands import Leave
+from ghostgames.tables.table import EventData
+
+log = logging.getLogger(__name__)
+TABLE_OPTIONS = {
+    "clock": {
+        "allowed": "'none', seconds per move like '30', or bank+increment like '300+5'",
+        "default": "none", "help": "the time each player has", "vote": False,
+    }
+}
+
+
+def iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, UTC).isoformat().replace("+00:00", "Z")
+
+
+def games_list() -> list[dict[str, Any]]:
+    return [{**get_game(name).describe(), "table_options": TABLE_OPTIONS} for name in GAMES]
+
+
+class Hub:
+    def __init__(self, config: ServerConfig, repo: Repository, fanout: Fanout, bots: BotRunner) -> None:
+        self.config = config
+        self.repo = repo
+        self.fanout = fanout
+        self.bots = bots
+        self.worker = secrets.token_hex(6)
+        self.tables: dict[str, Table] = {}
+        self.locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.watchers: dict[str, set[Connection]] = defaultdict(set)
+        self.present: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))  # table -> name -> count
+        self.lobby: set[Connection] = set()
+        self._grace: dict[tuple[str, str], asyncio.Task[None]] = {}
+        self._clock: dict[str, asyncio.Task[None]] = {}
+        self._bot: dict[tuple[str, int], tuple[int, asyncio.Task[None]]] = {}
+        self._rng = random.SystemRandom()
+
+    # --- life ---------------------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Rebuild every live table from its events; absent people get their grace period from now."""
+        for table_id in await asyncio.to_thread(self.repo.live_tables):
+            try:
+                events = await asyncio.to_thread(self.repo.events, table_id)
+                table = Table.from_events(events, time.monotonic())
+            except Exception:
+                log.exception("table %s could not be rebuilt; it is left out", table_id)
+                continue
+            self.tables[table_id] = table
+            for seat in table.seats:
+                if seat.name is not None and seat.takeover is None and table.status in ("open", "started"):
+                    self._start_grace(table_id, seat.name)
+            self._schedule(table)
+        await self.fanout.subscribe("tables", self._on_fanout)
+
+    async def stop(self) -> None:
+        tasks = [*self._grace.values(), *self._clock.values(), *(t for _, t in self._bot.values())]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def context(self, table: Table | None = None) -> Context:
+        spectators: tuple[str, ...] = ()
+        present: dict[str, int] = {}
+        if table is not None:
+            spectators = tuple(sorted({c.user or "(anonymous)" for c in self.watchers[table.id]
+                                       if table.seat_of(c.user) is None}))
+            present = self.present[table.id]
+
+        def connected(name: str) -> bool:
+            return table is None or present.get(name.lower(), 0) > 0
+
+        return Context(now=time.monotonic(), new_seed=lambda: self._rng.randrange(2**63), wall=time.time(),
+                       bot_levels=bot_names(), spectators=spectators, connected=connected)
+
+    # --- what clients see -------------------------------------------------------------------------
+    def summary(self, table: Table) -> dict[str, Any]:
+        present = self.present[table.id]
+        spectators = sum(1 for c in self.watchers[table.id] if table.seat_of(c.user) is None)
+        return table.summary(time.monotonic(), lambda name: present.get(name.lower(), 0) > 0, spectators)
+
+    def table_message(self, table: Table, conn: Connection | None, history: bool = False) -> dict[str, Any]:
+        seat = table.seat_of(conn.user if conn else None)
+        index = seat.index if seat is not None else None
+        message: dict[str, Any] = {"type": "table", "table": self.summary(table), "seat": index,
+                                   "view": table.view_for(index)}
+        if history:
+            message["history"] = [_history_entry(entry) for entry in table.history]
+        return message
+
+    def _deliver(self, table: Table, lines: list[LogLine], chats: list[EventData]) -> None:
+        summary = self.summary(table)
+        views: dict[int | None, Any] = {}
+        for conn in list(self.watchers[table.id]):
+            seat = table.seat_of(conn.user)
+            index = seat.index if seat is not None else None
+            for chat in chats:
+                conn.send({"type": "chat", "table": table.id, "from": chat["name"], "seat": chat.get("seat"),
+                           "text": chat["text"], "time": iso(float(chat.get("time") or time.time()))})
+            if not lines and chats:
+                continue
+            if index not in views:
+                views[index] = table.view_for(index)
+            conn.send({"type": "table", "table": summary, "seat": index, "view": views[index]})
+            if lines:
+                conn.send({"type": "log", "table": table.id, "version": table.version,
+                           "lines": [line.for_reader(index) for line in lines]})
+        if lines or not chats:
+            for conn in list(self.lobby):
+                conn.send({"type": "lobby_table", "table": summary})
+
+    def lobby_message(self) -> dict[str, Any]:
+        return {"type": "lobby", "games": games_list(), "tables": [self.summary(t) for t in self.tables.values()]}
+
+    # --- changing tables ------------------------------------------------------------------------
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableError("no_such_table", f"there is no table {table_id!r}", table=table_id)
+        return table
+
+    async def create(self, user: str | None, game: str, seats: int, options: dict[str, Any], clock: object) -> Table:
+        if user is None:
+            raise TableError("auth_required", "choose a name first (send hello with a token or a guest name)")
+        table_id = secrets.token_hex(4)
+        created = creation_event(table_id, game, seats, options, clock, user)
+        await asyncio.to_thread(self.repo.create_table, table_id, created["game"], seats, created)
+        table = Table(created, time.monotonic())
+        self.tables[table_id] = table
+        self._deliver(table, [], [])
+        await self.fanout.publish("tables", {"table": table_id, "seq": table.seq, "worker": self.worker})
+        return table
+
+    async def run(self, table_id: str, decide: Callable[[Table, Context], Decision]) -> Decision:
+        """Decide under the table's lock, store the events, apply them, tell everybody."""
+        async with self.locks[table_id]:
+            table = self.get(table_id)
+            decision = decide(table, self.context(table))
+            if decision.events:
+                await self._commit(table, decision.events)
+            return decision
+
+    async def command(self, conn: Connection, table_id: str, text: str, version: int | None) -> Decision:
+        command = parse_command(text)
+        table = self.get(table_id)
+        if isinstance(command, Leave) and table.seat_of(conn.user) is None:
+            self.unwatch(conn, table_id)
+            return Decision()
+        return await self.run(table_id, lambda t, ctx: t.decide(conn.user, command, version, ctx))
+
+    async def action(self, conn: Connection, table_id: str, action: Any, version: int | None) -> Decision:
+        return await self.run(table_id, lambda t, ctx: t.decide_action(conn.user, action, version, ctx))
+
+    async def _commit(self, table: Table, events: list[EventData]) -> None:
+        status = None
+        for event in events:
+            status = {"started": "started", "finished": "finished", "rematch": "open"}.get(event["kind"], status)
+        record = None
+        finished = next((e for e in events if e["kind"] == "finished"), None)
+        if finished is not None and table.seed is not None and table.options is not None:
+            actions = [*table.actions, *((int(e["seat"]), str(e["text"])) for e in events if e["kind"] == "action")]
+            game_record = GameRecord(table.game.name, table.seat_count, dict(table.options), table.seed, actions)
+            record = (game_record, list(finished["names"]), dict(finished["outcome"]))
+        try:
+            await asyncio.to_thread(self.repo.append, table.id, table.seq + 1, events, status, record)
+        except SeqConflict:
+            await self._catch_up(table)
+            raise TableError("stale_version", "the table changed at the same moment; here is the fresh table",
+                             sent=None, current=table.version) from None
+        now = time.monotonic()
+        lines: list[LogLine] = []
+        chats: list[EventData] = []
+        for event in events:
+            lines.extend(table.apply(event, now))
+            if event["kind"] == "chat":
+                chats.append(event)
+        self._deliver(table, lines, chats)
+        self._schedule(table)
+        await self.fanout.publish("tables", {"table": table.id, "seq": table.seq, "worker": self.worker})
+
+    async def _catch_up(self, table: Table) -> None:
+        """Apply what other processes stored since this process last looked."""
+        events = await asyncio.to_thread(self.repo.events, table.id, table.seq)
+        now = time.monotonic()
+        lines: list[LogLine] = []
+        chats = []
+        for event in events:
+            lines.extend(table.apply(event, now))
+            if event["kind"] == "chat":
+                chats.append(event)
+        if events:
+            self._deliver(table, lines, chats)
+            self._schedule(table)
+
+    async def _on_fanout(self, topic: str, message: dict[str, Any]) -> None:
+        if message.get("worker") == self.worker:
+            return
+        table_id = str(message.get("table"))
+        async with self.locks[table_id]:
+            table = self.tables.get(table_id)
+            if table is None:
+                events = await asyncio.to_thread(self.repo.events, table_id)
+                if events:
+                    self.tables[table_id] = table = Table.from_events(events, time.monotonic())
+                    self._deliver(table, [], [])
+                return
+            if int(message.get("seq", 0)) > table.seq:
+                await self._catch_up(table)
+
+    # --- watching and presence --------------------------------------------------------------------
+    def watch(self, conn: Connection, table_id: str) -> None:
+        table = self.get(table_id)
+        if table_id not in conn.watching:
+            conn.watching.add(table_id)
+            self.watchers[table_id].add(conn)
+            if conn.user is not None:
+                key = conn.user.lower()
+                self.present[table_id][key] += 1
+                task = self._grace.pop((table_id, key), None)
+                if task is not None:
+                    task.cancel()
+        conn.send(self.table_message(table, conn, history=True))
+        self._deliver_presence(table, exclude=conn)
+
+    def unwatch(self, conn: Connection, table_id: str) -> None:
+        if table_id not in conn.watching:
+            return
+        conn.watching.discard(table_id)
+        self.watchers[table_id].discard(conn)
+        table = self.tables.get(table_id)
+        if conn.user is not None:
+            key = conn.user.lower()
+            self.present[table_id][key] -= 1
+            if self.present[table_id][key] <= 0:
+                del self.present[table_id][key]
+                if table is not None:
+                    seat = table.seat_of(conn.user)
+                    if seat is not None and seat.takeover is None and table.status in ("open", "started"):
+                        self._start_grace(table_id, conn.user)
+        if table is not None:
+            self._deliver_presence(table)
+
+    def disconnect(self, conn: Connection) -> None:
+        for table_id in list(conn.watching):
+            self.unwatch(conn, table_id)
+        self.lobby.discard(conn)
+
+    def _deliver_presence(self, table: Table, exclude: Connection | None = None) -> None:
+        """Someone came or went: everybody else gets the table with the new connected flags."""
+        summary = self.summary(table)
+        views: dict[int | None, Any] = {}
+        for conn in list(self.watchers[table.id]):
+            if conn is exclude:
+                continue
+            seat = table.seat_of(conn.user)
+            index = seat.index if seat is not None else None
+            if index not in views:
+                views[index] = table.view_for(index)
+            conn.send({"type": "table", "table": summary, "seat": index, "view": views[index]})
+
+    def _start_grace(self, table_id: str, name: str) -> None:
+        key = (table_id, name.lower())
+        old = self._grace.pop(key, None)
+        if old is not None:
+            old.cancel()
+        self._grace[key] = asyncio.create_task(self._grace_over(table_id, name))
+
+    async def _grace_over(self, table_id: str, name: str) -> None:
+        await asyncio.sleep(self.config.grace_seconds)
+        self._grace.pop((table_id, name.lower()), None)
+        if self.present[table_id].get(name.lower(), 0) > 0:
+            return
+        try:
+            await self.run(table_id, lambda t, ctx: Decision(t.decide_absent(name)))
+        except TableError as err:
+            log.info("grace period end at %s: %s", table_id, err.message)
+
+    # --- bots and clocks ------------------------------------------------------------------------
+    def _schedule(self, table: Table) -> None:
+        for seat, level, by in table.bot_turns():
+            key = (table.id, seat)
+            running = self._bot.get(key)
+            if running is not None and running[0] == table.version and not running[1].done():
+                continue
+            task = asyncio.create_task(self._bot_move(table.id, seat, level, by, table.version))
+            self._bot[key] = (table.version, task)
+        old = self._clock.pop(table.id, None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+        deadline = table.next_deadline()
+        if deadline is not None:
+            self._clock[table.id] = asyncio.create_task(self._clock_alarm(table.id, deadline))
+
+    async def _bot_move(self, table_id: str, seat: int, level: str, by: str, version: int) -> None:
+        try:
+            await asyncio.sleep(self.config.bot_delay)
+            table = self.tables.get(table_id)
+            if table is None or table.version != version or table.state is None or table.seed is None:
+                return
+            seed = derive_rng(table.seed, "bot", table.round, version, seat).randrange(2**63)
+            try:
+                text = await self.bots.choose(table.state.to_json(), seat, level, seed)
+            except Exception:
+                log.exception("bot %s failed at table %s; it plays a random legal move", level, table_id)
+                text = ""
+            async with self.locks[table_id]:
+                if table.version != version or table.state is None:
+                    return
+                ctx = self.context(table)
+                try:
+                    events = table.decide_bot(seat, text, by, ctx)
+                except TableError:
+                    legal = table.state.legal_texts(seat)
+                    if not legal:
+                        return
+                    events = table.decide_bot(seat, random.Random(seed).choice(legal), by, ctx)
+                await self._commit(table, events)
+        except asyncio.CancelledError:
+            raise
+        except TableError as err:
+            log.info("bot move at %s refused: %s", table_id, err.message)
+        except Exception:
+            log.exception("bot move at table %s failed", table_id)
+
+    async def _clock_alarm(self, table_id: str, deadline: float) -> None:
+        try:
+            await asyncio.sleep(max(0.0, deadline - time.monotonic()) + 0.01)
+            await self.run(table_id, lambda t, ctx: Decision(t.decide_timeouts(ctx)))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("clock at table %s failed", table_id)
+
+
+def _history_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    if entry.get("kind") == "chat":
+        return {"kind": "chat", "from": entry["name"], "seat": entry.get("seat"), "text": entry["text"],
+                "time": iso(float(entry.get("time") or 0.0))}
+    return {"kind": "log", "line": entry["line"]}

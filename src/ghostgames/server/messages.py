@@ -1,0 +1,108 @@
+"""The client's WebSocket messages as pydantic models (docs/protocol.md §3), and the reading of one raw
+frame into one of them with a protocol error that says what was wrong."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from ghostgames.tables import TableError
+
+TableId = Annotated[str, Field(min_length=1, max_length=32)]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: str | int | None = None
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    token: str | None = Field(None, max_length=2000)
+    guest: str | None = Field(None, max_length=64)
+
+
+class Lobby(_Message):
+    type: Literal["lobby"]
+
+
+class Unlobby(_Message):
+    type: Literal["unlobby"]
+
+
+class Create(_Message):
+    type: Literal["create"]
+    game: str = Field(max_length=32)
+    seats: int = Field(ge=1, le=16)
+    options: dict[str, Any] = Field(default_factory=dict)
+    clock: str | int | float | None = None
+    join: bool = True
+
+
+class Watch(_Message):
+    type: Literal["watch"]
+    table: TableId
+
+
+class Unwatch(_Message):
+    type: Literal["unwatch"]
+    table: TableId
+
+
+class Command(_Message):
+    type: Literal["command"]
+    table: TableId
+    text: str = Field(max_length=4000)
+    version: int | None = None
+
+
+class Action(_Message):
+    type: Literal["action"]
+    table: TableId
+    action: str | dict[str, Any]
+    version: int | None = None
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+ClientMessage = Hello | Lobby | Unlobby | Create | Watch | Unwatch | Command | Action | Ping
+_adapter: TypeAdapter[ClientMessage] = TypeAdapter(
+    Annotated[ClientMessage, Field(discriminator="type")]
+)
+TYPES = ("hello", "lobby", "unlobby", "create", "watch", "unwatch", "command", "action", "ping")
+
+
+def read_message(text: str) -> ClientMessage:
+    """One client frame as a message; TableError bad_message / unknown_type otherwise."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as err:
+        raise TableError("bad_message", f"not JSON: {err}", reason="not JSON") from None
+    if not isinstance(data, dict):
+        raise TableError("bad_message", "a message is a JSON object with a 'type'", reason="not an object")
+    kind = data.get("type")
+    if kind not in TYPES:
+        shown = kind if isinstance(kind, str) else json.dumps(kind)[:40]
+        raise TableError("unknown_type", f"unknown message type {shown[:40]!r}; the types are: {', '.join(TYPES)}",
+                         type=shown[:40])
+    try:
+        return _adapter.validate_python(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+        reason = f"{where}: {first['msg']}"
+        raise TableError("bad_message", f"bad {kind} message: {reason}", reason=reason) from None
+
+
+def message_id(text: str) -> str | int | None:
+    """The `id` of a frame that could not be read as a message, if it has one (for the error)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    value = data.get("id") if isinstance(data, dict) else None
+    return value if isinstance(value, (str, int)) and not isinstance(value, bool) else None
