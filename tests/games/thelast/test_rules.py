@@ -119,12 +119,12 @@ def test_the_last_player_must_play_a_played_colour_if_they_hold_one() -> None:
 
 def test_the_last_player_may_play_the_ghosts_colour() -> None:
     """Seat 1 leads red, the ghost turns a green card: the last player may answer green as well as red."""
-    state = position(2, ["B2 Y3", "R4 B9 Y1", "G7 Y8"], first=0, leader=1, points="G1 G2 G3")
+    state = position(2, ["R9 G2 B5", "R4 B9 Y1", "G7 Y8 Y9"], first=0, leader=1, points="G1 G3 G4")
     state.apply(1, "play R4")  # the ghost plays G7 at once, then seat 0 is last
     assert state.view(0)["trick"] == [{"who": 1, "card": "R4"}, {"who": "ghost", "card": "G7"}]
-    state2 = position(2, ["R9 G2 B5", "B9 Y1", "Y8"], first=0, leader=1, trick=[(1, "R4"), (GHOST, "G7")],
-                      points="G1 G3")
-    assert legal(state2, 0) == {"play R9", "play G2"}
+    assert legal(state, 0) == {"play R9", "play G2"}
+    state.apply(0, "play G2")  # green wins, and the ghost's G7 is the highest green
+    assert state.view(0)["tricks"][-1]["winner"] == "ghost"
 
 
 def test_the_last_player_without_a_played_colour_plays_any_card() -> None:
