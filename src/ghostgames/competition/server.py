@@ -130,10 +130,9 @@ class Connection:
         await self.writer.drain()
 
     async def close(self) -> None:
-        if self._reading is not None:
+        if self._reading is not None and not self._reading.done():
             self._reading.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reading
+            await asyncio.wait({self._reading})  # unlike awaiting it, never swallows our own cancellation
         self.writer.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.writer.wait_closed(), 1.0)
@@ -158,24 +157,16 @@ class Referee:
     async def play(self) -> GameResult:
         for conn in self.players:
             conn.start_reading()
-        winner: int | None
         try:
+            winner, reason = await self._play_to_the_end()
             for seat in (0, 1):
-                await self._setup(seat)
-            while (outcome := self.state.outcome()) is None:
-                await self._move(self.state.turn)
-            best = [s for s, r in enumerate(outcome.results) if r.result == "win"]
-            winner = best[0] if best else None
-            reason = outcome.reason
-        except Forfeit as end:
-            winner, reason = 1 - end.loser, end.reason
-        for seat in (0, 1):
-            result = DRAW if winner is None else (WON if winner == seat else LOST)
-            board = board_text(self.state.pos, self.state.good, seat, reveal=True)
-            with contextlib.suppress(Forfeit):
-                await self._send(seat, result + board)
-        for conn in self.players:
-            await conn.close()
+                result = DRAW if winner is None else (WON if winner == seat else LOST)
+                board = board_text(self.state.pos, self.state.good, seat, reveal=True)
+                with contextlib.suppress(Forfeit):
+                    await self._send(seat, result + board)
+        finally:
+            for conn in self.players:
+                await conn.close()
         return GameResult(
             self.number,
             (self.players[0].peer, self.players[1].peer),
@@ -186,6 +177,18 @@ class Referee:
             (self.budget[0], self.budget[1]),
             self.transcript,
         )
+
+    async def _play_to_the_end(self) -> tuple[int | None, str]:
+        """The winner (None: a draw) and the reason."""
+        try:
+            for seat in (0, 1):
+                await self._setup(seat)
+            while (outcome := self.state.outcome()) is None:
+                await self._move(self.state.turn)
+        except Forfeit as end:
+            return 1 - end.loser, end.reason
+        best = [s for s, r in enumerate(outcome.results) if r.result == "win"]
+        return (best[0] if best else None), outcome.reason
 
     # --- one answer ---------------------------------------------------------------------------
     async def _send(self, seat: int, message: str) -> None:
@@ -215,10 +218,13 @@ class Referee:
             raise Forfeit(seat, "time")
         line_task = asyncio.ensure_future(self.players[seat].lines.get())
         gone_task = asyncio.ensure_future(self.players[1 - seat].closed.wait())
-        done, pending = await asyncio.wait({line_task, gone_task}, timeout=remaining,
-                                           return_when=asyncio.FIRST_COMPLETED)
-        for task in pending:
-            task.cancel()
+        try:
+            done, _ = await asyncio.wait({line_task, gone_task}, timeout=remaining,
+                                         return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (line_task, gone_task):
+                if not task.done():
+                    task.cancel()
         if line_task in done:
             line = line_task.result()
             if line is None:
