@@ -350,5 +350,9 @@ def test_a_round_ends_and_the_next_is_dealt_in_the_same_state() -> None:
     assert kinds.index("round") < kinds.index("deal")
     assert not state.is_over()
     assert state.round_penalties == [[0, 2, 0, 0]]
+    for seat in (None, 0, 1, 2, 3):  # the scores of a finished round are shown to everybody
+        assert state.view(seat)["round_penalties"] == [[0, 2, 0, 0]]
+        assert state.view(seat)["totals"] == [0, 2, 0, 0]
+        assert state.view(seat)["round"] == 2
     assert [len(h) for h in state.hands] == [9, 9, 9, 9]
     state.check()
