@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -129,13 +129,30 @@ class Connection:
         self.writer.write((message + EOL).encode("ascii"))
         await self.writer.drain()
 
-    async def close(self) -> None:
-        if self._reading is not None and not self._reading.done():
+    def shut(self) -> None:
+        """Stop reading and start closing, without waiting (safe to call more than once)."""
+        if self._reading is not None:
             self._reading.cancel()
-            await asyncio.wait({self._reading})  # unlike awaiting it, never swallows our own cancellation
         self.writer.close()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.writer.wait_closed(), 1.0)
+
+    async def close(self) -> None:
+        self.shut()
+        if self._reading is not None and not self._reading.done():
+            await asyncio.wait({self._reading})  # unlike awaiting it, never swallows our own cancellation
+        await _wait_briefly(self.writer.wait_closed())
+
+
+async def _wait_briefly(closing: Coroutine[Any, Any, None], seconds: float = 1.0) -> None:
+    """Give a close up to `seconds`. (Not asyncio.wait_for: on Python 3.11 it can swallow the caller's
+    cancellation when both happen at once, and then a stopping server would never stop.)"""
+    task = asyncio.ensure_future(closing)
+    try:
+        await asyncio.wait({task}, timeout=seconds)
+    finally:
+        if not task.done():
+            task.cancel()
+        elif not task.cancelled():
+            task.exception()  # a failed close is of no interest, but must be retrieved
 
 
 class Referee:
@@ -165,6 +182,8 @@ class Referee:
                 with contextlib.suppress(Forfeit):
                     await self._send(seat, result + board)
         finally:
+            for conn in self.players:
+                conn.shut()
             for conn in self.players:
                 await conn.close()
         return GameResult(
@@ -367,5 +386,4 @@ class CompetitionServer:
             while not queue.empty():
                 await queue.get_nowait().close()
         for listener in self._listeners:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(listener.wait_closed(), 1.0)
+            await _wait_briefly(listener.wait_closed())

@@ -1,0 +1,99 @@
+"""Time and disconnects: a silent player loses on time, a player who hangs up loses."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from tests.competition.helpers import FAST, Player, connect_pair, move, running_server, set_up
+
+QUICK_TIMEOUT = replace(FAST, timeout=0.3)
+
+
+def test_a_silent_client_loses_on_time_and_the_other_wins() -> None:
+    with running_server(QUICK_TIMEOUT) as server:
+        first, second = connect_pair(server)
+        set_up(first, second)
+        assert first.receive().startswith("MOV?")  # and no answer
+        assert first.receive().startswith("LST:")
+        assert second.receive().startswith("WON:")
+        (result,) = server.wait_results(1)
+    assert (result.winner, result.reason) == (1, "time")
+
+
+def test_a_client_silent_at_set_loses_on_time() -> None:
+    with running_server(QUICK_TIMEOUT) as server:
+        first, second = connect_pair(server)
+        assert first.receive() == "SET?"
+        assert first.receive().startswith("LST:")
+        assert second.receive().startswith("WON:")
+
+
+def test_running_out_of_budget_loses_even_within_the_per_move_timeout() -> None:
+    with running_server(replace(FAST, budget=0.3, timeout=30.0)) as server:
+        first, second = connect_pair(server)
+        set_up(first, second)
+        assert first.receive().startswith("MOV?")
+        assert first.receive().startswith("LST:")
+        assert second.receive().startswith("WON:")
+        (result,) = server.wait_results(1)
+    assert (result.winner, result.reason) == (1, "time")
+
+
+def test_the_whole_seconds_a_move_took_are_taken_from_the_budget() -> None:
+    with running_server(replace(FAST, budget=3.0, timeout=30.0)) as server:
+        first, second = connect_pair(server)
+        set_up(first, second)
+        assert first.receive().startswith("MOV?")
+        time.sleep(1.05)
+        first.send("MOV:A,N")
+        assert first.receive() == "OK "
+        _, ack = move(second, "MOV:A,E")  # onto its own B: illegal, ends the game
+        assert ack == "NG "
+        (result,) = server.wait_results(1)
+    assert result.budget_left[1] == 3.0  # quick answers cost nothing
+    assert result.budget_left[0] in (1.0, 2.0)  # 1 s (2 s only on a machine stalled for a second)
+
+
+def test_a_disconnect_of_the_player_to_move_gives_the_other_won() -> None:
+    with running_server() as server:
+        first, second = connect_pair(server)
+        set_up(first, second)
+        assert first.receive().startswith("MOV?")
+        first.close()
+        assert second.receive().startswith("WON:")
+        (result,) = server.wait_results(1)
+    assert (result.winner, result.reason) == (1, "disconnected")
+
+
+def test_a_disconnect_of_the_waiting_player_gives_the_player_to_move_won() -> None:
+    with running_server(replace(FAST, timeout=30.0)) as server:
+        first, second = connect_pair(server)
+        set_up(first, second)
+        second.close()
+        messages = [first.receive()]
+        if messages[0].startswith("MOV?"):
+            messages.append(first.receive())
+        assert messages[-1].startswith("WON:")
+        (result,) = server.wait_results(1)
+    assert (result.winner, result.reason) == (0, "disconnected")
+
+
+def test_a_disconnect_during_set_loses() -> None:
+    with running_server() as server:
+        first, second = connect_pair(server)
+        assert first.receive() == "SET?"
+        first.close()
+        assert second.receive().startswith("WON:")
+
+
+def test_a_client_that_hung_up_while_waiting_for_its_game_is_passed_over() -> None:
+    with running_server() as server:
+        gone = Player(server.ports[0])
+        time.sleep(0.1)
+        gone.close()
+        time.sleep(0.2)
+        first, second = connect_pair(server)
+        set_up(first, second)
+        _, ack = move(first, "MOV:A,N")
+        assert ack == "OK "
