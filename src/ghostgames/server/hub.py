@@ -241,7 +241,7 @@ class Hub:
                 await self._catch_up(table)
 
     # --- watching and presence --------------------------------------------------------------------
-    def watch(self, conn: Connection, table_id: str) -> None:
+    def watch(self, conn: Connection, table_id: str, msg_id: str | int | None = None) -> None:
         table = self.get(table_id)
         if table_id not in conn.watching:
             conn.watching.add(table_id)
@@ -252,7 +252,10 @@ class Hub:
                 task = self._grace.pop((table_id, key), None)
                 if task is not None:
                     task.cancel()
-        conn.send(self.table_message(table, conn, history=True))
+        answer = self.table_message(table, conn, history=True)
+        if msg_id is not None:
+            answer["id"] = msg_id
+        conn.send(answer)
         self._deliver_presence(table, exclude=conn)
 
     def unwatch(self, conn: Connection, table_id: str) -> None:

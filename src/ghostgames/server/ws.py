@@ -106,7 +106,7 @@ class Session:
             await self.hello(message)
         elif isinstance(message, m.Lobby):
             hub.lobby.add(conn)
-            conn.send(hub.lobby_message())
+            conn.send({**hub.lobby_message(), "id": message.id})
         elif isinstance(message, m.Unlobby):
             hub.lobby.discard(conn)
         elif isinstance(message, m.Create):
@@ -117,7 +117,7 @@ class Session:
                 decision = await hub.command(conn, table.id, "/join 0", None)
                 assert not decision.reply
         elif isinstance(message, m.Watch):
-            hub.watch(conn, message.table)
+            hub.watch(conn, message.table, message.id)
         elif isinstance(message, m.Unwatch):
             hub.unwatch(conn, message.table)
         elif isinstance(message, (m.Command, m.Action)):

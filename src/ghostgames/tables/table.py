@@ -280,7 +280,7 @@ class Table:
         if isinstance(command, Leave):
             return Decision(self._leave(self._seated(user)))
         if isinstance(command, Start):
-            self._seated(user)
+            self._may_arrange(user)
             return Decision(self._start(ctx))
         if isinstance(command, SetOption):
             return Decision(self._option(self._seated(user), command.name or "", command.value))
@@ -472,15 +472,15 @@ class Table:
         return events
 
     def _action(self, user: str, text: str, ctx: Context) -> list[EventData]:
+        try:
+            action = self.game.parse_action(text)
+        except IllegalAction as err:
+            raise self._unreadable(text, err.reason) from None
         seat = self.seat_of(user)
         if seat is None:
             raise TableError("not_seated", "you have no seat at this table; /join first")
         self._need_status("started")
         assert self.state is not None
-        try:
-            action = self.game.parse_action(text)
-        except IllegalAction as err:
-            raise self._unreadable(text, err.reason) from None
         if seat.bot_level() is not None:
             raise TableError("bot_playing", "a bot plays your seat now", seat=seat.index,
                              reason=seat.takeover or "timeout")
