@@ -25,6 +25,13 @@ export function choiceLabel(value) {
   return t(`choice.${value}`);
 }
 
+/** The values to offer for an option: its choices, or on/off(/none) when the server says so in words. */
+export function choicesOf(spec) {
+  if (spec.choices && spec.choices.length) return spec.choices;
+  if (/^on or off/.test(spec.allowed || "")) return /none/.test(spec.allowed) ? [null, true, false] : [true, false];
+  return null;
+}
+
 /** The form fields for a game's options (from GET /api/games); returns [fields, read()]. */
 export function optionFields(game) {
   const inputs = [];
@@ -32,14 +39,15 @@ export function optionFields(game) {
   for (const [name, spec] of Object.entries(game.options || {})) {
     let input;
     const id = `opt-${game.name}-${name}`;
-    if (spec.choices && spec.choices.length) {
+    const choices = choicesOf(spec);
+    if (choices) {
       input = h("select", { id, name });
-      spec.choices.forEach((choice, index) => {
+      choices.forEach((choice, index) => {
         const option = h("option", { value: String(index) }, choiceLabel(choice));
         if (JSON.stringify(choice) === JSON.stringify(spec.default)) option.selected = true;
         input.append(option);
       });
-      inputs.push([name, () => spec.choices[Number(input.value)], spec]);
+      inputs.push([name, () => choices[Number(input.value)], spec]);
     } else {
       input = h("input", { id, name, inputmode: "numeric", size: 6,
         placeholder: spec.default === null || spec.default === undefined ? t("choice.none") : String(spec.default) });

@@ -7,7 +7,7 @@ import { clear, h } from "./dom.js";
 import { errorText } from "./errors.js";
 import { has, language, onLanguageChange, t } from "./i18n.js";
 import { identityForm } from "./identity.js";
-import { CLOCKS, choiceLabel, clockLabel, copyLink, optionLabel } from "./lobby.js";
+import { CLOCKS, choiceLabel, choicesOf, clockLabel, copyLink, optionLabel } from "./lobby.js";
 import { api } from "./net.js";
 
 const GAME_MODULES = {
@@ -216,12 +216,13 @@ export function tablePage(root, connection, tableId) {
             : null);
       } else {
         const current = info.settings?.[name] ?? option.default;
-        if (seated && option.choices?.length) {
+        const choices = choicesOf(option);
+        if (seated && choices) {
           const select = h("select", { name: `setting-${name}`, onchange: () => {
-              const choice = option.choices[Number(select.value)];
+              const choice = choices[Number(select.value)];
               command(`/option ${name} ${choice === true ? "on" : choice === false ? "off" : choice === null ? "none" : choice}`);
             } },
-            option.choices.map((choice, index) =>
+            choices.map((choice, index) =>
               h("option", { value: index, selected: JSON.stringify(choice) === JSON.stringify(current) }, choiceLabel(choice))));
           value = select;
         } else {
