@@ -65,9 +65,8 @@ class Mirror:
         ghosts = parse_board(board, viewer=ME)
         own, enemy = ghosts[:8], ghosts[8:]
         enemy_squares = [_square(g) for g in enemy]
-        if self.first is None:
+        if self.first is None:  # the opponent's ghosts are all at home only if it has not moved yet
             self.first = enemy_squares == list(START[THEM])
-        self._note_enemy_move(own, enemy_squares)
         good: list[bool | None] = [bool(g.good) for g in own]
         known_good = sum(1 for g in enemy if g.good is True)
         for g in enemy:
@@ -94,6 +93,11 @@ class Mirror:
 
     def move_answer(self, board: str) -> str:
         """`MOV:<letter>,<dir>` for the move our bot picks on `board`."""
+        ghosts = parse_board(board, viewer=ME)
+        enemy_squares = [_square(g) for g in ghosts[8:]]
+        if self.first is None:
+            self.first = enemy_squares == list(START[THEM])
+        self._note_enemy_move(ghosts[:8], enemy_squares)
         state = self.state_from(board)
         action = self.bot.choose(SeatKnowledge(state, ME), self.rng).to_json()
         origin = parse_square(str(action["from"]))

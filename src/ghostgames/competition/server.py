@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import socket
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
@@ -87,6 +88,10 @@ class Connection:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
         self.writer = writer
+        sock = writer.get_extra_info("socket")
+        if sock is not None:  # each message goes out at once, not held back to be merged with the next
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         peer = writer.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
         self.lines: asyncio.Queue[str | None] = asyncio.Queue()
