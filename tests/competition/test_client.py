@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ghostgames.competition.client import ClientGame, play_games
 from ghostgames.rules.record import GameRecord
+from ghostgames.storage import list_records
 from tests.competition.helpers import FAST, free_port_pair, running_server
 
 
@@ -53,9 +54,10 @@ def test_fifty_games_in_a_row_of_our_client_against_our_server_without_a_hang() 
 def test_the_commands_play_games_and_the_server_stores_replayable_records(tmp_path: Path) -> None:
     port = free_port_pair()
     records = tmp_path / "records.jsonl"
+    db_url = f"sqlite:///{tmp_path / 'games.db'}"
     server = subprocess.Popen(
         [sys.executable, "-m", "ghostgames", "geister-server", "--port", str(port), "--games", "2",
-         "--pause-ms", "0.2", "--records", str(records)],
+         "--pause-ms", "0.2", "--records", str(records), "--db", db_url],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path,
     )  # fmt: skip
     try:
@@ -79,3 +81,6 @@ def test_the_commands_play_games_and_the_server_stores_replayable_records(tmp_pa
     for line in lines:
         state = GameRecord.from_json(line["record"]).replay()
         assert state.is_over() and line["reason"] == state.outcome().reason  # type: ignore[union-attr]
+    stored = list_records(db_url, game="geister", source="competition")
+    assert sorted(r.record.to_json()["seed"] for r in stored) == sorted(line["record"]["seed"] for line in lines)
+    assert all(r.outcome is not None and r.outcome["reason"] for r in stored)

@@ -3,25 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 from pathlib import Path
 
 import typer
 from rich.console import Console
 
 console = Console()
-
-
-def _storage_saver(db_url: str) -> object:
-    """`ghostgames.storage.save_record`, when this install has it."""
-    if importlib.util.find_spec("ghostgames.storage") is None:
-        raise typer.BadParameter("--db needs ghostgames.storage, which this install does not have")
-    import ghostgames.storage as storage
-
-    save = getattr(storage, "save_record", None)
-    if save is None:
-        raise typer.BadParameter("--db needs ghostgames.storage.save_record, which this install does not have")
-    return save
 
 
 def geister_server(
@@ -34,14 +21,14 @@ def geister_server(
                                          help="an illegal move is refused and tried again instead of losing"),
     pause_ms: float = typer.Option(30.0, help="milliseconds to wait after an acknowledgement"),
     records: Path = typer.Option(Path("geister-records.jsonl"), help="append each finished game here (JSON lines)"),
-    db: str | None = typer.Option(None, help="also store each game in this database (needs ghostgames.storage)"),
+    db: str | None = typer.Option(None, help="also store each game in this database for replay in the browser, "
+                                  "e.g. sqlite:///ghostgames.db (the default of 'ghostgames serve')"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="print every message"),
 ) -> None:
     """Referee Geister games in the AI-competition protocol, game after game, and print the results."""
-    from ghostgames.competition.results import SOURCE, append_jsonl, outcome_words, results_table
+    from ghostgames.competition.results import append_jsonl, outcome_words, results_table, save_to_database
     from ghostgames.competition.server import CompetitionServer, GameResult, ServerSettings
 
-    save = _storage_saver(db) if db else None
     settings = ServerSettings(budget=budget, timeout=timeout, ng_terminates=not no_ng_terminate,
                               pause=pause_ms / 1000.0)
     finished: list[GameResult] = []
@@ -52,9 +39,9 @@ def geister_server(
             for seat, arrow, message in result.transcript:
                 console.print(f"  seat {seat} {arrow} {message!r}", highlight=False)
         append_jsonl(records, result)
-        if save is not None and db is not None:
-            save(db, result.record, SOURCE)  # type: ignore[operator]
-        console.print(f"game {result.number}: {outcome_words(result)} ({result.reason}, {result.plies} plies)")
+        stored = f", record {save_to_database(db, result)} in the database" if db else ""
+        console.print(f"game {result.number}: {outcome_words(result)} ({result.reason}, {result.plies} plies)"
+                      + stored)
 
     async def run() -> None:
         server = CompetitionServer(settings, host, port)

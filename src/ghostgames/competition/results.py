@@ -11,7 +11,7 @@ from rich.table import Table
 
 from ghostgames.competition.server import GameResult
 
-SOURCE = "geister-competition"
+SOURCE = "competition"
 
 
 def result_line(result: GameResult) -> dict[str, Any]:
@@ -26,6 +26,7 @@ def result_line(result: GameResult) -> dict[str, Any]:
         "players": list(result.players),
         "winner": result.winner,
         "reason": result.reason,
+        "outcome": result.outcome().to_json(),
         "plies": result.plies,
         "record": result.record.to_json(),
     }
@@ -34,6 +35,14 @@ def result_line(result: GameResult) -> dict[str, Any]:
 def append_jsonl(path: Path, result: GameResult) -> None:
     with path.open("a", encoding="utf-8") as out:
         out.write(json.dumps(result_line(result)) + "\n")
+
+
+def save_to_database(db_url: str, result: GameResult) -> int:
+    """Store the game where the table server lists records for replay in the browser; returns its id."""
+    from ghostgames.storage import save_record
+
+    names = [f"first {result.players[0]}", f"second {result.players[1]}"]
+    return save_record(db_url, result.record, SOURCE, names, result.outcome().to_json())
 
 
 def outcome_words(result: GameResult) -> str:

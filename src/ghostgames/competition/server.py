@@ -35,7 +35,7 @@ from ghostgames.competition.messages import (
 from ghostgames.games import get_game
 from ghostgames.games.geister import GeisterState
 from ghostgames.games.geister.board import START, square_name
-from ghostgames.rules.contract import IllegalAction
+from ghostgames.rules.contract import IllegalAction, Outcome
 from ghostgames.rules.record import GameRecord
 
 log = logging.getLogger("ghostgames.competition")
@@ -66,6 +66,12 @@ class GameResult:
     record: GameRecord
     budget_left: tuple[float, float]
     transcript: list[tuple[int, str, str]] = field(default_factory=list)  # (seat, "->" or "<-", message)
+
+    def outcome(self) -> Outcome:
+        """The end in the contract's terms (also for ends outside the rules: time, NG, disconnect)."""
+        if self.winner is None:
+            return Outcome.draw(2, self.reason)
+        return Outcome.winner_takes_all(2, self.winner, self.reason)
 
     def result_for(self, seat: int) -> str:
         if self.winner is None:
