@@ -536,6 +536,7 @@ class GhooostState(State[GhooostAction]):
                     pool.extend([kind] * (hand[kind] - known[kind]))
             pool.extend(self.mansions[s])
         pool.extend(self.crypt)
+        pool.sort()  # the hidden cards' true order must not steer the deal (a seeded rng could undo it)
         rng.shuffle(pool)
         at = 0
         for s in range(self.players):

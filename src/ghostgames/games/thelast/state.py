@@ -504,6 +504,7 @@ class TheLastState(State[TheLastAction]):
             unseen.append((p, len(hidden_hand), len(hidden_pile)))
         hidden_elsewhere = self.points + self.spare + (self.hands[self.ghost] if self.ghost >= 0 else [])
         free.extend(hidden_elsewhere)
+        free.sort()  # the hidden cards' true order must not steer the deal (a seeded rng could undo it)
         rng.shuffle(free)
         for p, in_hand, in_pile in unseen:
             mine = self.mixed[p][:]
