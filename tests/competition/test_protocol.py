@@ -215,3 +215,26 @@ def test_bad_sets_do_not_end_the_game_even_when_illegal_moves_do() -> None:
         first.send(set_answer)
         assert first.receive() == "OK "
         assert second.receive() == "SET?"
+
+
+def test_a_new_try_sent_right_after_ng_counts_as_the_answer_to_the_repeated_question() -> None:
+    with running_server(RETRY) as server:
+        first, second = connect_pair(server)
+        assert first.receive() == "SET?"
+        first.send("SET:AAAA")
+        assert first.receive() == "NG "
+        first.send("SET:ABCD")  # before the repeated SET? arrives
+        assert first.receive() == "SET?"
+        assert first.receive() == "OK "
+        assert second.receive() == "SET?"
+
+
+def test_lines_sent_before_being_asked_are_not_taken_as_answers() -> None:
+    with running_server() as server:
+        first, second = connect_pair(server)
+        set_up(first, second)
+        second.send("MOV:A,N")  # out of turn: ignored
+        _, ack = move(first, "MOV:A,N")
+        assert ack == "OK "
+        _, ack = move(second, "MOV:A,E")  # its real answer, illegal: B is there
+        assert ack == "NG "

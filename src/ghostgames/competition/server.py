@@ -233,11 +233,14 @@ class Referee:
         await self._send(seat, ack)
         await asyncio.sleep(self.settings.pause)
 
-    async def _ask(self, seat: int, question: str) -> None:
+    async def _ask(self, seat: int, question: str, again: bool = False) -> None:
+        """Send a question. A first question drops lines sent before it; a repeated one (after `NG `)
+        keeps them, since a client may already have sent its new try on seeing the `NG `."""
         conn = self.players[seat]
-        if conn.closed.is_set():
-            raise Forfeit(seat, "disconnected")
-        conn.discard_unasked()
+        if not again:
+            if conn.closed.is_set():
+                raise Forfeit(seat, "disconnected")
+            conn.discard_unasked()
         await self._send(seat, question)
 
     async def _answer(self, seat: int, deadline: float) -> str:
@@ -286,7 +289,7 @@ class Referee:
             except BadMessage:
                 # A bad SET is always answered NG and asked again, whatever --no-ng-terminate says.
                 await self._acknowledge(seat, NG)
-                await self._ask(seat, SET_QUESTION)
+                await self._ask(seat, SET_QUESTION, again=True)
                 continue
             text = "setup " + " ".join(square_name(START[seat][k]) for k in range(8) if k not in red)
             self.state.apply(seat, text)
@@ -313,7 +316,7 @@ class Referee:
                 await self._acknowledge(seat, NG)
                 if self.settings.ng_terminates:
                     raise Forfeit(seat, f"illegal move {line!r}: {err}") from None
-                await self._ask(seat, question)
+                await self._ask(seat, question, again=True)
                 continue
             self.record.actions.append((seat, text))
             self._charge(seat, start)
