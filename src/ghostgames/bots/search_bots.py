@@ -1,5 +1,6 @@
 """The search bots by game: `ismcts` (generic ISMCTS, plain playouts) and `expert` (ISMCTS with a game's
-own knowledge where we wrote some: belief, playout policy and evaluation; Geister for now)."""
+own knowledge: Geister's belief, playout policy and evaluation; the card games use the same policy as
+`ismcts`, which already needs their playout and reward shaping to be sensible)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.bots.policy import SearchPolicy
 
 # game name -> "module:Class" of the policy each bot uses (missing: the plain SearchPolicy)
-PLAIN_POLICIES: dict[str, str] = {}
+PLAIN_POLICIES: dict[str, str] = {
+    "ghooost": "ghostgames.bots.ghooost.search:GhooostPolicy",
+    "thelast": "ghostgames.bots.thelast.search:TheLastPolicy",
+}
 EXPERT_POLICIES: dict[str, str] = {
     "geister": "ghostgames.bots.geister.search:GeisterPolicy",
 }

@@ -51,6 +51,8 @@ def weighted_pick(weights: dict[int, float], rng: random.Random) -> int:
 
 class GeisterPolicy(SearchPolicy):
     rollout_limit = 14
+    push = 0.5  # chance that a playout move brings a good ghost closer to its exit
+    hunt = 0.5  # chance that a playout move captures when it can
 
     def __init__(self, knowledge: SeatKnowledge) -> None:
         super().__init__(knowledge)
@@ -93,15 +95,28 @@ class GeisterPolicy(SearchPolicy):
         good: list[bool] = world.good  # type: ignore[attr-defined]
         escape = world.options.exit == "escape"  # type: ignore[attr-defined]
         home = EXITS[1 - seat]
+        distance = EXIT_DISTANCE[seat]
+        forward: list[Action] = []
+        captures: list[Action] = []
         for m in legal:
             assert isinstance(m, Move)
             target = m.target
             if target == OFF_BOARD:
                 return m
-            if not escape and target in EXITS[seat] and good[board[m.origin]]:
-                return m
-            if target in home and board[target] >= 0:
-                return m
+            origin = m.origin
+            if good[board[origin]]:
+                if not escape and target in EXITS[seat]:
+                    return m
+                if distance[target] < distance[origin]:
+                    forward.append(m)
+            if target >= 0 and board[target] >= 0:
+                if target in home:
+                    return m
+                captures.append(m)
+        if captures and rng.random() < self.hunt:
+            return rng.choice(captures)
+        if forward and rng.random() < self.push:
+            return rng.choice(forward)
         return rng.choice(legal)
 
     def evaluate(self, world: State[Any]) -> list[float]:

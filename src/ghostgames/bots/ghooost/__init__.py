@@ -1,0 +1,1 @@
+"""Ghooost! bots: the rule-of-thumb player and the search policy."""

@@ -1,0 +1,1 @@
+"""The Last bots: the rule-of-thumb player and the search policy."""
