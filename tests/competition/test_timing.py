@@ -97,3 +97,14 @@ def test_a_client_that_hung_up_while_waiting_for_its_game_is_passed_over() -> No
         set_up(first, second)
         _, ack = move(first, "MOV:A,N")
         assert ack == "OK "
+
+
+def test_a_line_too_long_to_be_an_answer_counts_as_a_disconnect() -> None:
+    with running_server() as server:
+        first, second = connect_pair(server)
+        set_up(first, second)
+        assert first.receive().startswith("MOV?")
+        first.send("MOV:" + "A" * 5000)
+        assert second.receive().startswith("WON:")
+        (result,) = server.wait_results(1)
+    assert (result.winner, result.reason) == (1, "disconnected")
