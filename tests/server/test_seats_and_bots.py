@@ -1,0 +1,245 @@
+"""Bots as seats, leaving, losing the connection, clocks, resigning and rematches, all over the real
+WebSocket against a running server."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server.harness import Client, ServerProcess
+from tests.server.players import assert_only_own_views, play_until_over, record_of
+
+_names = itertools.count(1)
+
+
+def name(prefix: str) -> str:
+    return f"{prefix}{next(_names)}"
+
+
+def log_lines(client: Client, table_id: str) -> list[dict[str, Any]]:
+    return [line for m in client.received if m.get("type") == "log" and m["table"] == table_id
+            for line in m["lines"]]
+
+
+def test_a_bot_seat_plays_its_turns_off_the_event_loop_to_the_end(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        alice = await Client.connect(server, name("alice"))
+        table_id = await alice.create("thelast", 3)
+        assert (await alice.command(table_id, "/bot add")) ["type"] == "ack"
+        assert (await alice.command(table_id, "/bot add random"))["type"] == "ack"
+        seats = alice.tables[table_id]["table"]["seats"]
+        assert [s["kind"] for s in seats] == ["human", "bot", "bot"] and seats[1]["bot"] == "easy"
+        assert (await alice.command(table_id, "/start"))["type"] == "ack"
+        await play_until_over(alice, table_id, 3)
+        stored = record_of(server.db_url, table_id)
+        assert {seat for seat, _ in stored.record.actions} == {0, 1, 2}
+        by = {line["args"]["seat"]: line["args"]["by"] for line in log_lines(alice, table_id)
+              if line["kind"] == "action"}
+        assert by == {0: "player", 1: "bot", 2: "bot"}
+        assert_only_own_views(alice, table_id, stored, 0)
+        await alice.close()
+
+    asyncio.run(scenario())
+
+
+def test_bots_are_removed_before_the_start_and_only_bots_are_removed(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        alice = await Client.connect(server, name("alice"))
+        table_id = await alice.create("ghooost", 3)
+        await alice.command(table_id, "/bot add medium")
+        assert (await alice.command(table_id, "/bot remove 0"))["code"] == "not_a_bot"
+        assert (await alice.command(table_id, "/bot remove 1"))["type"] == "ack"
+        assert [s["kind"] for s in alice.tables[table_id]["table"]["seats"]] == ["human", "empty", "empty"]
+        await alice.close()
+
+    asyncio.run(scenario())
+
+
+def test_leave_in_a_running_game_hands_the_seat_to_a_bot_and_the_result_says_so(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        alice = await Client.connect(server, name("alice"))
+        bob = await Client.connect(server, name("bob"))
+        table_id = await alice.create("thelast", 2)
+        await bob.watch(table_id)
+        await bob.command(table_id, "/join", version=None)
+        await alice.command(table_id, "/start", version=None)
+        await bob.until_table(table_id, lambda m: m["table"]["status"] == "started")
+        assert (await bob.command(table_id, "/leave", version=None))["type"] == "ack"
+        seat = (await alice.until_table(table_id, lambda m: m["table"]["seats"][1]["takeover"] is not None)
+                )["table"]["seats"][1]
+        assert seat["takeover"] == "left" and seat["name"] == bob.name
+        refused = await bob.act(table_id, "play R1")
+        assert refused["code"] == "bot_playing"
+        await play_until_over(alice, table_id, 5)
+        final = alice.tables[table_id]["table"]
+        assert final["result"]["takeovers"] == {"1": "left"}
+        assert final["result"]["names"][1] == bob.name
+        await alice.close()
+        await bob.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_lost_connection_keeps_the_seat_through_the_grace_period_then_a_bot_plays_it(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path, env={"GHOSTGAMES_GRACE": "2.5"}).start()
+
+    async def scenario() -> None:
+        alice = await Client.connect(server, "Alice")
+        bob = await Client.connect(server, "Bob")
+        table_id = await alice.create("geister", 2, {"first": 0})
+        await bob.watch(table_id)
+        await bob.command(table_id, "/join", version=None)
+        await alice.command(table_id, "/start", version=None)
+        await alice.until_table(table_id, lambda m: m["table"]["status"] == "started")
+        await alice.command(table_id, "/setup b1 c1 d1 e1", version=None)
+        token = bob.token
+        await bob.close()
+        away = await alice.until_table(table_id, lambda m: m["table"]["seats"][1]["connected"] is False)
+        assert away["table"]["seats"][1]["takeover"] is None
+        # back within the grace period: the seat and its view come back
+        bob = await Client.connect(server, token=token)
+        back = await bob.watch(table_id)
+        assert back["seat"] == 1 and back["view"]["seat"] == 1 and back["view"]["legal"]
+        assert back["table"]["seats"][1]["connected"] is True
+        await alice.until_table(table_id, lambda m: m["table"]["seats"][1]["connected"] is True)
+        # gone for longer than the grace period: a bot plays Bob's seat to the end
+        await bob.close()
+        taken = await alice.until_table(table_id, lambda m: m["table"]["seats"][1]["takeover"] is not None)
+        assert taken["table"]["seats"][1]["takeover"] == "disconnected"
+        await play_until_over(alice, table_id, 7)
+        result = alice.tables[table_id]["table"]["result"]
+        assert result["takeovers"] == {"1": "disconnected"}
+        await alice.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        server.stop()
+
+
+@pytest.fixture()
+def clock_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(tmp_path, env={"GHOSTGAMES_GRACE": "60"}).start()
+    yield process
+    process.stop()
+
+
+def test_when_a_clock_runs_out_a_bot_plays_that_turn_and_repeated_timeouts_hand_the_seat_over(
+        clock_server: ServerProcess) -> None:
+    async def scenario() -> None:
+        alice = await Client.connect(clock_server, "Alice")
+        bob = await Client.connect(clock_server, "Bob")
+        table_id = await alice.create("geister", 2, {"first": 0}, clock="0.6")
+        await bob.watch(table_id)
+        await bob.command(table_id, "/join", version=None)
+        assert alice.tables[table_id]["table"]["clock"]["mode"] == "move"
+        await alice.command(table_id, "/start", version=None)
+        # Alice plays at once whenever she may; Bob stays silent
+        alice_task = asyncio.create_task(play_until_over(alice, table_id, 11))
+        taken = await alice.until_table(table_id, lambda m: m["table"]["seats"][1]["takeover"] is not None,
+                                        timeout=60)
+        assert taken["table"]["seats"][1]["takeover"] == "timeouts"
+        lines = log_lines(alice, table_id)
+        timeouts = [line for line in lines if line["kind"] == "timeout"]
+        assert len(timeouts) == 3 and all(line["args"]["seat"] == 1 for line in timeouts)
+        by_clock = [line for line in lines if line["kind"] == "action" and line["args"]["by"] == "clock"]
+        assert len(by_clock) >= 2 and all(line["args"]["seat"] == 1 for line in by_clock)
+        # Bob's secret setup was made by the clock's bot and stayed secret from Alice
+        assert by_clock[0]["args"]["action"] is None
+        await alice_task
+        assert alice.tables[table_id]["table"]["result"]["takeovers"] == {"1": "timeouts"}
+        await alice.close()
+        await bob.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_bank_clock_counts_down_and_adds_the_increment(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        alice = await Client.connect(server, name("alice"))
+        table_id = await alice.create("thelast", 2, clock="30+2")
+        await alice.command(table_id, "/bot add")
+        await alice.command(table_id, "/start")
+        first = await alice.until_table(table_id, lambda m: 0 in m["table"]["to_act"])
+        clock = first["table"]["clock"]
+        assert clock["mode"] == "bank" and clock["increment"] == 2
+        assert 0 < clock["deadline_in"][0] <= 30
+        await asyncio.sleep(0.3)
+        await alice.act(table_id, first["view"]["legal"][0])
+        bank = alice.tables[table_id]["table"]["clock"]["bank"][0]
+        assert 30 < bank < 32  # less than 30 s used, 2 s added
+        await alice.close()
+
+    asyncio.run(scenario())
+
+
+def test_resign_ends_a_two_player_game_and_rematch_lets_the_loser_start_ghooost(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        alice = await Client.connect(server, name("alice"))
+        bob = await Client.connect(server, name("bob"))
+        table_id = await alice.create("ghooost", 2, {"first": 0})
+        await bob.watch(table_id)
+        await bob.command(table_id, "/join", version=None)
+        await alice.command(table_id, "/start", version=None)
+        await bob.until_table(table_id, lambda m: m["table"]["status"] == "started")
+        assert (await bob.command(table_id, "/resign", version=None))["type"] == "ack"
+        over = await alice.until_table(table_id, lambda m: m["table"]["status"] == "finished")
+        results = over["table"]["result"]["outcome"]["results"]
+        assert [r["result"] for r in results] == ["win", "loss"]
+        assert (await alice.command(table_id, "/rematch", version=None))["type"] == "ack"
+        again = await alice.until_table(table_id, lambda m: m["table"]["status"] == "started"
+                                        and m["table"]["round"] == 2)
+        assert again["table"]["options"]["first"] == 1  # Bob lost, Bob starts
+        assert again["view"]["first"] == 1
+        assert [s["name"] for s in again["table"]["seats"]] == [alice.name, bob.name]
+        records = [r for r in server.get("/api/records?limit=500") if r["table"] == table_id]
+        assert len(records) == 1 and records[0]["outcome"]["reason"] == "seat 1 resigned"
+        await alice.close()
+        await bob.close()
+
+    asyncio.run(scenario())
+
+
+def test_votes_need_every_seated_player_and_bots_agree(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        alice = await Client.connect(server, name("alice"))
+        bob = await Client.connect(server, name("bob"))
+        table_id = await alice.create("geister", 2, {"disclose": True})
+        assert alice.tables[table_id]["table"]["votes"] == {"disclose": []}  # a creator's option is no vote
+        await bob.watch(table_id)
+        await bob.command(table_id, "/join", version=None)
+        await alice.command(table_id, "/option disclose", version=None)
+        await alice.command(table_id, "/start", version=None)
+        started = await alice.until_table(table_id, lambda m: m["table"]["status"] == "started")
+        assert started["table"]["options"]["disclose"] is False  # Bob did not vote
+        other = await alice.create("geister", 2)
+        await alice.command(other, "/option disclose on")
+        await alice.command(other, "/bot add")
+        await alice.command(other, "/start")
+        started = await alice.until_table(other, lambda m: m["table"]["status"] == "started")
+        assert started["table"]["options"]["disclose"] is True
+        await alice.close()
+        await bob.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_game_between_bots_alone_finishes_and_is_watched_by_spectators_only(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        host = await Client.connect(server, name("host"))
+        table_id = await host.create("geister", 2, join=False)
+        await host.command(table_id, "/bot add")
+        await host.command(table_id, "/bot add hard")
+        assert (await host.command(table_id, "/start"))["type"] == "ack"
+        final = await host.until_table(table_id, lambda m: m["table"]["status"] == "finished", timeout=90)
+        assert final["seat"] is None
+        stored = record_of(server.db_url, table_id)
+        assert_only_own_views(host, table_id, stored, None)
+        await host.close()
+
+    asyncio.run(scenario())
