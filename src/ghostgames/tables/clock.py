@@ -6,6 +6,7 @@ game plus an increment after each move). Every seat that may act is thinking (Ge
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Literal
@@ -45,7 +46,7 @@ class ClockSpec:
             raise ValueError(
                 f"{text!r} is no clock; use 'none', seconds per move like '30', or bank+increment like '300+5'"
             ) from None
-        if seconds <= 0 or seconds != seconds:
+        if not math.isfinite(seconds) or seconds <= 0:
             raise ValueError("seconds per move must be more than 0")
         return cls("move", seconds)
 

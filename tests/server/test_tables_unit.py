@@ -1,0 +1,119 @@
+"""The table domain without a server: the one parser, clocks as arithmetic, votes, and a table rebuilt
+from its events equal to the live one."""
+
+from __future__ import annotations
+
+import pytest
+
+from ghostgames.tables import Clocks, ClockSpec, Context, Table, TableError, creation_event, parse_command
+from ghostgames.tables.commands import BotAdd, BotRemove, Chat, GameAction, Help, Join, SetOption
+
+
+def ctx(now: float = 0.0) -> Context:
+    seeds = iter(range(1000, 2000))
+    return Context(now=now, new_seed=lambda: next(seeds))
+
+
+def test_one_parser_reads_commands_actions_and_chat() -> None:
+    assert parse_command("hello there") == Chat("hello there")
+    assert parse_command("/join") == Join(None)
+    assert parse_command("/join 2") == Join(2)
+    assert parse_command("/option disclose") == SetOption("disclose", None)
+    assert parse_command("/option clock 300+5") == SetOption("clock", "300+5")
+    assert parse_command("/bot add") == BotAdd("easy")
+    assert parse_command("/bot add Hard") == BotAdd("hard")
+    assert parse_command("/bot remove 1") == BotRemove(1)
+    assert parse_command("/help join") == Help("join")
+    assert parse_command("/play 7 7 X") == GameAction("play 7 7 X")
+    assert parse_command("/move b2 n") == GameAction("b2 n")
+    assert parse_command("/b2 n") == GameAction("b2 n")
+    assert parse_command("/setup b1 c1 d2 e2") == GameAction("setup b1 c1 d2 e2")
+    for bad in ("/join x", "/join 1 2", "/bot", "/bot dance", "/start now", "   "):
+        with pytest.raises(TableError) as err:
+            parse_command(bad)
+        assert err.value.code == "bad_argument"
+
+
+def test_clock_specs_and_bank_arithmetic() -> None:
+    assert ClockSpec.parse("none").mode == "none"
+    assert ClockSpec.parse(30) == ClockSpec("move", 30.0)
+    assert ClockSpec.parse("300+5") == ClockSpec("bank", 300.0, 5.0)
+    assert str(ClockSpec.parse("300+5")) == "300+5"
+    for bad in ("soon", "-3", "inf", "nan", "0+5", True):
+        with pytest.raises(ValueError):
+            ClockSpec.parse(bad)
+    clocks = Clocks(ClockSpec("bank", 10.0, 2.0), 2)
+    clocks.sync(frozenset({0}), now=100.0)
+    assert clocks.deadline(0) == 110.0 and clocks.deadline(1) is None
+    assert clocks.bank_after(0, now=104.0) == 8.0
+    clocks.acted(0, 8.0)
+    clocks.sync(frozenset({1}), now=104.0)
+    assert clocks.expired(113.9, {1}) == [] and clocks.expired(114.0, {1}) == [1]
+
+
+def _table(game: str = "geister", seats: int = 2, options: dict[str, object] | None = None) -> tuple[Table, list]:
+    created = creation_event("t", game, seats, options, None, "alice")
+    return Table(created), [created]
+
+
+def _do(table: Table, log: list, user: str, text: str, context: Context | None = None) -> None:
+    decision = table.decide(user, parse_command(text), None, context or ctx())
+    for event in decision.events:
+        table.apply(event, 0.0)
+        log.append(event)
+
+
+def test_a_vote_is_on_only_when_every_seated_player_voted_for_it() -> None:
+    table, log = _table()
+    _do(table, log, "alice", "/join")
+    _do(table, log, "bob", "/join")
+    _do(table, log, "alice", "/option disclose")
+    assert table.effective_options()["disclose"] is False
+    _do(table, log, "bob", "/option disclose on")
+    assert table.effective_options()["disclose"] is True
+    _do(table, log, "bob", "/option disclose off")
+    assert table.effective_options()["disclose"] is False
+    _do(table, log, "bob", "/leave")
+    _do(table, log, "alice", "/bot add")
+    assert table.effective_options()["disclose"] is True  # bots agree
+
+
+def test_a_table_rebuilt_from_its_events_equals_the_live_table() -> None:
+    table, log = _table("ghooost", 3, {"max_turns": 50})
+    _do(table, log, "alice", "/join")
+    _do(table, log, "bob", "/join")
+    _do(table, log, "alice", "/bot add")
+    _do(table, log, "alice", "hello")
+    _do(table, log, "alice", "/start")
+    for _ in range(20):
+        to_act = sorted(table.to_act())
+        if not to_act:
+            break
+        seat = to_act[0]
+        text = table.state.legal_texts(seat)[0]  # type: ignore[union-attr]
+        if table.seats[seat].bot is not None:
+            events = table.decide_bot(seat, text, "bot", ctx())
+        else:
+            events = table.decide(table.seats[seat].name, GameAction(text), None, ctx()).events
+        for event in events:
+            table.apply(event, 0.0)
+            log.append(event)
+    rebuilt = Table.from_events(log)
+    assert rebuilt.summary(0.0) == table.summary(0.0)
+    assert rebuilt.state is not None and table.state is not None
+    assert rebuilt.state.to_json() == table.state.to_json()
+    assert list(rebuilt.history) == list(table.history)
+
+
+def test_options_are_checked_when_set_and_votes_are_never_a_creators_setting() -> None:
+    with pytest.raises(TableError) as err:
+        creation_event("t", "geister", 2, {"exit": "sideways"}, None, "alice")
+    assert err.value.code == "bad_option" and "escape" in err.value.message
+    created = creation_event("t", "geister", 2, {"disclose": True, "exit": "escape"}, "30", "alice")
+    assert created["settings"] == {"exit": "escape"} and created["clock"] == "30"
+    table, log = _table()
+    _do(table, log, "alice", "/join")
+    _do(table, log, "alice", "/option max_plies 40")
+    assert table.settings == {"max_plies": 40}
+    _do(table, log, "alice", "/option max_plies none")
+    assert table.settings == {}
