@@ -5,7 +5,7 @@ Pure functions over lists, so the rules of scoring can be tested without playing
 
 from __future__ import annotations
 
-from ghostgames.rules.contract import Outcome, SeatResult
+from ghostgames.rules.contract import Outcome, ResultKind, SeatResult
 
 MATCH_END_BOUH = 2  # a match ends when somebody holds this many Bouh! tokens
 
@@ -28,29 +28,36 @@ def match_winner(points: list[int], bouh: list[int]) -> int | None:
     (those with fewer than two) alone. None while the match goes on (no second Bouh! yet, or a tie)."""
     if max(bouh) < MATCH_END_BOUH:
         return None
-    others = [s for s in range(len(points)) if bouh[s] < MATCH_END_BOUH]
-    if not others:
-        return None
+    first = leaders(points, bouh)
+    return first[0] if len(first) == 1 else None
+
+
+def leaders(points: list[int], bouh: list[int]) -> list[int]:
+    """The players with most points among those with fewer than two Bouh! (among all, if nobody has fewer)."""
+    others = [s for s in range(len(points)) if bouh[s] < MATCH_END_BOUH] or list(range(len(points)))
     best = max(points[s] for s in others)
-    leaders = [s for s in others if points[s] == best]
-    return leaders[0] if len(leaders) == 1 else None
+    return [s for s in others if points[s] == best]
 
 
-def match_outcome(points: list[int], bouh: list[int], winner: int) -> Outcome:
-    """The winner first; then the others by points, then those with two Bouh! by points (ties share)."""
+def match_outcome(points: list[int], bouh: list[int], winners: list[int], reason: str) -> Outcome:
+    """The winner (or the tied leaders, as a draw, when the round limit ends an undecided match) first; then
+    the others by points, then those with two Bouh! by points (ties share a rank)."""
+    top = set(winners)
+
     def key(seat: int) -> tuple[int, int, int]:
-        return (0 if seat == winner else 1, 1 if bouh[seat] >= MATCH_END_BOUH else 0, -points[seat])
+        return (0 if seat in top else 1, 1 if bouh[seat] >= MATCH_END_BOUH else 0, -points[seat])
 
     order = sorted(range(len(points)), key=key)
     ranks = [0] * len(points)
     for place, seat in enumerate(order):
         previous = order[place - 1] if place else None
         ranks[seat] = ranks[previous] if previous is not None and key(previous) == key(seat) else place + 1
+    top_result: ResultKind = "win" if len(winners) == 1 else "draw"
     return Outcome(
         tuple(
-            SeatResult("win" if s == winner else "loss", ranks[s], float(points[s])) for s in range(len(points))
+            SeatResult(top_result if s in top else "loss", ranks[s], float(points[s])) for s in range(len(points))
         ),
-        f"seat {winner} wins the match with {points[winner]} points",
+        reason,
     )
 
 

@@ -42,7 +42,7 @@ from ghostgames.games.ghooost.cards import (
     entry_kind,
     entry_text,
 )
-from ghostgames.games.ghooost.scoring import match_outcome, match_winner, round_outcome, round_points
+from ghostgames.games.ghooost.scoring import leaders, match_outcome, match_winner, round_outcome, round_points
 from ghostgames.rules.chance import derive_rng
 from ghostgames.rules.contract import JSON, Event, IllegalAction, Outcome, State
 
@@ -83,14 +83,19 @@ class GhooostOptions(BaseModel):
         "with 2 players a match is one round)",
     )
     max_turns: int = Field(1000, description="turns in one round before it ends as a draw (no Bouh!, no points)")
+    max_rounds: int = Field(
+        30,
+        description="rounds (drawn ones included) after which an undecided match ends: the leader among "
+        "the players with fewer than two Bouh! wins, tied leaders draw",
+    )
     first: int | None = Field(None, description="seat that starts the first round; none = random from the seed")
     players: int | None = Field(None, exclude=True, description="filled in by the table: the number of players")
 
-    @field_validator("max_turns")
+    @field_validator("max_turns", "max_rounds")
     @classmethod
     def _positive(cls, value: int) -> int:
         if value < 1:
-            raise ValueError("max_turns must be at least 1")
+            raise ValueError("must be at least 1")
         return value
 
     @model_validator(mode="after")
@@ -434,7 +439,12 @@ class GhooostState(State[GhooostAction]):
         else:
             winner = match_winner(self.points, self.bouh)
             if winner is not None:
-                self._outcome = match_outcome(self.points, self.bouh, winner)
+                reason = f"seat {winner} wins the match with {self.points[winner]} points"
+                self._outcome = match_outcome(self.points, self.bouh, [winner], reason)
+            elif self.round + 1 >= self.options.max_rounds:
+                best = leaders(self.points, self.bouh)
+                reason = f"the match reached {self.options.max_rounds} rounds"
+                self._outcome = match_outcome(self.points, self.bouh, best, reason)
         if self._outcome is not None:
             events.append(Event("end", self._outcome.to_json()))
             return
