@@ -38,10 +38,13 @@ def geister_server(
         if verbose:
             for seat, arrow, message in result.transcript:
                 console.print(f"  seat {seat} {arrow} {message!r}", highlight=False)
-        append_jsonl(records, result)
-        stored = f", record {save_to_database(db, result)} in the database" if db else ""
-        console.print(f"game {result.number}: {outcome_words(result)} ({result.reason}, {result.plies} plies)"
-                      + stored)
+        console.print(f"game {result.number}: {outcome_words(result)} ({result.reason}, {result.plies} plies)")
+        try:  # a full disk or a database away must not stop the games; say so loudly instead
+            append_jsonl(records, result)
+            if db:
+                console.print(f"  stored as record {save_to_database(db, result)} in the database")
+        except Exception as err:
+            console.print(f"[red]  could not store game {result.number}: {err}[/red]")
 
     async def run() -> None:
         server = CompetitionServer(settings, host, port)
