@@ -83,7 +83,7 @@ def test_geister_without_disclose_keeps_unrevealed_colours_hidden_from_the_spect
 
 
 def test_ghooost_with_four_players_reaches_an_outcome(server: ServerProcess) -> None:
-    result = asyncio.run(_full_game(server, "ghooost", 4, {"match": False, "max_turns": 400}, eager_policy))
+    result = asyncio.run(_full_game(server, "ghooost", 4, {"match": False, "max_turns": 200}, eager_policy))
     outcome = result["final"]["table"]["result"]["outcome"]
     assert len(outcome["results"]) == 4
 

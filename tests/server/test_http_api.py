@@ -115,3 +115,25 @@ def test_another_program_stores_a_record_and_the_server_replays_it(server: Serve
     assert replay["steps"][-1]["view"] == state.view(None)
     assert not SETUP_TEXT.search(json.dumps(replay))
     assert [r["id"] for r in server.get("/api/records?source=competition")] == [record_id]
+
+
+def test_the_lobby_hears_of_new_tables_and_of_abandoned_ones_closing(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        watcher = await Client.connect(server)
+        lobby = await watcher.request({"type": "lobby"})
+        assert lobby["type"] == "lobby" and {g["name"] for g in lobby["games"]} == {"geister", "ghooost", "thelast"}
+        host = await Client.connect(server, "LobbyHost")
+        table_id = await host.create("thelast", 2)
+        listed = await watcher.wait_for(lambda m: m.get("type") == "lobby_table" and m["table"]["id"] == table_id)
+        assert listed["table"]["status"] == "open"
+        moves_before = len([m for m in watcher.received if m.get("type") == "lobby_table"])
+        await host.command(table_id, "just chatting")
+        await host.command(table_id, "/leave")
+        await host.command(table_id, "/leave")  # no seat any more: stops watching
+        await watcher.wait_for(lambda m: m.get("type") == "lobby_remove" and m["table"] == table_id)
+        assert moves_before >= 1
+        assert table_id not in [t["id"] for t in server.get("/api/tables")]
+        await host.close()
+        await watcher.close()
+
+    asyncio.run(scenario())

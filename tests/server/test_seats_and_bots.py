@@ -234,7 +234,7 @@ def test_a_game_between_bots_alone_finishes_and_is_watched_by_spectators_only(se
         host = await Client.connect(server, name("host"))
         table_id = await host.create("geister", 2, join=False)
         await host.command(table_id, "/bot add")
-        await host.command(table_id, "/bot add hard")
+        await host.command(table_id, "/bot add random")
         assert (await host.command(table_id, "/start"))["type"] == "ack"
         final = await host.until_table(table_id, lambda m: m["table"]["status"] == "finished", timeout=90)
         assert final["seat"] is None

@@ -68,6 +68,8 @@ class Hub:
         self._clock: dict[str, asyncio.Task[None]] = {}
         self._bot: dict[tuple[str, int], tuple[int, asyncio.Task[None]]] = {}
         self._rng = random.SystemRandom()
+        self._lobby_seen: dict[str, str] = {}
+        self._closing: set[asyncio.Task[None]] = set()
 
     # --- life ---------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -138,9 +140,34 @@ class Hub:
             if lines:
                 conn.send({"type": "log", "table": table.id, "version": table.version,
                            "lines": [line.for_reader(index) for line in lines]})
-        if lines or not chats:
-            for conn in list(self.lobby):
-                conn.send({"type": "lobby_table", "table": summary})
+        self._tell_lobby(table, summary)
+
+    def _tell_lobby(self, table: Table, summary: dict[str, Any]) -> None:
+        """The lobby hears of a table only when what it lists changed (not on every move)."""
+        signature = repr((summary["status"], summary["round"], summary["seats"], summary["spectators"],
+                          summary["settings"], summary["votes"], summary["clock"]["mode"]))
+        if self._lobby_seen.get(table.id) == signature:
+            return
+        self._lobby_seen[table.id] = signature
+        for conn in list(self.lobby):
+            conn.send({"type": "lobby_table", "table": summary})
+
+    async def _close_if_abandoned(self, table: Table) -> None:
+        """A table nobody sits at (bots aside) and nobody watches, not in a running game, is closed."""
+        if table.status == "started" or self.watchers[table.id]:
+            return
+        if any(seat.kind == "human" for seat in table.seats):
+            return
+        if self.tables.pop(table.id, None) is None:
+            return
+        await asyncio.to_thread(self.repo.set_status, table.id, "closed")
+        self._lobby_seen.pop(table.id, None)
+        tasks = [self._clock.pop(table.id, None), *(t for (tid, _), (_, t) in self._bot.items() if tid == table.id)]
+        for task in tasks:
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        for conn in list(self.lobby):
+            conn.send({"type": "lobby_remove", "table": table.id})
 
     def lobby_message(self) -> dict[str, Any]:
         return {"type": "lobby", "games": games_list(), "tables": [self.summary(t) for t in self.tables.values()]}
@@ -210,6 +237,7 @@ class Hub:
         self._deliver(table, lines, chats)
         self._schedule(table)
         await self.fanout.publish("tables", {"table": table.id, "seq": table.seq, "worker": self.worker})
+        await self._close_if_abandoned(table)
 
     async def _catch_up(self, table: Table) -> None:
         """Apply what other processes stored since this process last looked."""
@@ -293,6 +321,11 @@ class Hub:
             if index not in views:
                 views[index] = table.view_for(index)
             conn.send({"type": "table", "table": summary, "seat": index, "view": views[index]})
+        self._tell_lobby(table, summary)
+        if not self.watchers[table.id]:
+            task = asyncio.create_task(self._close_if_abandoned(table))
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
 
     def _start_grace(self, table_id: str, name: str) -> None:
         key = (table_id, name.lower())
