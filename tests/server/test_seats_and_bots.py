@@ -243,3 +243,27 @@ def test_a_game_between_bots_alone_finishes_and_is_watched_by_spectators_only(se
         await host.close()
 
     asyncio.run(scenario())
+
+
+def test_a_thinking_bot_never_holds_up_the_server(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        alice = await Client.connect(server, name("alice"))
+        table_id = await alice.create("geister", 2, {"first": 1})
+        await alice.command(table_id, "/bot add hard")
+        await alice.command(table_id, "/start")
+        await alice.until_table(table_id, lambda m: m["table"]["status"] == "started")
+        await alice.command(table_id, "/setup b1 c1 d1 e1", version=None)
+        await alice.until_table(table_id, lambda m: m["table"]["to_act"] == [1])
+        start = len(alice.received)
+        # while the hard bot thinks about its move, other requests are answered at once
+        other = await alice.create("thelast", 2)
+        pong = await alice.request({"type": "ping"})
+        assert pong["type"] == "pong"
+        answered = alice.received.index(pong)
+        moved = await alice.wait_for(lambda m: m.get("type") == "log" and m["table"] == table_id
+                                     and m["lines"][0]["kind"] == "action", start=start)
+        assert answered < alice.received.index(moved)
+        assert other in alice.tables
+        await alice.close()
+
+    asyncio.run(scenario())

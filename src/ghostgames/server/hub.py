@@ -191,8 +191,23 @@ class Hub:
         await self.fanout.publish("tables", {"table": table_id, "seq": table.seq, "worker": self.worker})
         return table
 
+    async def load(self, table_id: str) -> Table:
+        """The table, from memory or (made by another server process) from the event log."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        async with self.locks[table_id]:
+            if table_id not in self.tables:
+                events = await asyncio.to_thread(self.repo.events, table_id) if len(table_id) <= 32 else []
+                if not events or await asyncio.to_thread(self.repo.table_status, table_id) == "closed":
+                    raise TableError("no_such_table", f"there is no table {table_id!r}", table=table_id)
+                self.tables[table_id] = Table.from_events(events, time.monotonic())
+                self._schedule(self.tables[table_id])
+        return self.tables[table_id]
+
     async def run(self, table_id: str, decide: Callable[[Table, Context], Decision]) -> Decision:
         """Decide under the table's lock, store the events, apply them, tell everybody."""
+        await self.load(table_id)
         async with self.locks[table_id]:
             table = self.get(table_id)
             decision = decide(table, self.context(table))
@@ -202,7 +217,7 @@ class Hub:
 
     async def command(self, conn: Connection, table_id: str, text: str, version: int | None) -> Decision:
         command = parse_command(text)
-        table = self.get(table_id)
+        table = await self.load(table_id)
         if isinstance(command, Leave) and table.seat_of(conn.user) is None:
             self.unwatch(conn, table_id)
             return Decision()

@@ -117,6 +117,7 @@ class Session:
                 decision = await hub.command(conn, table.id, "/join 0", None)
                 assert not decision.reply
         elif isinstance(message, m.Watch):
+            await hub.load(message.table)
             hub.watch(conn, message.table, message.id)
         elif isinstance(message, m.Unwatch):
             hub.unwatch(conn, message.table)

@@ -238,6 +238,11 @@ class Repository:
             )
             return list(rows)
 
+    def table_status(self, table_id: str) -> str | None:
+        with self.sessions.begin() as session:
+            row = session.get(TableRow, table_id)
+            return None if row is None else row.status
+
     def set_status(self, table_id: str, status: str) -> None:
         with self.sessions.begin() as session:
             session.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
