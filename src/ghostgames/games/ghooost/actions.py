@@ -17,6 +17,7 @@ from typing import Any
 
 from ghostgames.games.ghooost.cards import (
     COPY_WORDS,
+    FOLLOWS,
     GHOST_VALUES,
     KITTY,
     KITTY_WORDS,
@@ -41,6 +42,8 @@ class Play(Action):
     count: int
     copies: int
     text: str = field(compare=False)
+    cards: str = field(compare=False)  # the text without "play "
+    log: tuple[str, ...] = field(compare=False, repr=False)  # log line for each effect mask (see state.py)
 
     @property
     def size(self) -> int:
@@ -76,9 +79,13 @@ SIMPLE = {a.kind: a for a in (TAKE, GAMBLE, TURN, PASS)}
 GhooostAction = Play | Simple
 
 
+EFFECT_BITS = ((8, ", reverses"), (4, ", clears the cemetery"), (2, ", skips a turn"), (1, ", plays again"))
+EFFECT_WORDS = tuple("".join(word for bit, word in EFFECT_BITS if mask & bit) for mask in range(16))
+
+
 def _play(value: int, count: int, copies: int) -> Play:
-    text = "play " + " ".join([card_text(value)] * count + ["X"] * copies)
-    return Play(value, count, copies, text)
+    cards = " ".join([card_text(value)] * count + ["X"] * copies)
+    return Play(value, count, copies, "play " + cards, cards, tuple("plays " + cards + w for w in EFFECT_WORDS))
 
 
 # PLAYS[value][count][copies]: the one Play object for that choice (count >= 1).
@@ -108,6 +115,24 @@ GHOST_CHOICES: tuple[tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...], ...] 
         for held in range(MAX_SAME + 1)
     )
     for v in range(KITTY)
+)
+
+
+def _need(top: int, value: int) -> int:
+    return 1 if FOLLOWS[top][value] else MAX_SAME
+
+
+# PLAY_TABLE[top][copies_held][value][held]: the legal plays of `value` on the top value `top` (any size
+# if the value may follow, else quartets only), so legal-move generation is one lookup per held value.
+PLAY_TABLE: tuple[tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            tuple(GHOST_CHOICES[v][held][cop][_need(top, v)] if v else () for held in range(MAX_SAME + 1))
+            for v in range(KITTY)
+        )
+        for cop in range(MAX_SAME + 1)
+    )
+    for top in range(KITTY)
 )
 
 

@@ -59,6 +59,13 @@ def card_text(kind: int) -> str:
     return str(kind)
 
 
+def _kind_text(kind: int) -> str:
+    return card_text(kind) if kind else ""
+
+
+KIND_TEXT: tuple[str, ...] = tuple(_kind_text(k) for k in range(KINDS))
+
+
 def entry_kind(entry: int) -> int:
     """The card behind a cemetery entry (a Miss Copy entry is a Miss Copy again)."""
     return MISS_COPY if entry > COPY_BASE else entry
@@ -92,3 +99,8 @@ def _may_follow(top: int, value: int) -> bool:
 FOLLOWS: tuple[tuple[bool, ...], ...] = tuple(
     tuple(value != 0 and _may_follow(top, value) for value in range(15)) for top in range(15)
 )
+
+
+# Lookup tables for the hot paths: the card behind each cemetery entry, and its name.
+ENTRY_KIND: tuple[int, ...] = tuple(entry_kind(e) for e in range(COPY_BASE + 15))
+ENTRY_KIND_TEXT: tuple[str, ...] = tuple(KIND_TEXT[entry_kind(e)] for e in range(COPY_BASE + 15))

@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, Field, field_validator, model_validator
 
 from ghostgames.games.ghooost.actions import (
+    EFFECT_WORDS,
     GAMBLE,
-    GHOST_CHOICES,
     KITTY_PLAYS,
     PASS,
+    PLAY_TABLE,
     TAKE,
     TURN,
     GhooostAction,
@@ -28,9 +29,12 @@ from ghostgames.games.ghooost.actions import (
 )
 from ghostgames.games.ghooost.cards import (
     COPY_BASE,
+    ENTRY_KIND,
+    ENTRY_KIND_TEXT,
     FOLLOWS,
     HAND_SIZE,
     JACK,
+    KIND_TEXT,
     KINDS,
     KITTY,
     MANSION_SIZE,
@@ -39,7 +43,6 @@ from ghostgames.games.ghooost.cards import (
     card_text,
     counts_texts,
     deck_cards,
-    entry_kind,
     entry_text,
 )
 from ghostgames.games.ghooost.scoring import leaders, match_outcome, match_winner, round_outcome, round_points
@@ -49,7 +52,7 @@ from ghostgames.rules.contract import JSON, Event, IllegalAction, Outcome, State
 if TYPE_CHECKING:
     from ghostgames.games.ghooost.game import GhooostGame
 
-# What a play does next (bit flags returned by `_put`).
+# What a play does next (bit flags returned by `_put`; actions.EFFECT_WORDS has the same bits).
 AGAIN = 1  # the same player plays again
 SKIP = 2  # the next player loses a turn (Kitty)
 CLEARED = 4  # the cemetery went to the discard
@@ -57,16 +60,8 @@ REVERSED = 8  # the direction changed
 
 SEAT_SETS = tuple(frozenset((s,)) for s in range(max(MANSION_SIZE) + 1))
 NOBODY: frozenset[int] = frozenset()
+DRAWS = tuple(f"draws {n}" for n in range(HAND_SIZE + 1))
 _GHOSTS = range(1, 15)
-_EFFECT_WORDS = {
-    mask: "".join(
-        word
-        for bit, word in ((REVERSED, ", reverses"), (CLEARED, ", clears the cemetery"), (SKIP, ", skips a turn"),
-                          (AGAIN, ", plays again"))
-        if mask & bit
-    )
-    for mask in range(16)
-}  # fmt: skip
 
 
 class GhooostOptions(BaseModel):
@@ -209,15 +204,14 @@ class GhooostState(State[GhooostAction]):
         if seat != self.turn or self._outcome is not None:
             return []
         hand = self.hands[seat]
-        copies = hand[MISS_COPY]
-        follows = FOLLOWS[self.top_value]
+        table = PLAY_TABLE[self.top_value][hand[MISS_COPY]]
         out: list[GhooostAction] = []
         for value in _GHOSTS:
             held = hand[value]
             if held:
-                out.extend(GHOST_CHOICES[value][held][copies][1 if follows[value] else 4])
+                out += table[value][held]
         if hand[KITTY]:
-            out.extend(KITTY_PLAYS[hand[KITTY]])
+            out += KITTY_PLAYS[hand[KITTY]]
         if self.cemetery or self.kitty:
             out.append(TAKE)
         if self.crypt:
@@ -231,6 +225,8 @@ class GhooostState(State[GhooostAction]):
     # --- applying ---------------------------------------------------------------------------------
     def apply(self, seat: int, action: GhooostAction | str) -> list[Event]:
         # Same checks as State.apply without building sets: this is the hot path of every simulation.
+        if type(action) is Play and seat == self.turn and self._outcome is None:
+            return self._play_from_hand(seat, action)
         if isinstance(action, str):
             action = self.game.parse_action(action)
         if self._outcome is not None:
@@ -246,9 +242,9 @@ class GhooostState(State[GhooostAction]):
         if kind == "take":
             if not (self.cemetery or self.kitty):
                 raise IllegalAction("the cemetery is empty: there is nothing to take")
-            events = [Event("take", {"seat": seat, "cards": self._take(seat, None)})]
-            self.log.append((seat, "takes the cemetery: " + " ".join(events[0].public["cards"])))
-            return self._after(seat, 0, events)
+            taken = self._take(seat, None)
+            self.log.append((seat, "takes the cemetery: " + " ".join(taken)))
+            return self._after(seat, 0, [Event("take", {"seat": seat, "cards": taken})])
         if kind == "gamble":
             if not self.crypt:
                 raise IllegalAction("it is midnight: the crypt is empty, so there is no gamble any more")
@@ -268,7 +264,7 @@ class GhooostState(State[GhooostAction]):
         hand = self.hands[seat]
         value, count, copies = play.value, play.count, play.copies
         if hand[value] < count or hand[MISS_COPY] < copies:
-            raise IllegalAction(f"you do not hold {play.text[5:]}")
+            raise IllegalAction(f"you do not hold {play.cards}")
         if value != KITTY and count + copies < 4 and not FOLLOWS[self.top_value][value]:
             raise IllegalAction(self._why_not(value))
         hand[value] -= count
@@ -281,10 +277,8 @@ class GhooostState(State[GhooostAction]):
             if known[MISS_COPY]:
                 known[MISS_COPY] = max(0, known[MISS_COPY] - copies)
         effect = self._put(value, count, copies)
-        cards = play.text[5:]
-        self.log.append((seat, "plays " + cards + _EFFECT_WORDS[effect]))
-        events = [Event("play", {"seat": seat, "source": "hand", "cards": cards, "effect": effect})]
-        return self._after(seat, effect, events)
+        self.log.append((seat, play.log[effect]))
+        return self._after(seat, effect, [Event("play", {"seat": seat, "cards": play.cards, "effect": effect})])
 
     def _why_not(self, value: int) -> str:
         top = self.top_value
@@ -308,7 +302,7 @@ class GhooostState(State[GhooostAction]):
         if run >= 4 or value == JACK:
             discard = self.discard
             for entry in self.cemetery:
-                discard[entry_kind(entry)] += 1
+                discard[ENTRY_KIND[entry]] += 1
             discard[value] += count
             discard[MISS_COPY] += copies
             discard[KITTY] += self.kitty
@@ -327,14 +321,14 @@ class GhooostState(State[GhooostAction]):
 
     def _take(self, seat: int, extra: int | None) -> list[str]:
         """The cemetery (Kitty included) and `extra` go into the hand, seen by all; returns their names."""
-        hand, known = self.hands[seat], self.known[seat]
-        texts = []
-        for entry in self.cemetery:
-            kind = entry_kind(entry)
+        hand, known, cemetery = self.hands[seat], self.known[seat], self.cemetery
+        for entry in cemetery:
+            kind = ENTRY_KIND[entry]
             hand[kind] += 1
             known[kind] += 1
-            texts.append(card_text(kind))
-        texts.extend("K" * self.kitty)
+        texts = [ENTRY_KIND_TEXT[entry] for entry in cemetery]
+        if self.kitty:
+            texts.extend("K" * self.kitty)
         hand[KITTY] += self.kitty
         known[KITTY] += self.kitty
         taken = len(self.cemetery) + self.kitty
@@ -354,7 +348,7 @@ class GhooostState(State[GhooostAction]):
         name = card_text(card)
         if card == KITTY or (card != MISS_COPY and FOLLOWS[self.top_value][card]):
             effect = self._put(card, 1, 0)
-            self.log.append((seat, f"turns {name} from {where} and plays it{_EFFECT_WORDS[effect]}"))
+            self.log.append((seat, f"turns {name} from {where} and plays it{EFFECT_WORDS[effect]}"))
             events = [Event(how, {"seat": seat, "card": name, "played": True, "effect": effect})]
         else:
             effect = 0
@@ -391,15 +385,16 @@ class GhooostState(State[GhooostAction]):
         return events
 
     def _refill(self, seat: int, events: list[Event]) -> None:
-        hand, crypt, drawn = self.hands[seat], self.crypt, []
-        while self.sizes[seat] < HAND_SIZE and crypt:
-            card = crypt.pop()
+        hand, crypt = self.hands[seat], self.crypt
+        count = min(HAND_SIZE - self.sizes[seat], len(crypt))
+        drawn = crypt[-count:]
+        del crypt[-count:]
+        for card in drawn:
             hand[card] += 1
-            self.sizes[seat] += 1
-            drawn.append(card)
-        private = {seat: {"cards": [card_text(c) for c in drawn]}}
-        events.append(Event("draw", {"seat": seat, "count": len(drawn)}, private))
-        self.log.append((seat, f"draws {len(drawn)}"))
+        self.sizes[seat] += count
+        drawn.reverse()  # in the order drawn: the crypt's top first
+        events.append(Event("draw", {"seat": seat, "count": count}, {seat: {"cards": [KIND_TEXT[c] for c in drawn]}}))
+        self.log.append((seat, DRAWS[count]))
         if not crypt:
             events.append(Event("midnight", {}))
             self.log.append((None, "midnight: the crypt is empty"))
