@@ -88,3 +88,24 @@ def assert_only_own_views(client: Client, table_id: str, stored: StoredRecord, s
     text = "\n".join(canonical(m) for m in client.received)
     assert str(stored.record.seed) not in text, "the seed was sent"
     return len(sent)
+
+
+def assert_log_honest(client: Client, table_id: str, stored: StoredRecord, seat: int | None) -> int:
+    """The action log lines this reader got are the game's events redacted for it, in order; an action's
+    text shows only for the reader's own actions or when the game's public events tell it anyway."""
+    from ghostgames.tables.log import action_is_public
+
+    lines = [line for m in client.received if m.get("type") == "log" and m["table"] == table_id
+             for line in m["lines"] if line["kind"] == "action"]
+    state = stored.record.new_state()
+    assert len(lines) == len(stored.record.actions)
+    for line, (actor, text) in zip(lines, stored.record.actions, strict=True):
+        events = state.apply(actor, text)
+        assert line["events"] == [event.for_seat(seat) for event in events]
+        assert line["args"]["seat"] == actor
+        shown = line["args"]["action"]
+        if actor == seat or action_is_public(text, events):
+            assert shown == text
+        else:
+            assert shown is None and text not in line["text"]
+    return len(lines)

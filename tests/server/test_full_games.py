@@ -12,6 +12,7 @@ import pytest
 from tests.server.harness import Client, ServerProcess
 from tests.server.players import (
     Policy,
+    assert_log_honest,
     assert_only_own_views,
     eager_policy,
     play_until_over,
@@ -50,8 +51,10 @@ async def _full_game(server: ServerProcess, game: str, players: int, options: di
         assert stored.record.replay().outcome() is not None
         for seat, client in enumerate(clients):
             assert_only_own_views(client, table_id, stored, seat)
-        assert_only_own_views(spectator, table_id, stored, None)
-        assert_only_own_views(anonymous, table_id, stored, None)
+            assert_log_honest(client, table_id, stored, seat)
+        for watcher in (spectator, anonymous):
+            assert_only_own_views(watcher, table_id, stored, None)
+            assert_log_honest(watcher, table_id, stored, None)
         return {"final": final, "stored": stored, "clients": clients, "spectator": spectator}
     finally:
         for client in [*clients, spectator, anonymous]:

@@ -117,3 +117,18 @@ def test_options_are_checked_when_set_and_votes_are_never_a_creators_setting() -
     assert table.settings == {"max_plies": 40}
     _do(table, log, "alice", "/option max_plies none")
     assert table.settings == {}
+
+
+def test_an_action_text_is_shown_to_others_only_when_the_game_tells_it_in_public() -> None:
+    from ghostgames.games import get_game
+    from ghostgames.tables.log import action_is_public
+
+    state = get_game("geister").new(2, {"first": 0}, 5)
+    setup = state.apply(0, "setup b1 c1 d1 e1")
+    assert not action_is_public("setup b1 c1 d1 e1", setup)
+    state.apply(1, "setup b6 c6 d6 e6")
+    assert action_is_public("b2 n", state.apply(0, "b2 n"))
+    last = get_game("thelast").new(2, {}, 5)
+    seat = sorted(last.to_act())[0]
+    text = last.legal_texts(seat)[0]
+    assert action_is_public(text, last.apply(seat, text))

@@ -32,16 +32,22 @@ class LogLine:
 
 
 def action_is_public(text: str, events: Sequence[Event]) -> bool:
-    """An action's text may be shown to everybody only when the game itself tells it in public.
+    """An action's text may be shown to everybody only when the game's public events already tell it.
 
-    Games put a public action in their events (Geister: {"move": "b2 n"}); a secret one (a Geister
-    setup) is not there, so its text stays with the seat that made it. Cautious by design: a game
-    that never repeats its action text publicly gets "made a move" lines, never a leak.
+    That is: the text itself is a public value (Geister: {"move": "b2 n"}), or every word after the verb
+    is (The Last: "play R4" with {"card": "R4"}; Ghooost!: "take" with a public event). A secret action
+    (a Geister setup: its squares appear in no public event) stays with the seat that made it. Cautious
+    by design: when in doubt the others read "made their move", never a secret.
     """
+    words = text.split()
+    if not words or not events:
+        return False
+    public: set[str] = set()
     for event in events:
         for value in event.public.values():
-            if value == text:
-                return True
-            if isinstance(value, (list, tuple)) and text in [str(v) for v in value]:
-                return True
-    return False
+            items = value if isinstance(value, (list, tuple)) else [value]
+            for item in items:
+                if isinstance(item, (str, int)) and not isinstance(item, bool):
+                    public.add(str(item))
+                    public.update(str(item).split())
+    return text in public or all(word in public for word in words[1:])
