@@ -8,6 +8,7 @@ numbers in one transaction, or nothing; if another writer took one of those numb
 
 from __future__ import annotations
 
+import importlib.util
 import secrets
 import threading
 from collections.abc import Sequence
@@ -18,7 +19,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, func, select, update
+from sqlalchemy import Engine, create_engine, event, func, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -66,11 +67,15 @@ class StoredRecord:
 
 
 def normalise_url(url: str) -> str:
-    """A plain path means an SQLite file; postgres:// is the usual spelling of postgresql://."""
+    """A plain path means an SQLite file; postgres:// is the usual spelling of postgresql://; a plain
+    postgresql:// URL uses psycopg 3 when that is the driver installed."""
     if "://" not in url:
         return f"sqlite:///{url}"
     if url.startswith("postgres://"):
-        return "postgresql://" + url[len("postgres://"):]
+        url = "postgresql://" + url[len("postgres://"):]
+    if url.startswith("postgresql://") and importlib.util.find_spec("psycopg2") is None \
+            and importlib.util.find_spec("psycopg") is not None:
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]  # psycopg 3 when psycopg2 is not installed
     return url
 
 
@@ -96,6 +101,9 @@ def migrate(engine: Engine) -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # several workers may start at once: one migrates, the others wait and then find nothing to do
+            connection.execute(text("SELECT pg_advisory_xact_lock(740211)"))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 

@@ -1,0 +1,62 @@
+"""The same server on PostgreSQL: the event log's unique sequence and a complete game over WebSockets.
+(Skipped when PostgreSQL cannot be installed; `make test` installs it.)"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ghostgames.storage import Repository, SeqConflict
+from tests.infra.services import Postgres, ServiceUnavailable, ensure_installed
+from tests.server.harness import Client, ServerProcess
+from tests.server.players import assert_only_own_views, play_until_over, record_of
+
+
+@pytest.fixture(scope="module")
+def postgres_db() -> Iterator[Postgres]:
+    try:
+        ensure_installed()
+        instance = Postgres().start()
+    except (ServiceUnavailable, OSError) as err:
+        pytest.skip(str(err))
+    yield instance
+    instance.stop()
+
+
+def test_postgresql_refuses_a_taken_sequence_number_cleanly(postgres_db: Postgres) -> None:
+    url = postgres_db.fresh_database("seqtest")
+    first, second = Repository(url), Repository(url)
+    first.create_table("t1", "thelast", 2, {"kind": "created", "id": "t1"})
+    first.append("t1", 2, [{"kind": "joined", "seat": 0, "name": "a"}])
+    with pytest.raises(SeqConflict):
+        second.append("t1", 2, [{"kind": "joined", "seat": 1, "name": "b"}], status="started")
+    assert [e["kind"] for e in second.events("t1")] == ["created", "joined"]
+    assert second.table_status("t1") == "open"
+    first.close()
+    second.close()
+
+
+def test_a_complete_game_on_postgresql(postgres_db: Postgres, tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path, db_url=postgres_db.fresh_database("gametest")).start()
+
+    async def scenario() -> None:
+        alice = await Client.connect(server, "PgAlice")
+        bob = await Client.connect(server, "PgBob")
+        table_id = await alice.create("thelast", 2)
+        await bob.watch(table_id)
+        await bob.command(table_id, "/join", version=None)
+        await alice.command(table_id, "/start", version=None)
+        await asyncio.gather(play_until_over(alice, table_id, 1), play_until_over(bob, table_id, 2))
+        stored = record_of(server.db_url, table_id)
+        assert stored.outcome is not None
+        assert_only_own_views(alice, table_id, stored, 0)
+        await alice.close()
+        await bob.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        server.stop()
