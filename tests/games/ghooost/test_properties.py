@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ghostgames.games.ghooost.cards import composition
+from ghostgames.games.ghooost.cards import composition, held_mask
 from ghostgames.games.ghooost.state import GhooostState
 from tests import contract_checks as checks
 from tests.games.ghooost.positions import build, kind, where_cards_are
@@ -74,6 +74,7 @@ def test_the_62_cards_are_always_each_in_exactly_one_place(seed: int, players: i
         assert where_cards_are(state) == deck
         assert state.sizes == [sum(h) for h in state.hands]
         assert all(min(h) >= 0 for h in state.hands)
+        assert state.held == [held_mask(h) for h in state.hands]
 
 
 @settings(max_examples=10, deadline=None)

@@ -104,3 +104,19 @@ FOLLOWS: tuple[tuple[bool, ...], ...] = tuple(
 # Lookup tables for the hot paths: the card behind each cemetery entry, and its name.
 ENTRY_KIND: tuple[int, ...] = tuple(entry_kind(e) for e in range(COPY_BASE + 15))
 ENTRY_KIND_TEXT: tuple[str, ...] = tuple(KIND_TEXT[entry_kind(e)] for e in range(COPY_BASE + 15))
+
+# A hand's held ghost values as a bit mask (bit v-1 for value v; Kitty and Miss Copy have no bit), and for
+# every mask the values it holds: legal-move generation then visits only the values actually held.
+KIND_BIT: tuple[int, ...] = tuple(1 << (k - 1) if 1 <= k <= 14 else 0 for k in range(KINDS))
+HELD_VALUES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(v for v in GHOST_VALUES if mask & KIND_BIT[v]) for mask in range(1 << len(GHOST_VALUES))
+)
+
+
+def held_mask(hand: list[int]) -> int:
+    """The bit mask of the ghost values a count vector holds."""
+    mask = 0
+    for value in GHOST_VALUES:
+        if hand[value]:
+            mask |= KIND_BIT[value]
+    return mask

@@ -33,7 +33,9 @@ from ghostgames.games.ghooost.cards import (
     ENTRY_KIND_TEXT,
     FOLLOWS,
     HAND_SIZE,
+    HELD_VALUES,
     JACK,
+    KIND_BIT,
     KIND_TEXT,
     KINDS,
     KITTY,
@@ -44,6 +46,7 @@ from ghostgames.games.ghooost.cards import (
     counts_texts,
     deck_cards,
     entry_text,
+    held_mask,
 )
 from ghostgames.games.ghooost.scoring import leaders, match_outcome, match_winner, round_outcome, round_points
 from ghostgames.rules.chance import derive_rng
@@ -60,6 +63,7 @@ REVERSED = 8  # the direction changed
 
 SEAT_SETS = tuple(frozenset((s,)) for s in range(max(MANSION_SIZE) + 1))
 NOBODY: frozenset[int] = frozenset()
+NO_PRIVATE: Mapping[int, Mapping[str, Any]] = Event._field_defaults["private"]
 DRAWS = tuple(f"draws {n}" for n in range(HAND_SIZE + 1))
 _GHOSTS = range(1, 15)
 
@@ -115,6 +119,7 @@ class GhooostState(State[GhooostAction]):
         "first",
         "game",
         "hands",
+        "held",
         "history",
         "is_out",
         "kitty",
@@ -154,6 +159,7 @@ class GhooostState(State[GhooostAction]):
         self.turn = starter
         self.direction = 1
         self.hands = [[0] * KINDS for _ in range(p)]
+        self.held = [0] * p  # held_mask of each hand, kept in step with it
         self.sizes = [0] * p
         self.known = [[0] * KINDS for _ in range(p)]
         self.mansions: list[list[int]] = [[] for _ in range(p)]
@@ -180,6 +186,7 @@ class GhooostState(State[GhooostAction]):
             for kind in cards[s * HAND_SIZE : (s + 1) * HAND_SIZE]:
                 hand[kind] += 1
             self.sizes[s] = HAND_SIZE
+            self.held[s] = held_mask(hand)
         start = p * HAND_SIZE
         for s in range(p):
             self.mansions[s] = cards[start + s * size : start + (s + 1) * size]
@@ -206,10 +213,8 @@ class GhooostState(State[GhooostAction]):
         hand = self.hands[seat]
         table = PLAY_TABLE[self.top_value][hand[MISS_COPY]]
         out: list[GhooostAction] = []
-        for value in _GHOSTS:
-            held = hand[value]
-            if held:
-                out += table[value][held]
+        for value in HELD_VALUES[self.held[seat]]:
+            out += table[value][hand[value]]
         if hand[KITTY]:
             out += KITTY_PLAYS[hand[KITTY]]
         if self.cemetery or self.kitty:
@@ -268,6 +273,8 @@ class GhooostState(State[GhooostAction]):
         if value != KITTY and count + copies < 4 and not FOLLOWS[self.top_value][value]:
             raise IllegalAction(self._why_not(value))
         hand[value] -= count
+        if not hand[value]:
+            self.held[seat] &= ~KIND_BIT[value]
         self.sizes[seat] -= count + copies
         known = self.known[seat]
         if known[value]:
@@ -278,7 +285,9 @@ class GhooostState(State[GhooostAction]):
                 known[MISS_COPY] = max(0, known[MISS_COPY] - copies)
         effect = self._put(value, count, copies)
         self.log.append((seat, play.log[effect]))
-        return self._after(seat, effect, [Event("play", {"seat": seat, "cards": play.cards, "effect": effect})])
+        # tuple.__new__ builds the Event without NamedTuple's Python-level constructor (hot path)
+        event = tuple.__new__(Event, ("play", {"seat": seat, "cards": play.cards, "effect": effect}, NO_PRIVATE))
+        return self._after(seat, effect, [event])
 
     def _why_not(self, value: int) -> str:
         top = self.top_value
@@ -322,10 +331,12 @@ class GhooostState(State[GhooostAction]):
     def _take(self, seat: int, extra: int | None) -> list[str]:
         """The cemetery (Kitty included) and `extra` go into the hand, seen by all; returns their names."""
         hand, known, cemetery = self.hands[seat], self.known[seat], self.cemetery
+        held = self.held[seat]
         for entry in cemetery:
             kind = ENTRY_KIND[entry]
             hand[kind] += 1
             known[kind] += 1
+            held |= KIND_BIT[kind]
         texts = [ENTRY_KIND_TEXT[entry] for entry in cemetery]
         if self.kitty:
             texts.extend("K" * self.kitty)
@@ -335,9 +346,11 @@ class GhooostState(State[GhooostAction]):
         if extra is not None:
             hand[extra] += 1
             known[extra] += 1
+            held |= KIND_BIT[extra]
             texts.append(card_text(extra))
             taken += 1
         self.sizes[seat] += taken
+        self.held[seat] = held
         self.cemetery.clear()
         self.kitty = self.top_value = self.top_run = 0
         return texts
@@ -362,10 +375,10 @@ class GhooostState(State[GhooostAction]):
 
     def _after(self, seat: int, effect: int, events: list[Event]) -> list[Event]:
         """End of an action: refill, going out, the round's end, and who plays next."""
-        if self.crypt and self.sizes[seat] < HAND_SIZE:
-            self._refill(seat, events)
-        self.turns += 1
-        if not self.crypt and not self.sizes[seat] and not self.mansions[seat]:
+        if self.crypt:
+            if self.sizes[seat] < HAND_SIZE:
+                self._refill(seat, events)  # before midnight a hand never empties, so nobody goes out
+        elif not self.sizes[seat] and not self.mansions[seat]:
             self.is_out[seat] = True
             self.out_order.append(seat)
             self.active -= 1
@@ -373,15 +386,23 @@ class GhooostState(State[GhooostAction]):
             events.append(Event("out", {"seat": seat, "place": place}))
             self.log.append((seat, f"is out ({place}.)"))
             if self.active == 1:
+                self.turns += 1
                 self._end_round(self.is_out.index(False), events)
                 return events
             effect &= ~AGAIN  # going out passes the turn on even when a replay was due
+        self.turns += 1
         if self.turns >= self.options.max_turns:
             self._end_round(None, events)
         elif effect & AGAIN:
             self.turn = seat
-        else:
-            self.turn = self._next(seat, 2 if effect & SKIP else 1)
+        elif effect & SKIP:
+            self.turn = self._next(seat, 2)
+        else:  # the next player in the current direction, inline: this runs after nearly every action
+            players, direction, out = self.players, self.direction, self.is_out
+            seat = (seat + direction) % players
+            while out[seat]:
+                seat = (seat + direction) % players
+            self.turn = seat
         return events
 
     def _refill(self, seat: int, events: list[Event]) -> None:
@@ -389,11 +410,15 @@ class GhooostState(State[GhooostAction]):
         count = min(HAND_SIZE - self.sizes[seat], len(crypt))
         drawn = crypt[-count:]
         del crypt[-count:]
+        held = self.held[seat]
         for card in drawn:
             hand[card] += 1
+            held |= KIND_BIT[card]
+        self.held[seat] = held
         self.sizes[seat] += count
         drawn.reverse()  # in the order drawn: the crypt's top first
-        events.append(Event("draw", {"seat": seat, "count": count}, {seat: {"cards": [KIND_TEXT[c] for c in drawn]}}))
+        private = {seat: {"cards": [KIND_TEXT[c] for c in drawn]}}
+        events.append(tuple.__new__(Event, ("draw", {"seat": seat, "count": count}, private)))
         self.log.append((seat, DRAWS[count]))
         if not crypt:
             events.append(Event("midnight", {}))
@@ -512,6 +537,7 @@ class GhooostState(State[GhooostAction]):
         other.turn = self.turn
         other.direction = self.direction
         other.hands = [h[:] for h in self.hands]
+        other.held = self.held[:]
         other.sizes = self.sizes[:]
         other.known = [k[:] for k in self.known]
         other.mansions = [m[:] for m in self.mansions]
@@ -551,6 +577,7 @@ class GhooostState(State[GhooostAction]):
                     hand[kind] += 1
                 at += self.sizes[s] - sum(self.known[s])
                 world.hands[s] = hand
+                world.held[s] = held_mask(hand)
             size = len(self.mansions[s])
             world.mansions[s] = pool[at : at + size]
             at += size
@@ -594,6 +621,7 @@ class GhooostState(State[GhooostAction]):
         state.turn = int(data.get("turn", state.first))
         state.direction = int(data.get("direction", 1))
         state.hands = [_counts(h) for h in data["hands"]]
+        state.held = [held_mask(h) for h in state.hands]
         state.sizes = [sum(h) for h in state.hands]
         state.known = [_counts(k) for k in data.get("known", [[0] * KINDS] * players)]
         state.mansions = [[int(c) for c in m] for m in data["mansions"]]
