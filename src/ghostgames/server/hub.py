@@ -22,7 +22,7 @@ from ghostgames.server.bots import BotRunner
 from ghostgames.server.config import ServerConfig
 from ghostgames.server.connection import Connection
 from ghostgames.server.fanout import Fanout
-from ghostgames.storage import Repository, SeqConflict
+from ghostgames.storage import IdTaken, Repository, SeqConflict
 from ghostgames.tables import (
     Context,
     Decision,
@@ -182,9 +182,16 @@ class Hub:
     async def create(self, user: str | None, game: str, seats: int, options: dict[str, Any], clock: object) -> Table:
         if user is None:
             raise TableError("auth_required", "choose a name first (send hello with a token or a guest name)")
-        table_id = secrets.token_hex(4)
-        created = creation_event(table_id, game, seats, options, clock, user)
-        await asyncio.to_thread(self.repo.create_table, table_id, created["game"], seats, created)
+        for attempt in range(5):
+            table_id = secrets.token_hex(4 + attempt)
+            created = creation_event(table_id, game, seats, options, clock, user)
+            try:
+                await asyncio.to_thread(self.repo.create_table, table_id, created["game"], seats, created)
+                break
+            except IdTaken:  # that id is in use: draw another
+                continue
+        else:
+            raise TableError("internal_error", "no free table id; try again")
         table = Table(created, time.monotonic())
         self.tables[table_id] = table
         self._deliver(table, [], [])

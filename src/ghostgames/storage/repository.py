@@ -38,6 +38,10 @@ class NameTaken(Exception):
     pass
 
 
+class IdTaken(Exception):
+    """A new table's id is in use already."""
+
+
 @dataclass(frozen=True, slots=True)
 class User:
     id: int
@@ -190,12 +194,17 @@ class Repository:
 
     # --- tables and their event logs ----------------------------------------------------------------
     def create_table(self, table_id: str, game: str, seats: int, created: dict[str, Any]) -> None:
-        """The table row and its first event (seq 1) together."""
-        with self.sessions.begin() as session:
-            now = datetime.now(UTC)
-            session.add(TableRow(id=table_id, game=game, seats=seats, status="open", created_at=now, updated_at=now))
-            session.flush()
-            session.add(EventRow(table_id=table_id, seq=1, kind=str(created["kind"]), data=created, created_at=now))
+        """The table row and its first event (seq 1) together; IdTaken when the id is in use."""
+        try:
+            with self.sessions.begin() as session:
+                now = datetime.now(UTC)
+                session.add(TableRow(id=table_id, game=game, seats=seats, status="open", created_at=now,
+                                     updated_at=now))
+                session.flush()
+                session.add(EventRow(table_id=table_id, seq=1, kind=str(created["kind"]), data=created,
+                                     created_at=now))
+        except IntegrityError:
+            raise IdTaken(table_id) from None
 
     def append(
         self,
