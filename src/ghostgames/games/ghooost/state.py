@@ -241,9 +241,9 @@ class GhooostState(State[GhooostAction]):
         return self._apply(seat, action)
 
     def _apply(self, seat: int, action: GhooostAction) -> list[Event]:
-        if type(action) is Play:
+        if isinstance(action, Play):
             return self._play_from_hand(seat, action)
-        kind = str(action)
+        kind = action.kind
         if kind == "take":
             if not (self.cemetery or self.kitty):
                 raise IllegalAction("the cemetery is empty: there is nothing to take")
