@@ -14,7 +14,7 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from ghostgames.games.ghooost.actions import (
     EFFECT_WORDS,
@@ -71,6 +71,8 @@ _GHOSTS = range(1, 15)
 class GhooostOptions(BaseModel):
     model_config = {"extra": "forbid"}
 
+    # first, so that the check of `first` can see it
+    players: int | None = Field(None, exclude=True, description="filled in by the table: the number of players")
     deck: Literal["tarot", "original"] = Field(
         "tarot",
         description="tarot: four Kitty and two Miss Copy (the tarot-deck version); "
@@ -88,7 +90,6 @@ class GhooostOptions(BaseModel):
         "the players with fewer than two Bouh! wins, tied leaders draw",
     )
     first: int | None = Field(None, description="seat that starts the first round; none = random from the seed")
-    players: int | None = Field(None, exclude=True, description="filled in by the table: the number of players")
 
     @field_validator("max_turns", "max_rounds")
     @classmethod
@@ -97,11 +98,13 @@ class GhooostOptions(BaseModel):
             raise ValueError("must be at least 1")
         return value
 
-    @model_validator(mode="after")
-    def _first_is_a_seat(self) -> GhooostOptions:
-        if self.first is not None and (self.first < 0 or (self.players is not None and self.first >= self.players)):
-            raise ValueError(f"first must be a seat number from 0 to {(self.players or 6) - 1}")
-        return self
+    @field_validator("first")
+    @classmethod
+    def _first_is_a_seat(cls, value: int | None, info: ValidationInfo) -> int | None:
+        players = info.data.get("players") or 6
+        if value is not None and not 0 <= value < players:
+            raise ValueError(f"first must be a seat number from 0 to {players - 1}")
+        return value
 
     def match_on(self, players: int) -> bool:
         return players >= 3 and self.match is not False
