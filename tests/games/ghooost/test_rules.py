@@ -528,3 +528,18 @@ def test_an_undecided_match_at_max_rounds_with_a_single_leader_is_won_by_them() 
     state.apply(0, "take")
     outcome = state.outcome()
     assert outcome is not None and [r.result for r in outcome.results] == ["loss", "win", "loss"]
+
+
+def test_kitty_with_only_two_players_left_of_more_gives_the_same_player_another_turn() -> None:
+    state = build(["K 5 6 9", "", "3 3 4 4"], mansions=["9", "", "9"], out=[1])
+    state.apply(0, "play K")
+    assert state.turn == 0
+
+
+def test_drawn_cards_are_told_to_the_drawer_only() -> None:
+    state = build(["5 5 5 10", "6 6 2 2", "3 3 4 4"], crypt="7 8 13")
+    events = state.apply(0, "play 5 5 5")
+    draw = next(e for e in events if e.kind == "draw")
+    assert draw.for_seat(0)["cards"] == ["13", "8", "7"]
+    for reader in (None, 1, 2):
+        assert "cards" not in draw.for_seat(reader) and draw.for_seat(reader)["count"] == 3
