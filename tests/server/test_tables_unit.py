@@ -132,3 +132,30 @@ def test_an_action_text_is_shown_to_others_only_when_the_game_tells_it_in_public
     seat = sorted(last.to_act())[0]
     text = last.legal_texts(seat)[0]
     assert action_is_public(text, last.apply(seat, text))
+
+
+def test_a_rematch_empties_the_seats_of_people_who_left_and_waits_for_them_to_be_filled() -> None:
+    table, log = _table("thelast", 3)
+    for user in ("alice", "bob", "carol"):
+        _do(table, log, user, "/join")
+    _do(table, log, "alice", "/start")
+    _do(table, log, "carol", "/leave")
+    assert table.seats[2].takeover == "left" and table.seats[2].bot_level() == "easy"
+    _do(table, log, "alice", "/resign")  # three players: a bot finishes Alice's seat
+    assert table.seats[0].takeover == "resigned" and table.status == "started"
+    while table.status == "started":
+        seat = sorted(table.to_act())[0]
+        text = table.state.legal_texts(seat)[0]  # type: ignore[union-attr]
+        if table.seats[seat].bot_level() is not None:
+            events = table.decide_bot(seat, text, "bot", ctx())
+        else:
+            events = table.decide(table.seats[seat].name, GameAction(text), None, ctx()).events
+        for event in events:
+            table.apply(event, 0.0)
+    assert table.result is not None and table.result["takeovers"] == {"0": "resigned", "2": "left"}
+    _do(table, log, "bob", "/rematch")
+    assert table.status == "open" and table.round == 2
+    assert [s.name for s in table.seats] == ["alice", "bob", None]
+    _do(table, log, "dave", "/join")
+    _do(table, log, "bob", "/start")
+    assert table.status == "started" and table.round == 2
