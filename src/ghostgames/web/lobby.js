@@ -3,7 +3,7 @@
 
 import { clear, h } from "./dom.js";
 import { errorText } from "./errors.js";
-import { onLanguageChange, t } from "./i18n.js";
+import { has, onLanguageChange, t } from "./i18n.js";
 import { identityForm, logout } from "./identity.js";
 
 export const CLOCKS = ["none", "30", "60", "120", "300+5", "600+10"];
@@ -21,8 +21,8 @@ export function optionLabel(game, name) {
 export function choiceLabel(value) {
   if (value === true) return t("choice.on");
   if (value === false) return t("choice.off");
-  if (value === null) return t("choice.none");
-  return t(`choice.${value}`);
+  if (value === null || value === undefined) return t("choice.none");
+  return has(`choice.${value}`) ? t(`choice.${value}`) : String(value);
 }
 
 /** The values to offer for an option: its choices, or on/off(/none) when the server says so in words. */
@@ -72,7 +72,7 @@ export function optionFields(game) {
 
 function seatText(seat) {
   if (seat.kind === "empty") return t("seat.empty");
-  if (seat.kind === "bot") return t("seat.bot", { level: t(`bot.${seat.bot}`) });
+  if (seat.kind === "bot") return t("seat.bot", { seat: seat.seat + 1, level: t(`bot.${seat.bot}`) });
   return seat.name;
 }
 
@@ -134,22 +134,39 @@ export function lobbyPage(root, connection) {
     );
   }
 
-  function draw() {
-    clear(root);
-    const who = connection.user
+  // Three parts drawn on their own, so a lobby update never wipes a form someone is filling in.
+  const whoSlot = h("div", {});
+  const gamesSlot = h("div", { class: "games" });
+  const tablesSlot = h("div", { class: "table-lists" });
+  let drawnUser;
+  let drawnGames;
+
+  function drawWho(force = false) {
+    const user = connection.ready ? connection.user?.name ?? null : undefined;
+    if (!force && user === drawnUser) return;
+    drawnUser = user;
+    clear(whoSlot).append(connection.user
       ? h("section", { class: "card identity-card" },
           h("h2", {}, t("lobby.you")),
           h("p", {}, t("ui.playing_as", { name: connection.user.name }), " ",
             h("button", { class: "link", onclick: () => logout(connection) }, t("identity.logout"))))
-      : h("section", { class: "card identity-card" }, h("h2", {}, t("lobby.choose_name")), identityForm(connection));
-    const gameCards = games.map((game) =>
+      : h("section", { class: "card identity-card" }, h("h2", {}, t("lobby.choose_name")), identityForm(connection)));
+  }
+
+  function drawGames(force = false) {
+    if (!force && drawnGames === games) return;
+    drawnGames = games;
+    clear(gamesSlot).append(h("h2", {}, t("lobby.new_table")), ...games.map((game) =>
       h("section", { class: "card game-card", dataset: { game: game.name } },
         h("h3", {}, t(`game.${game.name}`)),
         h("p", { class: "muted" }, t(`game.${game.name}.blurb`), " ",
           h("a", { href: `/help/${document.documentElement.lang}/${game.name}.html` }, t("ui.rules"))),
         h("p", { class: "muted" }, t("lobby.players", { min: game.min_players, max: game.max_players })),
-        createForm(game)));
-    const listed = [...tables.values()].filter((table) => table.status !== "finished" || table.seats.some((s) => s.kind === "human"));
+        createForm(game))));
+  }
+
+  function drawTables() {
+    const listed = [...tables.values()].filter((table) => table.status !== "finished");
     const byStatus = (status) => listed.filter((table) => table.status === status);
     const list = (status, title) =>
       h("section", { class: `card tables tables-${status}` },
@@ -157,17 +174,20 @@ export function lobbyPage(root, connection) {
         byStatus(status).length
           ? h("ul", { class: "table-list" }, byStatus(status).map(tableRow))
           : h("p", { class: "muted" }, t("lobby.none")));
-    root.append(
-      h("div", { class: "lobby" },
-        h("h1", {}, t("lobby.title")),
-        message,
-        who,
-        h("div", { class: "lobby-columns" },
-          h("div", { class: "games" }, h("h2", {}, t("lobby.new_table")), gameCards),
-          h("div", { class: "table-lists" }, list("open", t("lobby.open_tables")), list("started", t("lobby.running_tables")))),
-      ),
-    );
+    clear(tablesSlot).append(list("open", t("lobby.open_tables")), list("started", t("lobby.running_tables")));
   }
+
+  function draw(force = false) {
+    drawWho(force);
+    drawGames(force);
+    drawTables();
+  }
+
+  root.append(h("div", { class: "lobby" },
+    h("h1", { "data-i18n": "lobby.title" }, t("lobby.title")),
+    message,
+    whoSlot,
+    h("div", { class: "lobby-columns" }, gamesSlot, tablesSlot)));
 
   connection.on("lobby", (msg) => {
     games = msg.games || [];
@@ -177,17 +197,20 @@ export function lobbyPage(root, connection) {
   });
   connection.on("lobby_table", (msg) => {
     tables.set(msg.table.id, msg.table);
-    draw();
+    drawTables();
   });
   connection.on("lobby_remove", (msg) => {
     tables.delete(msg.table);
-    draw();
+    drawTables();
   });
   connection.on("error", (msg) => {
     if (!msg.id) showError(msg);
   });
-  connection.onOpen(() => connection.send({ type: "lobby" }));
-  onLanguageChange(draw);
+  connection.onOpen(() => {
+    drawWho();
+    connection.send({ type: "lobby" });
+  });
+  onLanguageChange(() => draw(true));
   draw();
 }
 

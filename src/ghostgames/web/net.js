@@ -71,7 +71,10 @@ export class Connection {
       this.delay = 500;
       socket.send(JSON.stringify(session.token ? { type: "hello", token: session.token } : { type: "hello" }));
     });
-    socket.addEventListener("message", (event) => this.receive(event.data));
+    socket.addEventListener("message", (event) => {
+      // A socket replaced by restart() may still deliver its last words; they no longer count.
+      if (this.socket === socket) this.receive(event.data);
+    });
     socket.addEventListener("close", () => {
       if (this.socket !== socket) return;
       this.ready = false;
@@ -103,7 +106,6 @@ export class Connection {
     if (message.type === "welcome") {
       this.user = message.user;
       if (message.token) session.save(message.token, message.user?.name);
-      else if (session.token && !message.user) session.save(null, null);
       this.ready = true;
       this.setStatus("online");
       for (const opener of this.openers) opener(this);

@@ -38,7 +38,7 @@ export function tablePage(root, connection, tableId) {
     if (seat === "ghost") return t("thelast.ghost");
     const info = table()?.seats?.[seat];
     if (!info) return t("seat.number", { seat: Number(seat) + 1 });
-    if (info.kind === "bot") return info.name ? t("seat.bot_named", { name: info.name }) : t("seat.bot", { level: t(`bot.${info.bot}`) });
+    if (info.kind === "bot") return t("seat.bot", { seat: Number(seat) + 1, level: t(`bot.${info.bot}`) });
     if (info.kind === "empty") return t("seat.number", { seat: Number(seat) + 1 });
     return info.name;
   };
@@ -63,6 +63,12 @@ export function tablePage(root, connection, tableId) {
     return connection.request(msg).catch(() => {});
   }
   const act = (actionText) => command(`/${actionText}`);
+
+  /** A name as the server wrote it ("easy bot" for bots) shown in the reader's language. */
+  const displayName = (label) => {
+    const bot = table()?.seats?.find((seat) => seat.kind === "bot" && seat.name === label);
+    return bot ? seatName(bot.seat) : label;
+  };
 
   const ctx = { t, act, seatName, seat: mySeat, table, command };
 
@@ -97,7 +103,7 @@ export function tablePage(root, connection, tableId) {
     const info = table();
     const game = info?.game;
     const link = `${location.origin}/table/${encodeURIComponent(tableId)}`;
-    head.append(
+    head.append(...[
       h("h1", {}, game ? t(`game.${game}`) : t("table.loading")),
       h("span", { class: "table-id" }, t("table.id", { id: tableId })),
       info ? h("span", { class: `chip status-${info.status}` }, t(`status.table.${info.status}`)) : null,
@@ -105,12 +111,16 @@ export function tablePage(root, connection, tableId) {
       h("button", { class: "invite", onclick: (event) => copyLink(link, event.currentTarget), title: link }, t("lobby.invite")),
       game ? h("a", { class: "help-link button", href: `/help/${language()}/${game}.html`, target: "_blank" }, t("table.help")) : null,
       h("span", { class: "spectators muted" }, info ? t("table.spectators", { n: info.spectators ?? 0 }) : ""),
-    );
+    ].filter(Boolean));
   }
 
-  function drawIdentity() {
+  let identityShown = null;
+  function drawIdentity(force = false) {
+    const wanted = !connection.user && connection.ready;
+    if (!force && wanted === identityShown) return; // keep what someone is typing
+    identityShown = wanted;
     clear(identitySlot);
-    if (!connection.user && connection.ready) {
+    if (wanted) {
       identitySlot.append(h("div", { class: "card" }, h("p", {}, t("table.need_name")), identityForm(connection, { compact: true })));
     }
   }
@@ -225,6 +235,11 @@ export function tablePage(root, connection, tableId) {
             choices.map((choice, index) =>
               h("option", { value: index, selected: JSON.stringify(choice) === JSON.stringify(current) }, choiceLabel(choice))));
           value = select;
+        } else if (seated) {
+          const input = h("input", { name: `setting-${name}`, inputmode: "numeric", size: 6, value: current ?? "",
+            placeholder: t("choice.none"),
+            onchange: () => command(`/option ${name} ${input.value.trim() === "" ? "none" : input.value.trim()}`) });
+          value = input;
         } else {
           value = h("span", {}, choiceLabel(current));
         }
@@ -242,11 +257,16 @@ export function tablePage(root, connection, tableId) {
     pregame.append(h("p", { class: "hint" }, t("table.open_hint")));
   }
 
+  /** The players' names in a result, bots named in the reader's language. */
+  function resultNames(info) {
+    return info.seats.map((seat, index) => (seat.kind === "bot" ? seatName(index) : info.result?.names?.[index] ?? seatName(index)));
+  }
+
   function resultText(info) {
     const result = info.result;
     if (!result) return "";
     const outcome = result.outcome;
-    const names = result.names || info.seats.map((seat) => seatName(seat.seat));
+    const names = resultNames(info);
     const winners = outcome.results.map((r, seat) => (r.result === "win" ? names[seat] : null)).filter(Boolean);
     const parts = [];
     if (outcome.results.every((r) => r.result === "draw")) parts.push(t("result.draw"));
@@ -282,8 +302,8 @@ export function tablePage(root, connection, tableId) {
       const result = h("div", { class: "result" }, h("strong", {}, t("result.title")), " ", resultText(info));
       const outcome = info.result?.outcome;
       if (outcome) {
-        const names = info.result.names || [];
-        const ranking = h("ol", { class: "ranking" });
+        const names = resultNames(info);
+        const ranking = h("ul", { class: "ranking" });
         outcome.results
           .map((r, seat) => ({ ...r, seat }))
           .sort((a, b) => a.rank - b.rank)
@@ -326,29 +346,48 @@ export function tablePage(root, connection, tableId) {
   }
 
   // --- the log and chat ---------------------------------------------------------------------------
+  /** A log sentence: capital first letter, closing full stop. */
+  function sentence(text) {
+    const trimmed = text.trim();
+    if (!trimmed) return "";
+    const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+    return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
+  }
+
   function lineText(line) {
     const args = { ...(line.args || {}) };
     if (line.kind === "action") {
-      const described = line.event && gameModule?.describeEvent ? gameModule.describeEvent(line.event, ctx) : null;
-      let text = described || (args.action ? t("log.action", { name: seatName(args.seat), action: args.action }) : t("log.action_secret", { name: seatName(args.seat) }));
+      const described = (line.events || [])
+        .map((event) => gameModule?.describeEvent?.(event, ctx))
+        .filter(Boolean)
+        .map(sentence);
+      let text = described.length
+        ? described.join(" ")
+        : args.action ? t("log.action", { name: seatName(args.seat), action: args.action }) : t("log.action_secret", { name: seatName(args.seat) });
       if (args.by === "bot" && table()?.seats?.[args.seat]?.kind === "human") text += ` (${t("log.by_bot")})`;
       if (args.by === "clock") text += ` (${t("log.by_clock")})`;
       return text;
     }
     if (line.kind === "finished") {
       const reasonKey = gameModule?.REASONS?.[args.reason];
-      const reason = reasonKey ? t(reasonKey) : gameModule?.reasonText?.(args.reason, ctx) || "";
-      const winners = (args.winners || []).join(", ");
+      const reason = sentence(reasonKey ? t(reasonKey) : gameModule?.reasonText?.(args.reason, ctx) || "");
+      const winners = (args.winners || []).map(displayName).join(", ");
       return winners ? t("log.finished", { winners, reason }) : t("log.finished_draw", { reason });
     }
+    if (typeof args.seat === "number") {
+      args.seat_no = args.seat + 1;
+      if (table()?.seats?.[args.seat]?.kind === "bot") args.name = seatName(args.seat);
+    }
+    if (typeof args.name === "string") args.name = displayName(args.name);
     if (line.kind === "takeover") args.reason = t(`takeover.${args.reason}`);
-    if (line.kind === "bot_added" || line.kind === "bot_removed") args.level = args.level ? t(`bot.${args.level}`) : args.name;
-    if (line.kind === "option" || line.kind === "vote") {
-      if (args.name && table()) args.option = has(`option.${table().game}.${args.name}`) ? optionLabel(table().game, args.name) : args.name;
-      if ("value" in args) args.value = args.name === "clock" ? clockLabel(String(args.value ?? "none")) : choiceLabel(args.value);
+    if (line.kind === "bot_added" || line.kind === "bot_removed") args.level = t(`bot.${args.level}`);
+    const game = table()?.game;
+    const optionName = line.kind === "vote" ? args.option : line.kind === "option" ? args.name : null;
+    if (optionName) {
+      args.option = optionName === "clock" ? t("lobby.clock") : has(`option.${game}.${optionName}`) ? optionLabel(game, optionName) : optionName;
+      args.value = optionName === "clock" ? clockLabel(String(args.value ?? "none")) : choiceLabel(args.value);
     }
     for (const [key, value] of Object.entries(args)) if (Array.isArray(value)) args[key] = value.join(", ");
-    if ("seat" in args && typeof args.seat === "number") args.seat_no = args.seat + 1;
     return has(`log.${line.kind}`) ? t(`log.${line.kind}`, args) : line.text;
   }
 
@@ -405,6 +444,9 @@ export function tablePage(root, connection, tableId) {
     const firstTime = message === null;
     message = msg;
     clockBase = performance.now();
+    // For tests and tools: what the page last drew.
+    document.body.dataset.tableVersion = String(msg.table.version);
+    document.body.dataset.tableStatus = msg.table.status;
     if (msg.history) {
       logLines.length = 0;
       chat.element.querySelector(".chat-lines").replaceChildren();
@@ -464,6 +506,7 @@ export function tablePage(root, connection, tableId) {
   });
   onLanguageChange(() => {
     drawAll();
+    drawIdentity(true);
     renderer?.redraw();
     drawLog();
   });

@@ -115,7 +115,7 @@ export function createRenderer(ctx) {
   function squareClickSetup(square) {
     if (holding) {
       placeOn(square, holding);
-      holding = trayLeft(holding) > 0 ? holding : null;
+      holding = null;
     } else if (selected && selected !== square && placement[selected]) {
       const a = placement[selected];
       const b = placement[square];
