@@ -43,5 +43,34 @@ def bench_engine(
         Console().print(f"wrote {json_file}")
 
 
+@bench_app.command("server")
+def bench_server(
+    tables: int = typer.Option(50, help="concurrent tables (two player connections each)"),
+    seconds: float = typer.Option(10.0, help="seconds of play to measure"),
+    workers: int = typer.Option(1, help="server processes (more than one needs --db postgresql://… and --redis)"),
+    db: str | None = typer.Option(None, help="database URL (default: a temporary SQLite file)"),
+    redis: str | None = typer.Option(None, help="Redis URL for fan-out between workers"),
+    echo: bool = typer.Option(True, help="also time a bare WebSocket echo server with the same client"),
+    json_file: Path | None = typer.Option(None, "--json", help="write the figures here as JSON"),
+) -> None:
+    """Play N concurrent Geister tables of scripted players over real WebSockets against servers it starts;
+    print actions/s, round trips, errors and server memory, and the rate of a bare echo server."""
+    from ghostgames.bench import server
+
+    try:
+        result = server.run(tables, seconds, workers, db, redis, echo)
+    except ValueError as err:
+        raise typer.BadParameter(str(err)) from None
+    table = Table(title=f"Server load: {tables} Geister tables, {workers} worker(s), {seconds:g} s")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    for name, value in server.summary_rows(result):
+        table.add_row(name, value)
+    Console().print(table)
+    if json_file:
+        server.write_json(result, json_file)
+        Console().print(f"wrote {json_file}")
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(bench_app, name="bench")

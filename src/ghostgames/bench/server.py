@@ -1,0 +1,460 @@
+"""Server load: N concurrent tables of scripted players over real WebSockets, against W server processes.
+
+The benchmark starts the servers itself (`ghostgames serve` on free loopback ports; a temporary SQLite
+file unless a database URL is given), seats two scripted players at every table (each on its own
+connection, seat 1 on the next worker when there are several, so fan-out is part of what is measured),
+and lets them play random legal actions as fast as the server answers for S seconds; finished games are
+rematched at once. It reports acknowledged actions per second, the round trip of each action (sent ->
+`ack` received), errors by code, and the resident memory of the server processes.
+
+Then the same client talks to a bare WebSocket echo server (ghostgames.bench.echo) with the same number
+of connections and messages in flight, and our rate is printed as a fraction of the echo's rate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import platform
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+GAME = "geister"
+# The benchmark's own players act far faster than people; the per-connection limit would only measure
+# itself, so the servers it starts get a high one (the limit has its own tests).
+SERVER_ENV = {
+    "GHOSTGAMES_RATE": "100000",
+    "GHOSTGAMES_BURST": "100000",
+    "GHOSTGAMES_GRACE": "120",
+    "GHOSTGAMES_BOT_WORKERS": "1",
+    "GHOSTGAMES_SECRET": "bench-secret",
+}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def rss_bytes(pid: int) -> int:
+    """Resident memory of a process and all its children (bot workers), from /proc."""
+    total = 0
+    pending = [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            with open(f"/proc/{current}/status") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+            children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
+        except OSError:
+            continue
+        pending.extend(int(c) for c in children)
+    return total
+
+
+# --- processes ------------------------------------------------------------------------------------
+@dataclass
+class Processes:
+    """Server processes on loopback ports; stopped (and their temp dir removed) by `stop()`."""
+
+    ports: list[int] = field(default_factory=list)
+    procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    logs: list[Path] = field(default_factory=list)
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        for port, proc, log in zip(self.ports, self.procs, self.logs, strict=True):
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"a server exited early:\n{log.read_text(errors='replace')[-3000:]}")
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1):
+                        break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"a server did not answer on port {port}") from None
+                    time.sleep(0.1)
+
+    def rss(self) -> int:
+        return sum(rss_bytes(p.pid) for p in self.procs if p.poll() is None)
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in self.procs:
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+
+
+def start_servers(workers: int, db: str | None, redis: str | None, directory: Path) -> Processes:
+    url = db or f"sqlite:///{directory / 'bench.db'}"
+    out = Processes()
+    env = {**os.environ, **SERVER_ENV}
+    for index in range(workers):
+        port = free_port()
+        command = [sys.executable, "-m", "ghostgames", "serve", "--host", "127.0.0.1", "--port", str(port),
+                   "--db", url, "--log-level", "warning"]
+        if redis:
+            command += ["--redis", redis]
+        log = directory / f"server{index}.log"
+        with log.open("wb") as sink:
+            out.procs.append(subprocess.Popen(command, env=env, stdout=sink, stderr=subprocess.STDOUT,
+                                              cwd=directory))
+        out.ports.append(port)
+        out.logs.append(log)
+        if index == 0:
+            out.wait_ready()  # the first one creates the schema; the others find it
+    out.wait_ready()
+    return out
+
+
+def start_echo(workers: int, directory: Path) -> Processes:
+    out = Processes()
+    for index in range(workers):
+        port = free_port()
+        log = directory / f"echo{index}.log"
+        with log.open("wb") as sink:
+            out.procs.append(subprocess.Popen(
+                [sys.executable, "-m", "uvicorn", "ghostgames.bench.echo:app", "--host", "127.0.0.1",
+                 "--port", str(port), "--log-level", "warning"],
+                stdout=sink, stderr=subprocess.STDOUT, cwd=directory))
+        out.ports.append(port)
+        out.logs.append(log)
+    out.wait_ready()
+    return out
+
+
+# --- the scripted players ---------------------------------------------------------------------------
+@dataclass
+class Stats:
+    round_trips: list[float] = field(default_factory=list)  # seconds
+    errors: Counter[str] = field(default_factory=Counter)
+    stale: int = 0
+    games: int = 0
+    measuring: bool = False
+
+
+class Player:
+    """One seat on one connection: reads in the background, acts whenever its view offers actions."""
+
+    def __init__(self, ws: ClientConnection, seat: int, stats: Stats, rng: random.Random) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.stats = stats
+        self.rng = rng
+        self.table: dict[str, Any] | None = None  # the latest `table` message
+        self.changed = asyncio.Event()
+        self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.counter = 0
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async for raw in self.ws:
+                message = json.loads(raw)
+                kind = message.get("type")
+                if kind == "table":
+                    self.table = message
+                    self.changed.set()
+                elif kind == "error" and isinstance(message.get("fresh"), dict):
+                    self.table = message["fresh"]
+                    self.changed.set()
+                answer_id = message.get("id")
+                if answer_id is not None and answer_id in self.waiting:
+                    self.waiting.pop(answer_id).set_result(message)
+        for future in self.waiting.values():
+            if not future.done():
+                future.set_exception(ConnectionError("connection closed"))
+        self.changed.set()
+
+    async def request(self, message: dict[str, Any], timeout: float = 60.0) -> dict[str, Any]:
+        self.counter += 1
+        msg_id = f"{self.seat}-{self.counter}"
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.waiting[msg_id] = future
+        await self.ws.send(json.dumps({**message, "id": msg_id}))
+        return await asyncio.wait_for(future, timeout)
+
+    async def until(self, check: Any, timeout: float = 60.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.table is not None and check(self.table):
+                return self.table
+            if self.reader.done():
+                raise ConnectionError("connection closed")
+            self.changed.clear()
+            await asyncio.wait_for(self.changed.wait(), max(0.01, deadline - time.monotonic()))
+
+    def my_turn(self, message: dict[str, Any]) -> bool:
+        table = message["table"]
+        view = message.get("view") or {}
+        return table["status"] == "started" and self.seat in table["to_act"] and bool(view.get("legal"))
+
+    async def play(self, table_id: str, stop_at: float) -> None:
+        """Act until `stop_at`; seat 0 starts a rematch whenever a game is over."""
+        while time.monotonic() < stop_at:
+            message = await self.until(lambda m: self.my_turn(m) or m["table"]["status"] == "finished",
+                                       timeout=max(0.1, stop_at - time.monotonic()) + 30)
+            if time.monotonic() >= stop_at:
+                return
+            version = message["table"]["version"]
+            if message["table"]["status"] == "finished":
+                if self.seat != 0:
+                    await self.until(lambda m, seen=version: m["table"]["version"] != seen,
+                                     timeout=max(0.1, stop_at - time.monotonic()) + 30)
+                    continue
+                self.stats.games += 1
+                answer = await self.request({"type": "command", "table": table_id, "text": "/rematch",
+                                             "version": version})
+                self._count(answer, None)
+                continue
+            action = self.rng.choice(message["view"]["legal"])
+            sent = time.perf_counter()
+            answer = await self.request({"type": "action", "table": table_id, "action": action,
+                                         "version": version})
+            self._count(answer, time.perf_counter() - sent)
+
+    def _count(self, answer: dict[str, Any], round_trip: float | None) -> None:
+        if not self.stats.measuring:
+            return
+        if answer["type"] == "error":
+            if answer.get("code") == "stale_version":
+                self.stats.stale += 1
+            else:
+                self.stats.errors[str(answer.get("code"))] += 1
+        elif round_trip is not None:
+            self.stats.round_trips.append(round_trip)
+
+
+async def _connect(port: int) -> ClientConnection:
+    return await websockets.connect(f"ws://127.0.0.1:{port}/ws", max_size=8 * 1024 * 1024, open_timeout=60,
+                                    ping_interval=None, compression=None)
+
+
+async def _set_up_table(index: int, ports: list[int], stats: Stats, tag: str) -> tuple[str, list[Player]]:
+    players = []
+    for seat in (0, 1):
+        ws = await _connect(ports[(index + seat) % len(ports)])
+        player = Player(ws, seat, stats, random.Random(index * 2 + seat))
+        answer = await player.request({"type": "hello", "guest": f"b{tag}{index}x{seat}"})
+        if answer["type"] != "welcome" or answer.get("user") is None:
+            raise RuntimeError(f"hello refused: {answer}")
+        players.append(player)
+    first, second = players
+    created = await first.request({"type": "create", "game": GAME, "seats": 2, "options": {}, "join": True})
+    if created["type"] != "ack":
+        raise RuntimeError(f"create refused: {created}")
+    table_id = str(created["table"])
+    watched = await second.request({"type": "watch", "table": table_id})
+    if watched.get("type") == "error":
+        raise RuntimeError(f"watch refused: {watched}")
+    await second.until(lambda m: m["table"]["id"] == table_id)
+    joined = await second.request({"type": "command", "table": table_id, "text": "/join 1"})
+    if joined["type"] == "error":
+        raise RuntimeError(f"join refused: {joined}")
+    message = await first.until(lambda m: all(s["kind"] != "empty" for s in m["table"]["seats"]))
+    started = await first.request({"type": "command", "table": table_id, "text": "/start",
+                                   "version": message["table"]["version"]})
+    if started["type"] == "error":
+        raise RuntimeError(f"start refused: {started}")
+    return table_id, players
+
+
+def _percentiles(samples: list[float]) -> dict[str, float]:
+    if not samples:
+        return {"p50": 0.0, "p95": 0.0, "p99": 0.0, "max": 0.0, "mean": 0.0}
+    ordered = sorted(samples)
+
+    def at(q: float) -> float:
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+    return {"p50": at(0.50), "p95": at(0.95), "p99": at(0.99), "max": ordered[-1] * 1000,
+            "mean": statistics.fmean(ordered) * 1000}
+
+
+async def _play_tables(ports: list[int], tables: int, seconds: float, servers: Processes) -> dict[str, Any]:
+    stats = Stats()
+    tag = format(random.SystemRandom().randrange(36**4), "x")
+    setup_started = time.monotonic()
+    semaphore = asyncio.Semaphore(50)  # connect in waves: a thousand handshakes at once only measures the backlog
+
+    async def set_up(index: int) -> tuple[str, list[Player]]:
+        async with semaphore:
+            return await _set_up_table(index, ports, stats, tag)
+
+    seated = await asyncio.gather(*(set_up(i) for i in range(tables)))
+    setup_seconds = time.monotonic() - setup_started
+    stop_at = time.monotonic() + seconds
+    stats.measuring = True
+    memory: list[int] = []
+
+    async def sample_memory() -> None:
+        while time.monotonic() < stop_at:
+            memory.append(await asyncio.to_thread(servers.rss))
+            await asyncio.sleep(max(0.2, seconds / 10))
+
+    sampler = asyncio.create_task(sample_memory())
+    started = time.monotonic()
+    results = await asyncio.gather(
+        *(p.play(table_id, stop_at) for table_id, players in seated for p in players), return_exceptions=True)
+    elapsed = time.monotonic() - started
+    stats.measuring = False
+    await sampler
+    for result in results:
+        if isinstance(result, BaseException):
+            stats.errors[f"client: {type(result).__name__}"] += 1
+    for _, players in seated:
+        for player in players:
+            await player.ws.close()
+            player.reader.cancel()
+    actions = len(stats.round_trips)
+    return {
+        "actions": actions,
+        "actions_per_second": actions / elapsed if elapsed else 0.0,
+        "round_trip_ms": _percentiles(stats.round_trips),
+        "errors": sum(stats.errors.values()),
+        "errors_by_code": dict(stats.errors),
+        "stale_versions": stats.stale,
+        "games_finished": stats.games,
+        "seconds_measured": elapsed,
+        "setup_seconds": setup_seconds,
+        "server_rss_mb": (max(memory) if memory else servers.rss()) / 2**20,
+    }
+
+
+async def _echo_clients(ports: list[int], pairs: int, seconds: float, size: int) -> dict[str, Any]:
+    """`pairs` conversations of two connections each, one message in flight per conversation (like a
+    table, where one seat acts at a time): each message waits for its echo before the next is sent."""
+    connections = []
+    for index in range(pairs):
+        pair = [await _connect(ports[(index + seat) % len(ports)]) for seat in (0, 1)]
+        connections.append(pair)
+    payload = json.dumps({"type": "action", "table": "k3f9q2", "action": "x" * max(0, size - 60), "version": 1})
+    trips: list[float] = []
+    stop_at = time.monotonic() + seconds
+
+    async def converse(pair: list[ClientConnection]) -> None:
+        turn = 0
+        while time.monotonic() < stop_at:
+            ws = pair[turn % 2]
+            sent = time.perf_counter()
+            await ws.send(payload)
+            await ws.recv()
+            trips.append(time.perf_counter() - sent)
+            turn += 1
+
+    started = time.monotonic()
+    await asyncio.gather(*(converse(pair) for pair in connections))
+    elapsed = time.monotonic() - started
+    for pair in connections:
+        for ws in pair:
+            await ws.close()
+    return {"messages": len(trips), "messages_per_second": len(trips) / elapsed if elapsed else 0.0,
+            "round_trip_ms": _percentiles(trips)}
+
+
+def _event_loop_policy() -> None:
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+
+
+def run(tables: int, seconds: float, workers: int = 1, db: str | None = None, redis: str | None = None,
+        echo: bool = True) -> dict[str, Any]:
+    """Start the servers, play, stop them; then the echo yardstick. Returns the figures as a dict."""
+    if workers > 1 and not redis and (db is None or db.startswith("sqlite")):
+        raise ValueError("several workers share tables through PostgreSQL and Redis: give --db and --redis")
+    _event_loop_policy()
+    with tempfile.TemporaryDirectory(prefix="gg-bench-") as tmp:
+        directory = Path(tmp)
+        servers = start_servers(workers, db, redis, directory)
+        try:
+            ours = asyncio.run(_play_tables(servers.ports, tables, seconds, servers))
+        except BaseException:
+            for log in servers.logs:
+                sys.stderr.write(log.read_text(errors="replace")[-2000:])
+            raise
+        finally:
+            servers.stop()
+        yardstick: dict[str, Any] | None = None
+        if echo:
+            echoes = start_echo(workers, directory)
+            try:
+                yardstick = asyncio.run(_echo_clients(echoes.ports, tables, seconds, 100))
+            finally:
+                echoes.stop()
+    return {
+        "benchmark": "server",
+        "game": GAME,
+        "tables": tables,
+        "connections": tables * 2,
+        "workers": workers,
+        "db": "sqlite (temporary file)" if db is None else _safe_url(db),
+        "redis": _safe_url(redis) if redis else None,
+        "seconds": seconds,
+        **ours,
+        "echo": yardstick,
+        "fraction_of_echo": (ours["actions_per_second"] / yardstick["messages_per_second"]
+                             if yardstick and yardstick["messages_per_second"] else None),
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
+    }
+
+
+def _safe_url(url: str) -> str:
+    """A URL without its password, for printing and JSON."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        credentials, host = rest.rsplit("@", 1)
+        user = credentials.split(":", 1)[0]
+        return f"{scheme}://{user}@{host}"
+    return url
+
+
+def write_json(result: dict[str, Any], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result, indent=2) + "\n")
+
+
+def summary_rows(result: dict[str, Any]) -> list[tuple[str, str]]:
+    rtt = result["round_trip_ms"]
+    rows = [
+        ("tables / connections / workers", f"{result['tables']} / {result['connections']} / {result['workers']}"),
+        ("actions acknowledged", f"{result['actions']:,} in {result['seconds_measured']:.1f} s"),
+        ("actions/s", f"{result['actions_per_second']:,.0f}"),
+        ("round trip p50 / p95 / p99 (ms)", f"{rtt['p50']:.1f} / {rtt['p95']:.1f} / {rtt['p99']:.1f}"),
+        ("round trip max (ms)", f"{rtt['max']:.1f}"),
+        ("errors", f"{result['errors']} {result['errors_by_code'] or ''}".strip()),
+        ("stale versions (retried)", str(result["stale_versions"])),
+        ("games finished", str(result["games_finished"])),
+        ("server memory (RSS, MB)", f"{result['server_rss_mb']:.0f}"),
+    ]
+    echo = result.get("echo")
+    if echo:
+        rows.append(("bare echo: messages/s", f"{echo['messages_per_second']:,.0f}"))
+        rows.append(("bare echo p99 (ms)", f"{echo['round_trip_ms']['p99']:.1f}"))
+        rows.append(("our rate / echo rate", f"{result['fraction_of_echo']:.3f}"))
+    return rows
