@@ -26,6 +26,7 @@ from ghostgames.games.ghooost.actions import (
     TURN,
     GhooostAction,
     Play,
+    Simple,
 )
 from ghostgames.games.ghooost.cards import (
     COPY_BASE,
@@ -65,7 +66,6 @@ SEAT_SETS = tuple(frozenset((s,)) for s in range(max(MANSION_SIZE) + 1))
 NOBODY: frozenset[int] = frozenset()
 NO_PRIVATE: Mapping[int, Mapping[str, Any]] = Event._field_defaults["private"]
 DRAWS = tuple(f"draws {n}" for n in range(HAND_SIZE + 1))
-_GHOSTS = range(1, 15)
 
 
 class GhooostOptions(BaseModel):
@@ -246,6 +246,8 @@ class GhooostState(State[GhooostAction]):
     def _apply(self, seat: int, action: GhooostAction) -> list[Event]:
         if isinstance(action, Play):
             return self._play_from_hand(seat, action)
+        if not isinstance(action, Simple):
+            raise IllegalAction(f"{action} is not a Ghooost! action")
         kind = action.kind
         if kind == "take":
             if not (self.cemetery or self.kitty):
