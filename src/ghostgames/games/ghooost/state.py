@@ -66,6 +66,10 @@ SEAT_SETS = tuple(frozenset((s,)) for s in range(max(MANSION_SIZE) + 1))
 NOBODY: frozenset[int] = frozenset()
 NO_PRIVATE: Mapping[int, Mapping[str, Any]] = Event._field_defaults["private"]
 DRAWS = tuple(f"draws {n}" for n in range(HAND_SIZE + 1))
+# PILES[value][count][copies]: the cemetery entries of a play (its ghosts, then its Miss Copy cards)
+PILES = tuple(
+    tuple(tuple((v,) * n + (COPY_BASE + v,) * m for m in range(5)) for n in range(5)) for v in range(KITTY)
+)
 
 
 class GhooostOptions(BaseModel):
@@ -324,11 +328,7 @@ class GhooostState(State[GhooostAction]):
             self.cemetery.clear()
             self.top_value = self.top_run = 0
             return effect | AGAIN | CLEARED
-        cemetery = self.cemetery
-        for _ in range(count):
-            cemetery.append(value)
-        for _ in range(copies):
-            cemetery.append(COPY_BASE + value)
+        self.cemetery += PILES[value][count][copies]
         self.top_value = value
         self.top_run = run
         return effect | AGAIN if size >= 2 else effect
