@@ -34,6 +34,7 @@ def create_table(page: Page, game: str, seats: int, bots: bool = True, options: 
             field.fill(value)
     form.locator("button[type=submit]").click()
     page.wait_for_url(re.compile(r"/table/"))
+    page.wait_for_selector(".seat.me")  # the table is drawn and I sit in it
     return page.url.split("?")[0]
 
 

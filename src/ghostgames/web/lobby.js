@@ -14,8 +14,13 @@ export function clockLabel(value) {
   return increment ? t("clock.bank", { minutes: Number(bank) / 60, increment }) : t("clock.move", { seconds: bank });
 }
 
+/** An option's label; an option newer than the catalogs shows its own name rather than a key. */
 export function optionLabel(game, name) {
-  return t(`option.${game}.${name}`);
+  return has(`option.${game}.${name}`) ? t(`option.${game}.${name}`) : name;
+}
+
+export function optionHelp(game, name, spec) {
+  return has(`option.${game}.${name}.help`) ? t(`option.${game}.${name}.help`) : spec?.help ?? "";
 }
 
 export function choiceLabel(value) {
@@ -57,7 +62,7 @@ export function optionFields(game) {
     fields.push(h("div", { class: "field" },
       h("label", { for: id }, optionLabel(game.name, name), vote),
       input,
-      h("small", { class: "help" }, t(`option.${game.name}.${name}.help`))));
+      h("small", { class: "help" }, optionHelp(game.name, name, spec))));
   }
   const read = () => {
     const options = {};

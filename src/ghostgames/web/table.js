@@ -7,7 +7,7 @@ import { clear, h } from "./dom.js";
 import { errorText } from "./errors.js";
 import { has, language, onLanguageChange, t } from "./i18n.js";
 import { identityForm } from "./identity.js";
-import { CLOCKS, choiceLabel, choicesOf, clockLabel, copyLink, optionLabel } from "./lobby.js";
+import { CLOCKS, choiceLabel, choicesOf, clockLabel, copyLink, optionHelp, optionLabel } from "./lobby.js";
 import { api } from "./net.js";
 
 const GAME_MODULES = {
@@ -245,7 +245,7 @@ export function tablePage(root, connection, tableId) {
         }
       }
       rows.append(h("dt", {}, optionLabel(info.game, name)), h("dd", {}, value, " ",
-        h("small", { class: "help" }, t(`option.${info.game}.${name}.help`))));
+        h("small", { class: "help" }, optionHelp(info.game, name, option))));
     }
     const clockValue = info.clock?.mode === "move" ? String(info.clock.seconds)
       : info.clock?.mode === "bank" ? `${info.clock.seconds}+${info.clock.increment}` : "none";

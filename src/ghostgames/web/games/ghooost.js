@@ -280,6 +280,7 @@ export function reasonText(reason, ctx) {
   match = /^seat (\d+) is the last holding cards$/.exec(reason || "");
   if (match) return ctx.t("ghooost.reason.loser", { name: ctx.seatName(Number(match[1])) });
   if (/^the round reached/.test(reason || "")) return ctx.t("ghooost.reason.draw");
+  if (/^the match reached/.test(reason || "")) return ctx.t("ghooost.reason.max_rounds");
   return null;
 }
 
