@@ -166,6 +166,10 @@ class Hub:
         for task in tasks:
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
+        for key in [k for k in self._bot if k[0] == table.id]:
+            del self._bot[key]
+        self.watchers.pop(table.id, None)
+        self.present.pop(table.id, None)
         for conn in list(self.lobby):
             conn.send({"type": "lobby_remove", "table": table.id})
 
@@ -368,6 +372,10 @@ class Hub:
 
     # --- bots and clocks ------------------------------------------------------------------------
     def _schedule(self, table: Table) -> None:
+        for index in range(table.seat_count):
+            finished = self._bot.get((table.id, index))
+            if finished is not None and finished[1].done():
+                del self._bot[(table.id, index)]
         for seat, level, by in table.bot_turns():
             key = (table.id, seat)
             running = self._bot.get(key)
