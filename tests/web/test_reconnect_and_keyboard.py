@@ -1,0 +1,84 @@
+"""Live updates survive a lost connection: the page reconnects by itself and the player plays on. And the
+game works from the keyboard alone: every square, ghost and card is a button."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.server.harness import ServerProcess
+from tests.web.pages import create_table, enter_as_guest, geister_move, start_with_bots, version, wait_turn_or_end
+
+
+@pytest.fixture()
+def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(tmp_path, env={"GHOSTGAMES_GRACE": "30"}).start()
+    yield process
+    process.stop()
+
+
+def test_the_page_reconnects_by_itself_when_the_server_comes_back(own_server: ServerProcess, browser: Browser) -> None:
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    enter_as_guest(page, own_server.http_url, "Rita")
+    create_table(page, "geister", 2)
+    start_with_bots(page)
+    assert wait_turn_or_end(page)
+    page.click("button.setup-random")
+    page.click("button.setup-ready")
+    page.wait_for_selector(".setup-tray", state="detached")
+    rng = random.Random(5)
+    assert wait_turn_or_end(page)
+    geister_move(page, rng, drag=False)
+    seen = version(page)
+
+    own_server.kill()  # SIGKILL, as in a crash
+    expect(page.locator("#connection")).to_have_attribute("data-status", "reconnecting")
+    own_server.start()
+    expect(page.locator("#connection")).to_have_attribute("data-status", "online", timeout=30_000)
+    page.wait_for_function(f"() => Number(document.body.dataset.tableVersion) >= {seen}")
+    expect(page.locator(".seat.me")).to_contain_text("Rita")  # the token still owns the seat
+
+    for _ in range(2):  # and the game goes on from the same page
+        if wait_turn_or_end(page):
+            geister_move(page, rng, drag=True)
+    assert version(page) > seen
+    context.close()
+
+
+def test_geister_setup_and_a_move_work_with_the_keyboard_alone(server: ServerProcess, browser: Browser) -> None:
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    enter_as_guest(page, server.http_url, "Kim")
+    create_table(page, "geister", 2)
+    start_with_bots(page)
+    assert wait_turn_or_end(page)
+
+    # Focus the tray piece, Enter; focus a start square, Enter: one ghost placed each time.
+    squares = page.eval_on_selector_all(".square[data-start=mine]", "els => els.map(e => e.dataset.square)")
+    for index, square in enumerate(squares):
+        colour = "good" if index % 2 else "bad"
+        page.focus(f".tray-piece[data-colour={colour}]")
+        page.keyboard.press("Enter")
+        page.focus(f".square[data-square={square}]")
+        page.keyboard.press("Enter")
+    expect(page.locator(".square[data-start=mine] .ghost.good")).to_have_count(4)
+    page.focus("button.setup-ready")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".setup-tray", state="detached")
+
+    assert wait_turn_or_end(page)
+    before = version(page)
+    page.focus(".square.movable")
+    page.keyboard.press("Enter")
+    target = page.locator(".square.target").first
+    expect(target).to_have_attribute("aria-label", re.compile(r"^[a-f][1-6], .*move here$"))
+    target.focus()
+    page.keyboard.press(" ")
+    page.wait_for_function(f"() => Number(document.body.dataset.tableVersion) > {before}")
+    context.close()
