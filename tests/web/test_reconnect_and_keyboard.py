@@ -82,3 +82,17 @@ def test_geister_setup_and_a_move_work_with_the_keyboard_alone(server: ServerPro
     page.keyboard.press(" ")
     page.wait_for_function(f"() => Number(document.body.dataset.tableVersion) > {before}")
     context.close()
+
+
+def test_a_table_clock_counts_down_beside_the_seat_to_play(server: ServerProcess, browser: Browser) -> None:
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    enter_as_guest(page, server.http_url, "Cleo")
+    create_table(page, "thelast", 2, options={"clock": "60 s per move"})
+    expect(page.locator(".pregame select[name=setting-clock]")).to_have_value("60")
+    start_with_bots(page)
+    clock = page.locator(".seat.to-act .clock")
+    expect(clock).to_have_text(re.compile(r"^[01]:\d\d$"))
+    first = clock.inner_text()
+    expect(clock).not_to_have_text(first, timeout=5_000)  # it ticks
+    context.close()

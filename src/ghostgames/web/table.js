@@ -56,11 +56,19 @@ export function tablePage(root, connection, tableId) {
     errorBanner.hidden = true;
   }
 
-  function command(text, { withVersion = true } = {}) {
+  function command(text, { withVersion = true, retry = true } = {}) {
     const msg = { type: "command", table: tableId, text };
     if (withVersion && table()) msg.version = table().version;
     hideError();
-    return connection.request(msg).catch(() => {});
+    return connection.request(msg).catch((error) => {
+      // Someone else (a bot setting up at the same moment) changed the table: the fresh table is drawn
+      // already; when the same action is still allowed, send it once more instead of troubling the player.
+      const action = text.replace(/^\//, "");
+      if (retry && error?.code === "stale_version" && (message?.view?.legal || []).includes(action)) {
+        return command(text, { withVersion, retry: false });
+      }
+      return undefined;
+    });
   }
   const act = (actionText) => command(`/${actionText}`);
 

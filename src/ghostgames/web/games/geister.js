@@ -333,7 +333,7 @@ export function createRenderer(ctx) {
     },
     redraw: draw,
     /** Command words for chat completion. */
-    commands: ["setup"],
+    commands: ["setup", "move"],
   };
 }
 
