@@ -7,6 +7,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +17,7 @@ from tests import contract_checks as checks
 from tests.games.ghooost.positions import build, kind, where_cards_are
 
 SEEDS = st.integers(min_value=0, max_value=2**32)
-PLAYERS = st.sampled_from([2, 4, 6])
+PLAYERS = pytest.mark.parametrize("players", [2, 4, 6])
 OPTIONS = st.sampled_from(
     [
         {"match": False},
@@ -28,44 +29,51 @@ OPTIONS = st.sampled_from(
 )
 
 
-@settings(max_examples=15, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, options=OPTIONS)
+@PLAYERS
+@settings(max_examples=5, deadline=None)
+@given(seed=SEEDS, options=OPTIONS)
 def test_legal_actions_never_raise_and_games_end(seed: int, players: int, options: dict[str, Any]) -> None:
     checks.check_legal_never_raises_and_ends("ghooost", players, options, seed)
 
 
-@settings(max_examples=6, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, options=OPTIONS)
+@PLAYERS
+@settings(max_examples=3, deadline=None)
+@given(seed=SEEDS, options=OPTIONS)
 def test_illegal_actions_raise_and_change_nothing(seed: int, players: int, options: dict[str, Any]) -> None:
     checks.check_illegal_raises_and_changes_nothing("ghooost", players, options, seed)
 
 
-@settings(max_examples=6, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, options=OPTIONS)
+@PLAYERS
+@settings(max_examples=3, deadline=None)
+@given(seed=SEEDS, options=OPTIONS)
 def test_load_of_to_json_round_trips(seed: int, players: int, options: dict[str, Any]) -> None:
     checks.check_json_round_trip("ghooost", players, options, seed)
 
 
-@settings(max_examples=10, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, options=OPTIONS)
+@PLAYERS
+@settings(max_examples=4, deadline=None)
+@given(seed=SEEDS, options=OPTIONS)
 def test_a_record_replays_to_an_identical_state(seed: int, players: int, options: dict[str, Any]) -> None:
     checks.check_record_replays("ghooost", players, options, seed)
 
 
-@settings(max_examples=5, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, options=OPTIONS)
+@PLAYERS
+@settings(max_examples=3, deadline=None)
+@given(seed=SEEDS, options=OPTIONS)
 def test_action_text_and_json_round_trip(seed: int, players: int, options: dict[str, Any]) -> None:
     checks.check_action_forms_round_trip("ghooost", players, options, seed)
 
 
-@settings(max_examples=5, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, options=OPTIONS)
+@PLAYERS
+@settings(max_examples=3, deadline=None)
+@given(seed=SEEDS, options=OPTIONS)
 def test_views_are_the_same_in_every_sampled_world(seed: int, players: int, options: dict[str, Any]) -> None:
     checks.check_information_set_invariance("ghooost", players, options, seed, worlds=2)
 
 
-@settings(max_examples=10, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, options=OPTIONS)
+@PLAYERS
+@settings(max_examples=4, deadline=None)
+@given(seed=SEEDS, options=OPTIONS)
 def test_the_62_cards_are_always_each_in_exactly_one_place(seed: int, players: int, options: dict[str, Any]) -> None:
     deck = composition(options.get("deck", "tarot"))
     assert sum(deck) == 62
@@ -77,8 +85,9 @@ def test_the_62_cards_are_always_each_in_exactly_one_place(seed: int, players: i
         assert state.held == [held_mask(h) for h in state.hands]
 
 
-@settings(max_examples=10, deadline=None)
-@given(seed=SEEDS, players=PLAYERS, options=OPTIONS)
+@PLAYERS
+@settings(max_examples=4, deadline=None)
+@given(seed=SEEDS, options=OPTIONS)
 def test_no_view_or_event_holds_a_secret(seed: int, players: int, options: dict[str, Any]) -> None:
     """Views show hand counts, mansion and crypt sizes only; the cards shown in another hand are cards
     really there; drawn and dealt cards reach only their owner."""
