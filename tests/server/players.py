@@ -38,7 +38,8 @@ def my_turn_or_over(message: dict[str, Any]) -> bool:
 
 async def play_until_over(client: Client, table_id: str, seed: int, policy: Policy = random_policy,
                           max_actions: int = 5000) -> list[str]:
-    """Act whenever this client's seat may act, until the game is over; returns the acknowledged actions."""
+    """Act whenever this client's seat may act, until the game is over; returns the acknowledged actions.
+    (A refusal because the state moved on meanwhile - another seat, a bot, a clock - just means: look again.)"""
     rng = random.Random(seed)
     acknowledged: list[str] = []
     for _ in range(max_actions):
@@ -46,10 +47,13 @@ async def play_until_over(client: Client, table_id: str, seed: int, policy: Poli
         if message["table"]["status"] == "finished":
             return acknowledged
         choice = policy(list(message["view"]["legal"]), rng)
-        answer = await client.act(table_id, choice)
+        seen = message["table"]["version"]
+        answer = await client.act(table_id, choice, version=seen)
         if answer["type"] == "ack":
             acknowledged.append(choice)
-        elif answer.get("code") not in ("stale_version", "not_your_turn"):
+        elif answer.get("code") in ("stale_version", "not_your_turn", "bot_playing"):
+            await client.until_table(table_id, lambda m, seen=seen: m["table"]["version"] != seen, timeout=60)
+        else:
             raise AssertionError(f"refused: {answer}")
     raise AssertionError("the game did not end")
 
