@@ -27,6 +27,7 @@ export function tablePage(root, connection, tableId) {
   let wantBots = Number(params.get("bots") || 0);
   let message = null; // the last `table` message
   let gameModule = null;
+  let loadingGame = null;
   let renderer = null;
   let gameSpecs = null;
   let clockBase = 0;
@@ -73,9 +74,16 @@ export function tablePage(root, connection, tableId) {
   const act = (actionText) => command(`/${actionText}`);
 
   /** A name as the server wrote it ("easy bot" for bots) shown in the reader's language. */
-  const displayName = (label) => {
-    const bot = table()?.seats?.find((seat) => seat.kind === "bot" && seat.name === label);
-    return bot ? seatName(bot.seat) : label;
+  const displayName = (label) => displayNames([label])[0];
+  /** Several such names: equal bot labels ("easy bot" twice) go to different bot seats, in seat order. */
+  const displayNames = (labels) => {
+    const used = new Set();
+    return labels.map((label) => {
+      const bot = table()?.seats?.find((seat) => seat.kind === "bot" && seat.name === label && !used.has(seat.seat));
+      if (!bot) return label;
+      used.add(bot.seat);
+      return seatName(bot.seat);
+    });
   };
 
   const ctx = { t, act, seatName, seat: mySeat, table, command };
@@ -329,10 +337,15 @@ export function tablePage(root, connection, tableId) {
     const info = table();
     if (!info) return;
     if (!gameModule) {
-      gameModule = await GAME_MODULES[info.game]();
-      renderer = gameModule.createRenderer(ctx);
-      clear(gameArea);
-      gameArea.append(renderer.element);
+      // One import however many table messages arrive meanwhile.
+      loadingGame ||= GAME_MODULES[info.game]().then((module) => {
+        gameModule = module;
+        renderer = gameModule.createRenderer(ctx);
+        clear(gameArea);
+        gameArea.append(renderer.element);
+        drawLog(); // the log speaks the game's words only once its module is here
+      });
+      await loadingGame;
     }
     if (message.view) {
       renderer.element.hidden = false;
@@ -379,7 +392,7 @@ export function tablePage(root, connection, tableId) {
     if (line.kind === "finished") {
       const reasonKey = gameModule?.REASONS?.[args.reason];
       const reason = sentence(reasonKey ? t(reasonKey) : gameModule?.reasonText?.(args.reason, ctx) || "");
-      const winners = (args.winners || []).map(displayName).join(", ");
+      const winners = displayNames(args.winners || []).join(", ");
       return winners ? t("log.finished", { winners, reason }) : t("log.finished_draw", { reason });
     }
     if (typeof args.seat === "number") {

@@ -204,7 +204,7 @@ export function createRenderer(ctx) {
       banner,
       h("div", { class: "centre" }, crypt, cemetery, kitty, discard),
       mine ? h("div", { class: "my-area" }, seatPanel(mine), handRow, buttons) : null,
-      view.rounds.length ? roundsTable() : null,
+      view.match && view.rounds.length ? roundsTable() : null,
     ].filter(Boolean));
   }
 
