@@ -20,7 +20,9 @@ TABLES: list[tuple[str, int, dict[str, Any]]] = [
 ]
 
 
-def positions(game: str, players: int, options: dict[str, Any], seed: int, every: int) -> Iterator[tuple[State[Any], int]]:
+def positions(
+    game: str, players: int, options: dict[str, Any], seed: int, every: int
+) -> Iterator[tuple[State[Any], int]]:
     """(state, seat to act) at every `every`-th action of one random game; the state is the live one."""
     state = get_game(game).new(players, options, seed=seed)
     rng = random.Random(seed)

@@ -43,7 +43,8 @@ def _keep_or_swap(points_name: str | None, swaps: Sequence[Swap], legal: Sequenc
 def _winner(trick: list[int], who: list[int | str], card: int, me: int) -> int | str:
     """Who takes the trick if `card` is played last."""
     colour = COLOUR_OF[card]
-    best, winner = card, me
+    best = card
+    winner: int | str = me
     for c, w in zip(trick, who, strict=True):
         if COLOUR_OF[c] == colour and c > best:
             best, winner = c, w
