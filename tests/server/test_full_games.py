@@ -44,6 +44,9 @@ async def _full_game(server: ServerProcess, game: str, players: int, options: di
         acknowledged = await asyncio.gather(*(play_until_over(c, table_id, seed=i, policy=policy)
                                               for i, c in enumerate(clients)))
         final = await spectator.until_table(table_id, lambda m: m["table"]["status"] == "finished")
+        for reader in [*clients, spectator, anonymous]:  # the log line of the end follows the final table
+            await reader.wait_for(lambda m: m.get("type") == "log" and m["table"] == table_id
+                                  and any(line["kind"] == "finished" for line in m["lines"]))
         stored = record_of(server.db_url, table_id)
         # every acknowledged action is in the record, in each seat's order
         for seat, actions in enumerate(acknowledged):

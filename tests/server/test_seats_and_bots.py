@@ -144,6 +144,8 @@ def test_when_a_clock_runs_out_a_bot_plays_that_turn_and_repeated_timeouts_hand_
         taken = await alice.until_table(table_id, lambda m: m["table"]["seats"][1]["takeover"] is not None,
                                         timeout=60)
         assert taken["table"]["seats"][1]["takeover"] == "timeouts"
+        await alice.wait_for(lambda m: m.get("type") == "log" and any(line["kind"] == "takeover"
+                                                                      for line in m["lines"]))
         lines = log_lines(alice, table_id)
         bobs = [line for line in lines if line["args"].get("seat") == 1]
         timeouts = [line for line in bobs if line["kind"] == "timeout"]
