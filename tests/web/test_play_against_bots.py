@@ -46,6 +46,10 @@ def test_one_person_plays_geister_against_a_bot_until_the_result_shows(server: S
     coloured = page.locator(".captured .captured-pics svg.ghost.good, .captured .captured-pics svg.ghost.bad")
     assert captured.count() == coloured.count()
     page.screenshot(path=screenshot_path("geister-result"), full_page=True)
+    # Play again: the same seats, a new game that starts at once with a fresh secret setup.
+    page.click("button.do-rematch")
+    expect(page.locator(".setup-tray")).to_be_visible()
+    expect(page.locator(".table-head")).to_contain_text("game 2")
     context.close()
 
 

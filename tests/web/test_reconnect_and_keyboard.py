@@ -96,3 +96,26 @@ def test_a_table_clock_counts_down_beside_the_seat_to_play(server: ServerProcess
     first = clock.inner_text()
     expect(clock).not_to_have_text(first, timeout=5_000)  # it ticks
     context.close()
+
+
+def test_an_account_keeps_its_name_across_log_out_and_log_in(server: ServerProcess, browser: Browser) -> None:
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    page.goto(server.http_url + "/")
+    page.fill("input[name=account-name]", "Ada")
+    page.fill("input[name=password]", "lovelace1815")
+    page.click(".login-form button[type=button]")  # create the account
+    expect(page.locator(".identity-card")).to_contain_text("Playing as Ada")
+    page.click(".identity-card button.link")  # change name: log out
+    expect(page.locator(".identity-card")).to_contain_text("Choose a name")
+    page.fill("input[name=guest-name]", "Ada")
+    page.click(".guest-form button[type=submit]")
+    expect(page.locator(".identity-card [role=alert]")).to_contain_text("The name Ada is already taken.")
+    page.fill("input[name=account-name]", "Ada")
+    page.fill("input[name=password]", "wrong-password")
+    page.click(".login-form button[type=submit]")
+    expect(page.locator(".identity-card [role=alert]")).to_contain_text("Wrong name or password.")
+    page.fill("input[name=password]", "lovelace1815")
+    page.click(".login-form button[type=submit]")
+    expect(page.locator(".identity-card")).to_contain_text("Playing as Ada")
+    context.close()

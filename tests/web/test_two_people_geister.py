@@ -64,6 +64,14 @@ def test_two_people_set_up_geister_in_the_chat_and_both_see_the_disclosed_colour
     bob.click("button.setup-ready")
     bob.wait_for_selector(".setup-tray", state="detached")
 
+    # Carol only watches, by the same link and without a name: she sees ghosts, never a hidden colour.
+    carol_context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    carol = carol_context.new_page()
+    carol.goto(link)
+    expect(carol.locator(".board svg.ghost")).to_have_count(16)
+    expect(carol.locator(".board svg.ghost.unknown")).to_have_count(16)
+    expect(carol.locator(".setup-tray")).to_have_count(0)
+
     rng = random.Random(4)
     moves = 0
     while moves < 400:
@@ -91,6 +99,10 @@ def test_two_people_set_up_geister_in_the_chat_and_both_see_the_disclosed_colour
                                               ".board svg.ghost.bad:has(.ghost-body.theirs)").count()
         page.screenshot(path=screenshot_path(f"geister-disclosed-{name}"), full_page=True)
     assert version(alice) == version(bob)
+    carol.wait_for_function(f"() => Number(document.body.dataset.tableVersion) >= {version(alice)}")
+    expect(carol.locator(".turn-banner.finished")).to_be_visible()
+    expect(carol.locator(".board svg.ghost.unknown")).to_have_count(0)  # disclose shows them to watchers too
+    carol_context.close()
     assert errors == []
     alice_context.close()
     bob_context.close()
