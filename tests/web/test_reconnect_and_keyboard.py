@@ -119,3 +119,21 @@ def test_an_account_keeps_its_name_across_log_out_and_log_in(server: ServerProce
     page.click(".login-form button[type=submit]")
     expect(page.locator(".identity-card")).to_contain_text("Playing as Ada")
     context.close()
+
+
+def test_the_language_picker_switches_every_text_and_is_remembered(server: ServerProcess, browser: Browser) -> None:
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    enter_as_guest(page, server.http_url, "Lena")
+    page.select_option("#language-picker", "de")
+    expect(page.locator(".games h2")).to_have_text("Einen neuen Tisch eröffnen")
+    create_table(page, "geister", 2)
+    expect(page.locator(".log-title")).to_have_text("Spielverlauf")
+    page.select_option("#language-picker", "uk")
+    expect(page.locator(".log-title")).to_have_text("Хід гри")
+    expect(page.locator("input.chat-input")).to_have_attribute("placeholder", "Напишіть щось або / для команди")
+    expect(page.locator(".table-head h1")).to_have_text("Гайстер")
+    page.reload()
+    expect(page.locator(".table-head h1")).to_have_text("Гайстер")
+    assert page.evaluate("() => document.documentElement.lang") == "uk"
+    context.close()

@@ -1,5 +1,5 @@
 // The table chat: plain text is chat, "/..." is a command, both sent the same way. Typing "/" lists the
-// command names that fit (Tab or Enter on a highlighted one completes it, arrows move, Escape closes).
+// command names that fit: Tab completes the highlighted one, the arrows move, Escape closes, Enter sends.
 
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -34,9 +34,11 @@ export function suggestions(text, { gameCommands = [], optionNames = [] } = {}) 
 
 /** The chat box: messages list, input with completion; `send(text)` delivers a line to the server. */
 export function chatBox({ send, context }) {
-  const list = h("ol", { class: "chat-lines", "aria-live": "polite", "aria-label": t("chat.title") });
+  const list = h("ol", { class: "chat-lines", "aria-live": "polite", "aria-label": t("chat.title"),
+    "data-i18n-aria-label": "chat.title" });
   const input = h("input", { class: "chat-input", name: "chat", autocomplete: "off", spellcheck: "false",
     placeholder: t("chat.placeholder"), "aria-label": t("chat.placeholder"), role: "combobox",
+    "data-i18n-placeholder": "chat.placeholder", "data-i18n-aria-label": "chat.placeholder",
     "aria-autocomplete": "list", "aria-expanded": "false", "aria-controls": "chat-completions" });
   const menu = h("ul", { class: "completions", id: "chat-completions", role: "listbox", hidden: true });
   let items = [];
@@ -94,10 +96,10 @@ export function chatBox({ send, context }) {
   input.addEventListener("blur", () => setTimeout(() => { items = []; paint(); }, 150));
 
   const element = h("section", { class: "chat" },
-    h("h3", {}, t("chat.title")),
+    h("h3", { "data-i18n": "chat.title" }, t("chat.title")),
     list,
     h("div", { class: "chat-entry" }, input, menu),
-    h("p", { class: "hint" }, t("chat.hint")));
+    h("p", { class: "hint", "data-i18n": "chat.hint" }, t("chat.hint")));
 
   return {
     element,

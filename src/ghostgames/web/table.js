@@ -92,12 +92,13 @@ export function tablePage(root, connection, tableId) {
   const head = h("section", { class: "table-head" });
   const identitySlot = h("div", { class: "identity-slot" });
   const statusBanner = h("div", { class: "turn-banner", role: "status" });
-  const controls = h("div", { class: "controls", role: "toolbar", "aria-label": t("table.controls") });
+  const controls = h("div", { class: "controls", role: "toolbar", "aria-label": t("table.controls"),
+    "data-i18n-aria-label": "table.controls" });
   const pregame = h("section", { class: "pregame" });
   const gameArea = h("div", { class: "game-area" });
   const seats = h("section", { class: "seats" });
   const logList = h("ol", { class: "log-lines" });
-  const logBox = h("section", { class: "log" }, h("h3", { class: "log-title" }, t("log.title")), logList);
+  const logBox = h("section", { class: "log" }, h("h3", { class: "log-title", "data-i18n": "log.title" }, t("log.title")), logList);
   const chat = chatBox({
     send: (text) => command(text, { withVersion: false }),
     context: () => ({
