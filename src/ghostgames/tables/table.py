@@ -172,6 +172,8 @@ class Table:
         self.result: dict[str, Any] | None = None
         # chat ({"kind": "chat", "name", "seat", "text", "time"}) and public log lines ({"kind": "log", "line"})
         self.history: deque[dict[str, Any]] = deque(maxlen=HISTORY)
+        # (version, seat, text, state after, events) of the last action checked, to apply it for free
+        self._trial: tuple[int, int, str, State[Any], list[Event]] | None = None
         created_line = LogLine("created", f"table created for {self.game.title}", {"game": self.game.name})
         self.history.append({"kind": "log", "line": created_line.for_reader(None)})
 
@@ -511,10 +513,11 @@ class Table:
         assert self.state is not None
         trial = self.state.clone()
         try:
-            trial.apply(seat, text)
+            trial_events = trial.apply(seat, text)
         except IllegalAction as err:
             raise TableError("illegal_action", f"illegal action: {err.reason}", reason=err.reason,
                              action=text) from None
+        self._trial = (self.version, seat, text, trial, trial_events)
         event: EventData = {"kind": "action", "seat": seat, "text": text, "by": by}
         if self.clocks is not None and self.clock_spec.mode == "bank" and by == "player":
             event["bank"] = self.clocks.bank_after(seat, ctx.now)
@@ -648,7 +651,12 @@ class Table:
     def _on_action(self, event: EventData, now: float) -> list[LogLine]:
         assert self.state is not None
         index, text, by = int(event["seat"]), str(event["text"]), str(event.get("by", "player"))
-        game_events: list[Event] = self.state.apply(index, text)
+        trial, self._trial = self._trial, None
+        if trial is not None and trial[:3] == (self.version - 1, index, text):
+            # the position this very action was checked on: take its result instead of playing it twice
+            self.state, game_events = trial[3], trial[4]
+        else:
+            game_events = self.state.apply(index, text)
         self.actions.append((index, text))
         seat = self.seats[index]
         if by == "player":
