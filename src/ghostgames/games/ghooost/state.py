@@ -248,9 +248,10 @@ class GhooostState(State[GhooostAction]):
         return self._apply(seat, action)
 
     def _apply(self, seat: int, action: GhooostAction) -> list[Event]:
-        if isinstance(action, Play):
+        # type() rather than isinstance(): actions derive from an ABC, whose isinstance check is slow
+        if type(action) is Play:
             return self._play_from_hand(seat, action)
-        if not isinstance(action, Simple):
+        if type(action) is not Simple:
             raise IllegalAction(f"{action} is not a Ghooost! action")
         kind = action.kind
         if kind == "take":
@@ -258,7 +259,7 @@ class GhooostState(State[GhooostAction]):
                 raise IllegalAction("the cemetery is empty: there is nothing to take")
             taken = self._take(seat, None)
             self.log.append((seat, "takes the cemetery: " + " ".join(taken)))
-            return self._after(seat, 0, [Event("take", {"seat": seat, "cards": taken})])
+            return self._after(seat, 0, [tuple.__new__(Event, ("take", {"seat": seat, "cards": taken}, NO_PRIVATE))])
         if kind == "gamble":
             if not self.crypt:
                 raise IllegalAction("it is midnight: the crypt is empty, so there is no gamble any more")
@@ -286,12 +287,12 @@ class GhooostState(State[GhooostAction]):
             self.held[seat] &= ~KIND_BIT[value]
         self.sizes[seat] -= count + copies
         known = self.known[seat]
-        if known[value]:
-            known[value] = max(0, known[value] - count)
+        if known[value]:  # the cards played may be the known ones: they stop being known
+            known[value] = known[value] - count if known[value] > count else 0
         if copies:
             hand[MISS_COPY] -= copies
             if known[MISS_COPY]:
-                known[MISS_COPY] = max(0, known[MISS_COPY] - copies)
+                known[MISS_COPY] = known[MISS_COPY] - copies if known[MISS_COPY] > copies else 0
         effect = self._put(value, count, copies)
         self.log.append((seat, play.log[effect]))
         # tuple.__new__ builds the Event without NamedTuple's Python-level constructor (hot path)
@@ -412,7 +413,9 @@ class GhooostState(State[GhooostAction]):
 
     def _refill(self, seat: int, events: list[Event]) -> None:
         hand, crypt = self.hands[seat], self.crypt
-        count = min(HAND_SIZE - self.sizes[seat], len(crypt))
+        count = HAND_SIZE - self.sizes[seat]
+        if count > len(crypt):
+            count = len(crypt)
         drawn = crypt[-count:]
         del crypt[-count:]
         held = self.held[seat]
