@@ -44,10 +44,8 @@ class Play(Action):
     text: str = field(compare=False)
     cards: str = field(compare=False)  # the text without "play "
     log: tuple[str, ...] = field(compare=False, repr=False)  # log line for each effect mask (see state.py)
-
-    @property
-    def size(self) -> int:
-        return self.count + self.copies
+    size: int = field(compare=False, repr=False)  # count + copies
+    free: bool = field(compare=False, repr=False)  # Kitty or a quartet: legal whatever the top value
 
     def __str__(self) -> str:
         return self.text
@@ -85,7 +83,9 @@ EFFECT_WORDS = tuple("".join(word for bit, word in EFFECT_BITS if mask & bit) fo
 
 def _play(value: int, count: int, copies: int) -> Play:
     cards = " ".join([card_text(value)] * count + ["X"] * copies)
-    return Play(value, count, copies, "play " + cards, cards, tuple("plays " + cards + w for w in EFFECT_WORDS))
+    log = tuple("plays " + cards + w for w in EFFECT_WORDS)
+    size = count + copies
+    return Play(value, count, copies, "play " + cards, cards, log, size, value == KITTY or size >= MAX_SAME)
 
 
 # PLAYS[value][count][copies]: the one Play object for that choice (count >= 1).

@@ -280,12 +280,12 @@ class GhooostState(State[GhooostAction]):
         value, count, copies = play.value, play.count, play.copies
         if hand[value] < count or hand[MISS_COPY] < copies:
             raise IllegalAction(f"you do not hold {play.cards}")
-        if value != KITTY and count + copies < 4 and not FOLLOWS[self.top_value][value]:
+        if not play.free and not FOLLOWS[self.top_value][value]:
             raise IllegalAction(self._why_not(value))
         hand[value] -= count
         if not hand[value]:
             self.held[seat] &= ~KIND_BIT[value]
-        self.sizes[seat] -= count + copies
+        self.sizes[seat] -= play.size
         known = self.known[seat]
         if known[value]:  # the cards played may be the known ones: they stop being known
             known[value] = known[value] - count if known[value] > count else 0
