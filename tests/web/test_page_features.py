@@ -1,5 +1,5 @@
-"""Live updates survive a lost connection: the page reconnects by itself and the player plays on. And the
-game works from the keyboard alone: every square, ghost and card is a button."""
+"""Features of the pages around the games: the page reconnects by itself and the player plays on; the
+game works from the keyboard alone; clocks tick; accounts; the language picker; joining from the lobby."""
 
 from __future__ import annotations
 
@@ -137,3 +137,19 @@ def test_the_language_picker_switches_every_text_and_is_remembered(server: Serve
     expect(page.locator(".table-head h1")).to_have_text("Гайстер")
     assert page.evaluate("() => document.documentElement.lang") == "uk"
     context.close()
+
+
+def test_join_from_the_lobby_list_takes_the_empty_seat(server: ServerProcess, browser: Browser) -> None:
+    host_context, guest_context = browser.new_context(locale="en-US"), browser.new_context(locale="en-US")
+    host, guest = host_context.new_page(), guest_context.new_page()
+    enter_as_guest(host, server.http_url, "Hana")
+    create_table(host, "thelast", 3, bots=False)
+    table_id = host.url.rsplit("/", 1)[-1]
+    enter_as_guest(guest, server.http_url, "Ivo")
+    row = guest.locator(f".tables-open .table-row[data-table='{table_id}']")
+    expect(row).to_contain_text("Hana")
+    row.locator("a.join").click()
+    expect(guest.locator(".seat.me")).to_contain_text("Ivo")
+    expect(host.locator(".seat[data-seat='1']")).to_contain_text("Ivo")
+    host_context.close()
+    guest_context.close()

@@ -87,6 +87,10 @@ export function createRenderer(ctx) {
             ? h("div", { class: "known" }, t("thelast.known_pile"), " ",
                 p.known_in_pile.map((c) => h("span", { class: `mini-card colour-${cardParts(c).colour}` }, `${cardParts(c).symbol}${cardParts(c).value}`)))
             : null,
+          !mine && p.in_hand_or_pile?.length
+            ? h("div", { class: "known" }, t("thelast.known_mixed"), " ",
+                p.in_hand_or_pile.map((c) => h("span", { class: `mini-card colour-${cardParts(c).colour}` }, `${cardParts(c).symbol}${cardParts(c).value}`)))
+            : null,
           !mine && p.known_in_hand.length
             ? h("div", { class: "known" }, t("thelast.known_hand"), " ",
                 p.known_in_hand.map((c) => h("span", { class: `mini-card colour-${cardParts(c).colour}` }, `${cardParts(c).symbol}${cardParts(c).value}`)))
