@@ -45,6 +45,8 @@ def test_one_person_plays_geister_against_a_bot_until_the_result_shows(server: S
     captured = page.locator(".captured .captured-pics svg.ghost")
     coloured = page.locator(".captured .captured-pics svg.ghost.good, .captured .captured-pics svg.ghost.bad")
     assert captured.count() == coloured.count()
+    # Nobody voted for disclose: the end reveals nothing; the bot's ghosts left on the board stay alike.
+    expect(page.locator(".board svg.ghost.unknown")).not_to_have_count(0)
     page.screenshot(path=screenshot_path("geister-result"), full_page=True)
     # Play again: the same seats, a new game that starts at once with a fresh secret setup.
     page.click("button.do-rematch")
