@@ -157,6 +157,10 @@ class Stats:
     measuring: bool = False
 
 
+class TimeUp(Exception):
+    """The measured time is over."""
+
+
 class Player:
     """One seat on one connection: reads in the background, acts whenever its view offers actions."""
 
@@ -198,15 +202,23 @@ class Player:
         await self.ws.send(json.dumps({**message, "id": msg_id}))
         return await asyncio.wait_for(future, timeout)
 
-    async def until(self, check: Any, timeout: float = 60.0) -> dict[str, Any]:
+    async def until(self, check: Any, timeout: float = 60.0, stop_at: float | None = None) -> dict[str, Any]:
+        """The latest table message once `check` holds; TimeUp once `stop_at` has passed (the opponent
+        may have stopped playing), TimeoutError after `timeout` seconds without it."""
         deadline = time.monotonic() + timeout
         while True:
             if self.table is not None and check(self.table):
                 return self.table
             if self.reader.done():
                 raise ConnectionError("connection closed")
+            now = time.monotonic()
+            if stop_at is not None and now >= stop_at:
+                raise TimeUp
+            if now >= deadline:
+                raise TimeoutError("no update in time")
             self.changed.clear()
-            await asyncio.wait_for(self.changed.wait(), max(0.01, deadline - time.monotonic()))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), min(0.5, max(0.01, deadline - now)))
 
     def my_turn(self, message: dict[str, Any]) -> bool:
         table = message["table"]
@@ -215,16 +227,20 @@ class Player:
 
     async def play(self, table_id: str, stop_at: float) -> None:
         """Act until `stop_at`; seat 0 starts a rematch whenever a game is over."""
+        try:
+            await self._play(table_id, stop_at)
+        except TimeUp:
+            return
+
+    async def _play(self, table_id: str, stop_at: float) -> None:
         while time.monotonic() < stop_at:
             message = await self.until(lambda m: self.my_turn(m) or m["table"]["status"] == "finished",
-                                       timeout=max(0.1, stop_at - time.monotonic()) + 30)
-            if time.monotonic() >= stop_at:
-                return
+                                       timeout=30, stop_at=stop_at)
             version = message["table"]["version"]
             if message["table"]["status"] == "finished":
                 if self.seat != 0:
-                    await self.until(lambda m, seen=version: m["table"]["version"] != seen,
-                                     timeout=max(0.1, stop_at - time.monotonic()) + 30)
+                    await self.until(lambda m, seen=version: m["table"]["version"] != seen, timeout=30,
+                                     stop_at=stop_at)
                     continue
                 self.stats.games += 1
                 answer = await self.request({"type": "command", "table": table_id, "text": "/rematch",

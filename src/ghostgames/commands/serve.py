@@ -16,6 +16,8 @@ def register(app: typer.Typer) -> None:
                                                  "postgresql://… works too; env GHOSTGAMES_DB)"),
         grace: float | None = typer.Option(None, help="seconds a disconnected player's seat is held (default 60)"),
         bot_delay: float | None = typer.Option(None, help="seconds a bot waits before moving (default 0.4)"),
+        redis: str | None = typer.Option(None, help="Redis URL (redis://host:6379/0): run several workers on one "
+                                                    "PostgreSQL database; env GHOSTGAMES_REDIS"),
         log_level: str = typer.Option("info", help="uvicorn log level"),
     ) -> None:
         """Run the table server; open the printed address in a browser."""
@@ -23,9 +25,11 @@ def register(app: typer.Typer) -> None:
 
         from ghostgames.server import ServerConfig, create_app
 
-        config = ServerConfig.from_env(db_url=db, grace_seconds=grace, bot_delay=bot_delay)
+        config = ServerConfig.from_env(db_url=db, grace_seconds=grace, bot_delay=bot_delay, redis_url=redis)
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
         typer.echo(f"ghostgames table server: http://{shown}:{port}/  (API docs: http://{shown}:{port}/api/docs)")
         typer.echo(f"database: {config.db_url}")
+        if config.redis_url:
+            typer.echo(f"redis: {config.redis_url} (fan-out, leases and presence shared with other workers)")
         uvicorn.run(create_app(config), host=host, port=port, ws_max_size=WS_MAX_FRAME, log_level=log_level,
                     ws_ping_interval=20, ws_ping_timeout=20)

@@ -18,6 +18,7 @@ from ghostgames.server.config import ServerConfig
 from ghostgames.server.fanout import Fanout, LocalFanout
 from ghostgames.server.hub import Hub
 from ghostgames.server.people import People
+from ghostgames.server.shared import RedisFanout, RedisLeases, RedisPresence
 from ghostgames.server.ws import websocket_endpoint
 from ghostgames.storage import Repository
 
@@ -40,6 +41,10 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
         secret = config.secret if config.secret else await asyncio.to_thread(repo.secret)
         bots = BotRunner(config.bot_workers)
         hub = Hub(config, repo, fanout or LocalFanout(), bots)
+        if config.redis_url and fanout is None:
+            shared_fanout = RedisFanout(config.redis_url)
+            hub.fanout = shared_fanout
+            hub.share(RedisLeases(shared_fanout.redis, hub.worker), RedisPresence(shared_fanout.redis, hub.worker))
         app.state.config = config
         app.state.repo = repo
         app.state.people = People(repo, secret, config.token_days)

@@ -20,6 +20,7 @@ def _env_float(name: str, default: float) -> float:
 @dataclass(frozen=True, slots=True)
 class ServerConfig:
     db_url: str = DEFAULT_URL
+    redis_url: str | None = None  # several workers: Redis for fan-out, leases and presence
     secret: str | None = None  # None: made once and kept in the database
     grace_seconds: float = 60.0  # a disconnected person's seat is held this long
     token_days: float = 7.0  # session tokens expire after this
@@ -34,6 +35,7 @@ class ServerConfig:
     def from_env(cls, **overrides: Any) -> ServerConfig:
         config = cls(
             db_url=os.environ.get("GHOSTGAMES_DB") or DEFAULT_URL,
+            redis_url=os.environ.get("GHOSTGAMES_REDIS") or None,
             secret=os.environ.get("GHOSTGAMES_SECRET") or None,
             grace_seconds=_env_float("GHOSTGAMES_GRACE", 60.0),
             token_days=_env_float("GHOSTGAMES_TOKEN_DAYS", 7.0),

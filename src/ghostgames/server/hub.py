@@ -22,6 +22,7 @@ from ghostgames.server.bots import BotRunner
 from ghostgames.server.config import ServerConfig
 from ghostgames.server.connection import Connection
 from ghostgames.server.fanout import Fanout
+from ghostgames.server.shared import LocalLeases, LocalPresence
 from ghostgames.storage import IdTaken, Repository, SeqConflict
 from ghostgames.tables import (
     Context,
@@ -52,6 +53,10 @@ def games_list() -> list[dict[str, Any]]:
     return [{**get_game(name).describe(), "table_options": TABLE_OPTIONS} for name in GAMES]
 
 
+class CommitConflict(TableError):
+    """Another server process appended to the table first (the unique per-table sequence)."""
+
+
 class Hub:
     def __init__(self, config: ServerConfig, repo: Repository, fanout: Fanout, bots: BotRunner) -> None:
         self.config = config
@@ -70,6 +75,15 @@ class Hub:
         self._rng = random.SystemRandom()
         self._lobby_seen: dict[str, str] = {}
         self._closing: set[asyncio.Task[None]] = set()
+        # Several workers (see server/shared.py): one lease per table for its bots and clocks, presence
+        # across workers for grace periods, and a look at the event log before every change.
+        self.leases = LocalLeases()
+        self.presence = LocalPresence()
+        self.shared = False
+
+    def share(self, leases: LocalLeases, presence: LocalPresence) -> None:
+        """Run as one of several workers on one database."""
+        self.leases, self.presence, self.shared = leases, presence, True
 
     # --- life ---------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -87,12 +101,14 @@ class Hub:
                     self._start_grace(table_id, seat.name)
             self._schedule(table)
         await self.fanout.subscribe("tables", self._on_fanout)
+        await self.presence.start()
 
     async def stop(self) -> None:
         tasks = [*self._grace.values(), *self._clock.values(), *(t for _, t in self._bot.values())]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.presence.close()
 
     def context(self, table: Table | None = None) -> Context:
         spectators: tuple[str, ...] = ()
@@ -219,12 +235,23 @@ class Hub:
     async def run(self, table_id: str, decide: Callable[[Table, Context], Decision]) -> Decision:
         """Decide under the table's lock, store the events, apply them, tell everybody."""
         await self.load(table_id)
-        async with self.locks[table_id]:
-            table = self.get(table_id)
-            decision = decide(table, self.context(table))
-            if decision.events:
-                await self._commit(table, decision.events)
-            return decision
+        for attempt in range(3):
+            async with self.locks[table_id]:
+                table = self.get(table_id)
+                if self.shared:
+                    await self._catch_up(table)  # another worker may have moved it on a moment ago
+                decision = decide(table, self.context(table))
+                if decision.events:
+                    try:
+                        await self._commit(table, decision.events)
+                    except CommitConflict:
+                        # Another worker stored first. Decide again on the fresh table: a command that
+                        # named the version it saw now gets stale_version from `decide`; one without goes on.
+                        if attempt == 2:
+                            raise
+                        continue
+                return decision
+        raise AssertionError("unreachable")
 
     async def command(self, conn: Connection, table_id: str, text: str, version: int | None) -> Decision:
         command = parse_command(text)
@@ -251,8 +278,8 @@ class Hub:
             await asyncio.to_thread(self.repo.append, table.id, table.seq + 1, events, status, record)
         except SeqConflict:
             await self._catch_up(table)
-            raise TableError("stale_version", "the table changed at the same moment; here is the fresh table",
-                             sent=None, current=table.version) from None
+            raise CommitConflict("stale_version", "the table changed at the same moment; here is the fresh table",
+                                 sent=None, current=table.version) from None
         now = time.monotonic()
         lines: list[LogLine] = []
         chats: list[EventData] = []
@@ -290,6 +317,7 @@ class Hub:
                 if events:
                     self.tables[table_id] = table = Table.from_events(events, time.monotonic())
                     self._deliver(table, [], [])
+                    self._schedule(table)
                 return
             if int(message.get("seq", 0)) > table.seq:
                 await self._catch_up(table)
@@ -303,6 +331,8 @@ class Hub:
             if conn.user is not None:
                 key = conn.user.lower()
                 self.present[table_id][key] += 1
+                if self.present[table_id][key] == 1:
+                    self.presence.set_local(table_id, conn.user, True)
                 task = self._grace.pop((table_id, key), None)
                 if task is not None:
                     task.cancel()
@@ -323,6 +353,7 @@ class Hub:
             self.present[table_id][key] -= 1
             if self.present[table_id][key] <= 0:
                 del self.present[table_id][key]
+                self.presence.set_local(table_id, conn.user, False)
                 if table is not None:
                     seat = table.seat_of(conn.user)
                     if seat is not None and seat.takeover is None and table.status in ("open", "started"):
@@ -365,6 +396,9 @@ class Hub:
         self._grace.pop((table_id, name.lower()), None)
         if self.present[table_id].get(name.lower(), 0) > 0:
             return
+        if await self.presence.elsewhere(table_id, name):
+            self._start_grace(table_id, name)  # connected to another worker: look again later
+            return
         try:
             await self.run(table_id, lambda t, ctx: Decision(t.decide_absent(name)))
         except TableError as err:
@@ -393,6 +427,8 @@ class Hub:
     async def _bot_move(self, table_id: str, seat: int, level: str, by: str, version: int) -> None:
         try:
             await asyncio.sleep(self.config.bot_delay)
+            if not await self._lease(table_id, version):
+                return
             table = self.tables.get(table_id)
             if table is None or table.version != version or table.state is None or table.seed is None:
                 return
@@ -424,11 +460,30 @@ class Hub:
     async def _clock_alarm(self, table_id: str, deadline: float) -> None:
         try:
             await asyncio.sleep(max(0.0, deadline - time.monotonic()) + 0.01)
+            table = self.tables.get(table_id)
+            if table is None or not await self._lease(table_id, table.version):
+                return
             await self.run(table_id, lambda t, ctx: Decision(t.decide_timeouts(ctx)))
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("clock at table %s failed", table_id)
+
+
+    async def _lease(self, table_id: str, version: int) -> bool:
+        """Wait until this worker holds the table's lease (at once with one worker); False when the table
+        moved on meanwhile (someone else acted). A dead holder's lease lapses and is taken here."""
+        while not await self.leases.hold(table_id):
+            await asyncio.sleep(0.5)
+            table = self.tables.get(table_id)
+            if table is None or table.version != version:
+                return False
+            if self.shared:
+                async with self.locks[table_id]:
+                    await self._catch_up(table)
+                if table.version != version:
+                    return False
+        return True
 
 
 def _history_entry(entry: dict[str, Any]) -> dict[str, Any]:
