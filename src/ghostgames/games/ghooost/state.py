@@ -344,11 +344,13 @@ class GhooostState(State[GhooostAction]):
             known[kind] += 1
             held |= KIND_BIT[kind]
         texts = [ENTRY_KIND_TEXT[entry] for entry in cemetery]
-        if self.kitty:
-            texts.extend("K" * self.kitty)
-        hand[KITTY] += self.kitty
-        known[KITTY] += self.kitty
-        taken = len(self.cemetery) + self.kitty
+        taken = len(cemetery)
+        kitty = self.kitty
+        if kitty:
+            texts.extend("K" * kitty)
+            hand[KITTY] += kitty
+            known[KITTY] += kitty
+            taken += kitty
         if extra is not None:
             hand[extra] += 1
             known[extra] += 1
@@ -357,7 +359,7 @@ class GhooostState(State[GhooostAction]):
             taken += 1
         self.sizes[seat] += taken
         self.held[seat] = held
-        self.cemetery.clear()
+        cemetery.clear()
         self.kitty = self.top_value = self.top_run = 0
         return texts
 
