@@ -21,7 +21,7 @@ from ghostgames.rules.chance import derive_rng
 # Options every tournament of a game uses unless told otherwise: games must end in bounded time.
 DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
     "geister": {"exit": "escape", "max_plies": 300},
-    "ghooost": {"max_turns": 300, "match": False},
+    "ghooost": {"max_turns": 500, "match": False},
     "thelast": {},
 }
 

@@ -1,4 +1,4 @@
-"""Ghooost! knowledge for the search: playouts that play a card whenever they can (random play takes
+"""Ghooost! knowledge for the search: playouts that play a card whenever they can (uniform play takes
 the cemetery back and forth for hundreds of turns), cut after `rollout_limit` actions and scored by the
 cards each seat still has to get rid of."""
 
@@ -10,27 +10,19 @@ from typing import Any
 
 from ghostgames.bots.policy import SearchPolicy
 from ghostgames.games.ghooost.actions import Play, Simple
-from ghostgames.games.ghooost.cards import JACK, KITTY, SCOOTY
 from ghostgames.rules.contract import Action, State
-
-RESERVE = (SCOOTY, JACK, KITTY)
 
 
 class GhooostPolicy(SearchPolicy):
-    rollout_limit = 60
-    greedy = 0.6  # chance that a playout follows the rule of thumb instead of a random play
+    # Short playouts and many iterations beat long playouts: measured 12 of 16 against 8 of 16 (limit 120)
+    # and 7 of 16 (limit 8, with 6 draws) over the same games against `rules`.
+    rollout_limit = 20
 
     def rollout_action(self, world: State[Any], seat: int, rng: random.Random) -> Action:
         legal: list[Action] = world.legal_actions(seat)
         plays = [a for a in legal if type(a) is Play]
-        if plays:
-            if rng.random() < self.greedy:
-                # the rule of thumb: the lowest ordinary value, as many as held
-                ordinary = [p for p in plays if p.value not in RESERVE and p.copies == 0 and p.size < 4]  # type: ignore[attr-defined]
-                if ordinary:
-                    return min(ordinary, key=lambda p: (p.value, -p.size))  # type: ignore[attr-defined]
-            if rng.random() < 0.9:
-                return rng.choice(plays)
+        if plays and rng.random() < 0.9:
+            return rng.choice(plays)
         for a in legal:
             if type(a) is Simple and a.kind in ("gamble", "turn"):
                 return a

@@ -1,0 +1,65 @@
+"""Bot strength: the tournaments behind the figures in docs/bots.md, one JSON file per match-up.
+
+    .venv/bin/python benchmarks/bot_strength.py --games 100 --workers 2 --out benchmarks/results
+    .venv/bin/python benchmarks/bot_strength.py --only geister-hard-rules --games 40
+
+Search bots run with iteration budgets here (reproducible: the same seed gives the same games on any
+machine and with any number of workers); `hard` is also measured at its table thinking time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from ghostgames.tournament import TournamentSpec, run_tournament, summarize
+
+# name -> (game, players, bots, seconds per move or None, extra options)
+MATCHUPS: dict[str, tuple[str, int, tuple[str, ...], float | None, dict[str, Any]]] = {
+    "geister-hard-random": ("geister", 2, ("hard", "random"), None, {}),
+    "geister-hard-rules": ("geister", 2, ("hard", "rules"), None, {}),
+    "geister-expert-random": ("geister", 2, ("expert:1500", "random"), None, {}),
+    "geister-expert-rules": ("geister", 2, ("expert:1500", "rules"), None, {}),
+    "ghooost2-ismcts-rules": ("ghooost", 2, ("ismcts:400", "rules"), None, {}),
+    "ghooost4-ismcts-rules": ("ghooost", 4, ("ismcts:400", "rules"), None, {}),
+    "thelast3-ismcts-rules-random": ("thelast", 3, ("ismcts:400", "rules", "random"), None, {}),
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", action="append", default=[], help="run only these match-ups (repeat)")
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
+    args = parser.parse_args()
+    console = Console()
+    table = Table(title="bot strength")
+    for column in ("match-up", "bot", "games", "win %", "95% CI", "draws", "mean score", "mean rank"):
+        table.add_column(column)
+    for name, (game, players, bots, seconds, options) in MATCHUPS.items():
+        if args.only and name not in args.only:
+            continue
+        spec = TournamentSpec(game, bots, args.games, players, seconds, args.seed, options)
+        results = run_tournament(spec, args.workers)
+        stats = summarize(bots, results)
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / f"{name}.json").write_text(json.dumps(
+            {"spec": spec.to_json(), "stats": [s.to_json() for s in stats], "games": [r.to_json() for r in results]},
+            indent=1,
+        ))
+        for s in stats:
+            table.add_row(name, s.bot, str(s.seats), f"{100 * s.win_rate:.1f}",
+                          f"{100 * s.win_low:.1f}-{100 * s.win_high:.1f}", str(s.draws), f"{s.mean_score:.2f}",
+                          f"{s.mean_rank:.2f}")
+    console.print(table)
+
+
+if __name__ == "__main__":
+    main()
