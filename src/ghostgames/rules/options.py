@@ -55,11 +55,10 @@ def _coerce(value: Any) -> Any:
 
 def validate_options(game: str, model: type[BaseModel], options: Mapping[str, Any], players: int) -> BaseModel:
     fields = model.model_fields
-    unknown = [k for k in options if k not in fields]
+    names = sorted(name for name in fields if name != "players")  # `players` is given by the table, not set
+    unknown = [k for k in options if k not in names]
     if unknown:
-        raise OptionError(
-            f"{game} has no option {unknown[0]!r}; its options are: {', '.join(sorted(fields))}"
-        )
+        raise OptionError(f"{game} has no option {unknown[0]!r}; its options are: {', '.join(names)}")
     values = {k: _coerce(v) for k, v in options.items()}
     try:
         return model.model_validate({**values, "players": players} if "players" in fields else values)
