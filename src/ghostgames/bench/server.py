@@ -164,8 +164,10 @@ class TimeUp(Exception):
 class Player:
     """One seat on one connection: reads in the background, acts whenever its view offers actions."""
 
-    def __init__(self, ws: ClientConnection, seat: int, stats: Stats, rng: random.Random) -> None:
+    def __init__(self, ws: ClientConnection, seat: int, stats: Stats, rng: random.Random,
+                 think: float = 0.0) -> None:
         self.ws = ws
+        self.think = think
         self.seat = seat
         self.stats = stats
         self.rng = rng
@@ -247,6 +249,10 @@ class Player:
                                              "version": version})
                 self._count(answer, None)
                 continue
+            if self.think > 0:
+                await asyncio.sleep(self.rng.uniform(0, 2 * self.think))  # a person looks at the board
+                if self.table is not message:
+                    continue
             action = self.rng.choice(message["view"]["legal"])
             sent = time.perf_counter()
             answer = await self.request({"type": "action", "table": table_id, "action": action,
@@ -270,11 +276,12 @@ async def _connect(port: int) -> ClientConnection:
                                     ping_interval=None, compression=None)
 
 
-async def _set_up_table(index: int, ports: list[int], stats: Stats, tag: str) -> tuple[str, list[Player]]:
+async def _set_up_table(index: int, ports: list[int], stats: Stats, tag: str, think: float = 0.0
+                        ) -> tuple[str, list[Player]]:
     players = []
     for seat in (0, 1):
         ws = await _connect(ports[(index + seat) % len(ports)])
-        player = Player(ws, seat, stats, random.Random(index * 2 + seat))
+        player = Player(ws, seat, stats, random.Random(index * 2 + seat), think)
         answer = await player.request({"type": "hello", "guest": f"b{tag}{index}x{seat}"})
         if answer["type"] != "welcome" or answer.get("user") is None:
             raise RuntimeError(f"hello refused: {answer}")
@@ -311,7 +318,8 @@ def _percentiles(samples: list[float]) -> dict[str, float]:
             "mean": statistics.fmean(ordered) * 1000}
 
 
-async def _play_tables(ports: list[int], tables: int, seconds: float, servers: Processes) -> dict[str, Any]:
+async def _play_tables(ports: list[int], tables: int, seconds: float, servers: Processes, think: float = 0.0
+                       ) -> dict[str, Any]:
     stats = Stats()
     tag = format(random.SystemRandom().randrange(36**4), "x")
     setup_started = time.monotonic()
@@ -319,7 +327,7 @@ async def _play_tables(ports: list[int], tables: int, seconds: float, servers: P
 
     async def set_up(index: int) -> tuple[str, list[Player]]:
         async with semaphore:
-            return await _set_up_table(index, ports, stats, tag)
+            return await _set_up_table(index, ports, stats, tag, think)
 
     seated = await asyncio.gather(*(set_up(i) for i in range(tables)))
     setup_seconds = time.monotonic() - setup_started
@@ -400,7 +408,7 @@ def _event_loop_policy() -> None:
 
 
 def run(tables: int, seconds: float, workers: int = 1, db: str | None = None, redis: str | None = None,
-        echo: bool = True) -> dict[str, Any]:
+        echo: bool = True, think: float = 0.0) -> dict[str, Any]:
     """Start the servers, play, stop them; then the echo yardstick. Returns the figures as a dict."""
     if workers > 1 and not redis and (db is None or db.startswith("sqlite")):
         raise ValueError("several workers share tables through PostgreSQL and Redis: give --db and --redis")
@@ -409,7 +417,7 @@ def run(tables: int, seconds: float, workers: int = 1, db: str | None = None, re
         directory = Path(tmp)
         servers = start_servers(workers, db, redis, directory)
         try:
-            ours = asyncio.run(_play_tables(servers.ports, tables, seconds, servers))
+            ours = asyncio.run(_play_tables(servers.ports, tables, seconds, servers, think))
         except BaseException:
             for log in servers.logs:
                 sys.stderr.write(log.read_text(errors="replace")[-2000:])
@@ -432,6 +440,7 @@ def run(tables: int, seconds: float, workers: int = 1, db: str | None = None, re
         "db": "sqlite (temporary file)" if db is None else _safe_url(db),
         "redis": _safe_url(redis) if redis else None,
         "seconds": seconds,
+        "think_seconds": think,
         **ours,
         "echo": yardstick,
         "fraction_of_echo": (ours["actions_per_second"] / yardstick["messages_per_second"]
@@ -459,6 +468,7 @@ def summary_rows(result: dict[str, Any]) -> list[tuple[str, str]]:
     rtt = result["round_trip_ms"]
     rows = [
         ("tables / connections / workers", f"{result['tables']} / {result['connections']} / {result['workers']}"),
+        ("mean think time per action (s)", f"{result['think_seconds']:g}"),
         ("actions acknowledged", f"{result['actions']:,} in {result['seconds_measured']:.1f} s"),
         ("actions/s", f"{result['actions_per_second']:,.0f}"),
         ("round trip p50 / p95 / p99 (ms)", f"{rtt['p50']:.1f} / {rtt['p95']:.1f} / {rtt['p99']:.1f}"),

@@ -50,6 +50,8 @@ def bench_server(
     workers: int = typer.Option(1, help="server processes (more than one needs --db postgresql://… and --redis)"),
     db: str | None = typer.Option(None, help="database URL (default: a temporary SQLite file)"),
     redis: str | None = typer.Option(None, help="Redis URL for fan-out between workers"),
+    think: float = typer.Option(0.0, help="mean seconds a player waits before each action (0: as fast as the "
+                                           "server answers, which measures the most it can do)"),
     echo: bool = typer.Option(True, help="also time a bare WebSocket echo server with the same client"),
     json_file: Path | None = typer.Option(None, "--json", help="write the figures here as JSON"),
 ) -> None:
@@ -58,7 +60,7 @@ def bench_server(
     from ghostgames.bench import server
 
     try:
-        result = server.run(tables, seconds, workers, db, redis, echo)
+        result = server.run(tables, seconds, workers, db, redis, echo, think)
     except ValueError as err:
         raise typer.BadParameter(str(err)) from None
     table = Table(title=f"Server load: {tables} Geister tables, {workers} worker(s), {seconds:g} s")
