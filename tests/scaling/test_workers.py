@@ -122,9 +122,14 @@ def test_bots_and_clocks_act_once_and_move_to_another_worker_when_theirs_dies(
         sleeper = await Client.connect(second, "BSleeper")
         clock_table = await sleeper.create("thelast", 2, clock="1")
         assert (await sleeper.command(clock_table, "/bot add random", version=None))["type"] == "ack"
-        watcher = await Client.connect(first, "BWatcher")  # makes the first worker load both tables
+        loner = await Client.connect(second, "BLoner")  # will vanish with the second worker, for good
+        loner_table = await loner.create("thelast", 2)
+        assert (await loner.command(loner_table, "/bot add random", version=None))["type"] == "ack"
+        assert (await loner.command(loner_table, "/start", version=None))["type"] == "ack"
+        watcher = await Client.connect(first, "BWatcher")  # makes the first worker load the tables
         await watcher.watch(bots_table)
         await watcher.watch(clock_table)
+        await watcher.watch(loner_table)
         assert (await host.command(bots_table, "/start", version=None))["type"] == "ack"
         assert (await sleeper.command(clock_table, "/start", version=None))["type"] == "ack"
         await watcher.until_table(bots_table, lambda m: m["table"]["version"] >= 8, timeout=30)
@@ -133,8 +138,12 @@ def test_bots_and_clocks_act_once_and_move_to_another_worker_when_theirs_dies(
         clock_final = await watcher.until_table(clock_table, lambda m: m["table"]["status"] == "finished",
                                                 timeout=90)
         assert bots_final["table"]["result"] is not None
+        # the person whose worker died and never came back: the grace period ran out on the other worker
+        loner_final = await watcher.until_table(loner_table, lambda m: m["table"]["status"] == "finished",
+                                                timeout=90)
+        assert loner_final["table"]["seats"][0]["takeover"] == "disconnected"
         assert clock_final["table"]["seats"][0]["takeover"] in ("timeouts", "disconnected")
-        for table_id in (bots_table, clock_table):
+        for table_id in (bots_table, clock_table, loner_table):
             stored = record_of(first.db_url, table_id)
             assert stored.record.replay().outcome() is not None
             lines = [line for m in watcher.received if m.get("type") == "log" and m["table"] == table_id

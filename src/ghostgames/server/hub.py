@@ -80,6 +80,7 @@ class Hub:
         self.leases = LocalLeases()
         self.presence = LocalPresence()
         self.shared = False
+        self._sweeper: asyncio.Task[None] | None = None
 
     def share(self, leases: LocalLeases, presence: LocalPresence) -> None:
         """Run as one of several workers on one database."""
@@ -102,9 +103,13 @@ class Hub:
             self._schedule(table)
         await self.fanout.subscribe("tables", self._on_fanout)
         await self.presence.start()
+        if self.shared:
+            self._sweeper = asyncio.create_task(self._sweep_absent())
 
     async def stop(self) -> None:
         tasks = [*self._grace.values(), *self._clock.values(), *(t for _, t in self._bot.values())]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -469,6 +474,24 @@ class Hub:
         except Exception:
             log.exception("clock at table %s failed", table_id)
 
+
+    async def _sweep_absent(self, every: float = 2.0) -> None:
+        """Several workers: people whose worker died are connected nowhere, yet no grace period runs for
+        them anywhere (their worker's timers died with it). Start one here; whoever ends it first acts."""
+        while True:
+            await asyncio.sleep(every)
+            for table in list(self.tables.values()):
+                if table.status not in ("open", "started"):
+                    continue
+                for seat in table.seats:
+                    name = seat.name
+                    if name is None or seat.kind != "human" or seat.takeover is not None:
+                        continue
+                    key = name.lower()
+                    if self.present[table.id].get(key, 0) > 0 or (table.id, key) in self._grace:
+                        continue
+                    if not await self.presence.elsewhere(table.id, name):
+                        self._start_grace(table.id, name)
 
     async def _lease(self, table_id: str, version: int) -> bool:
         """Wait until this worker holds the table's lease (at once with one worker); False when the table
