@@ -55,6 +55,8 @@ def tournament(
         raise typer.BadParameter(str(err)) from None
     spec = TournamentSpec(rules.name, names, games, count, seconds_per_move, seed, options)
     console = Console()
+    if not console.is_terminal:
+        console = Console(width=120)  # a log file gets the whole table, not 80 squeezed columns
     with Progress(
         TextColumn(f"{rules.title} {' vs '.join(names)}"), BarColumn(), MofNCompleteColumn(),
         TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=False,

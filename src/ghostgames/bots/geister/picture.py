@@ -32,6 +32,7 @@ class GhostHistory:
     forward: int = 0
     backward: int = 0
     captures: int = 0
+    exposed: int = 0  # moves that ended next to an enemy ghost (a good ghost seldom offers itself)
 
 
 @dataclass
@@ -109,4 +110,6 @@ def replay_history(moves: list[str]) -> list[GhostHistory]:
         if board[move.target] >= 0:
             record.captures += 1
         board[move.target] = ghost
+        if any(board[near] >= 0 and board[near] >> 3 != owner for _, near in NEIGHBOURS[move.target]):
+            record.exposed += 1
     return history

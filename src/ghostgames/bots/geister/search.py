@@ -1,8 +1,9 @@
 """Geister knowledge for the search: a belief over the enemy colours, a quick playout policy and an
 evaluation for playouts cut short. Together with ISMCTS this is the strongest Geister bot.
 
-- Belief: a ghost that keeps walking towards its exits is more likely good, one that hunts (captures)
-  more likely bad; worlds are dealt with those weights instead of uniformly.
+- Belief: a ghost that keeps walking towards its exits is more likely good; one that hunts (captures)
+  or steps next to our ghosts (offering itself) more likely bad; worlds are dealt with those weights
+  instead of uniformly.
 - Playouts: leave when you can, take a ghost standing on your own corner, otherwise move at random;
   after `rollout_limit` plies the position is scored.
 - Evaluation: good ghosts alive, enemy good ghosts taken, danger of taking a fourth bad ghost, and how
@@ -26,12 +27,12 @@ from ghostgames.rules.contract import Action, State
 EXIT_DISTANCE = tuple(tuple(exit_distance(sq, owner) for sq in range(SIZE * SIZE)) for owner in (0, 1))
 
 
-def belief_weights(picture: Picture) -> dict[int, float]:
+def belief_weights(picture: Picture, forward: float = 0.2, exposed: float = 0.6) -> dict[int, float]:
     """Relative odds that each hidden enemy ghost is good, from what it did in public."""
     weights = {}
     for g in picture.hidden_enemies():
         h = picture.history[g]
-        w = math.exp(0.35 * h.forward - 0.25 * h.backward) * (0.7**h.captures)
+        w = math.exp(forward * h.forward - 0.25 * h.backward) * (0.7**h.captures) * (exposed**h.exposed)
         if EXIT_DISTANCE[picture.enemy][picture.square[g]] <= 1:
             w *= 2.0
         weights[g] = w
@@ -53,11 +54,13 @@ class GeisterPolicy(SearchPolicy):
     rollout_limit = 14
     push = 0.5  # chance that a playout move brings a good ghost closer to its exit
     hunt = 0.5  # chance that a playout move captures when it can
+    belief_forward = 0.2  # log-odds of "good" gained per step a ghost took towards its exits
+    belief_exposed = 0.6  # odds factor of "good" per move that ended next to one of our ghosts
 
     def __init__(self, knowledge: SeatKnowledge) -> None:
         super().__init__(knowledge)
         self.picture = read(knowledge.view())
-        self.weights = belief_weights(self.picture)
+        self.weights = belief_weights(self.picture, self.belief_forward, self.belief_exposed)
         enemy = self.picture.enemy
         known_good = sum(1 for g in range(enemy * 8, enemy * 8 + 8) if self.picture.colour[g] == GOOD)
         self.goods_hidden = 4 - known_good
