@@ -50,7 +50,7 @@ export function createRenderer(ctx) {
   let selected = null; // square of the own ghost picked for a move, or a setup piece
   let placement = {}; // setup: start square -> "good" | "bad"
   let holding = null; // setup: the colour picked from the tray, waiting for a square
-  let placementFor = null;
+  let lastPhase = null;
 
   const root = h("div", { class: "geister" });
 
@@ -184,10 +184,6 @@ export function createRenderer(ctx) {
     const bottom = seat === 1 ? 1 : 0;
     const top = 1 - bottom;
     const setup = inSetup();
-    if (setup && placementFor !== view.seat) {
-      placement = {};
-      placementFor = view.seat;
-    }
     const bySquare = {};
     for (const ghost of view.ghosts) if (ghost.status === "board") bySquare[ghost.square] = ghost;
     const moves = setup ? [] : legalMoves();
@@ -327,6 +323,11 @@ export function createRenderer(ctx) {
   return {
     element: root,
     update(next) {
+      if (next.phase === "setup" && lastPhase !== "setup") {
+        placement = {}; // a new game (or a rematch): a fresh secret setup
+        holding = null;
+      }
+      lastPhase = next.phase;
       view = next;
       if (selected && !(view.legal || []).some((text) => text.startsWith(`${selected} `)) && !inSetup()) selected = null;
       draw();
