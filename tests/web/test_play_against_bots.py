@@ -51,6 +51,7 @@ def test_one_person_plays_geister_against_a_bot_until_the_result_shows(server: S
     # Play again: the same seats, a new game that starts at once with a fresh secret setup.
     page.click("button.do-rematch")
     expect(page.locator(".setup-tray")).to_be_visible()
+    expect(page.locator(".square[data-start=mine] .ghost")).to_have_count(0)  # nothing kept from game 1
     expect(page.locator(".table-head")).to_contain_text("game 2")
     context.close()
 

@@ -196,13 +196,13 @@ export function createRenderer(ctx) {
     const exitOwner = {};
     view.exits.forEach((list, owner) => list.forEach((sq) => (exitOwner[sq] = owner)));
 
-    const grid = h("div", { class: "board", role: "grid", "aria-label": t("geister.board") });
+    const grid = h("div", { class: "board", role: "group", "aria-label": t("geister.board") });
     const rows = bottom === 0 ? [5, 4, 3, 2, 1, 0] : [0, 1, 2, 3, 4, 5];
     const cols = bottom === 0 ? [0, 1, 2, 3, 4, 5] : [5, 4, 3, 2, 1, 0];
     for (const row of rows) {
       for (const col of cols) {
         const name = nameOf(col, row);
-        const cell = h("button", { class: `square ${(row + col) % 2 ? "" : "dark"}`, dataset: { square: name }, role: "gridcell" });
+        const cell = h("button", { class: `square ${(row + col) % 2 ? "" : "dark"}`, dataset: { square: name } });
         const labels = [name];
         if (name in exitOwner) {
           const owner = exitOwner[name];
