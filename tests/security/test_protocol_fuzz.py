@@ -158,3 +158,13 @@ def test_a_flood_from_one_connection_does_not_hold_up_another(tmp_path: Path) ->
         calm.close()
     finally:
         server.stop()
+
+
+def test_a_message_id_longer_than_64_characters_is_refused_and_not_echoed(fuzz_server: ServerProcess) -> None:
+    line = Line(fuzz_server)
+    answers, still_open = line.exchange(json.dumps({"type": "ping", "id": "i" * 65}))
+    assert still_open
+    assert [(a["type"], a["code"], "id" in a) for a in answers] == [("error", "bad_message", False)]
+    answers, _ = line.exchange(json.dumps({"type": "ping", "id": "i" * 64}))
+    assert answers == [{"type": "pong", "id": "i" * 64}]
+    line.close()

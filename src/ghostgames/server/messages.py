@@ -13,9 +13,12 @@ from ghostgames.tables import TableError
 TableId = Annotated[str, Field(min_length=1, max_length=32)]
 
 
+MAX_ID = 64  # docs/protocol.md: an id is any string up to 64 characters
+
+
 class _Message(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    id: str | int | None = None
+    id: Annotated[str, Field(max_length=MAX_ID)] | int | None = None
 
 
 class Hello(_Message):
@@ -105,4 +108,6 @@ def message_id(text: str) -> str | int | None:
     except (ValueError, RecursionError):
         return None
     value = data.get("id") if isinstance(data, dict) else None
+    if isinstance(value, str) and len(value) > MAX_ID:
+        return None  # never echo a long id back
     return value if isinstance(value, (str, int)) and not isinstance(value, bool) else None
