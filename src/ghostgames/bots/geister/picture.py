@@ -11,6 +11,7 @@ from typing import Any
 
 from ghostgames.games.geister.actions import Move, parse_action
 from ghostgames.games.geister.board import EXITS, NEIGHBOURS, OFF_BOARD, SIZE, START, parse_square
+from ghostgames.rules.contract import IllegalAction
 
 UNKNOWN, GOOD, BAD = 0, 1, 2
 
@@ -89,7 +90,10 @@ def replay_history(moves: list[str]) -> list[GhostHistory]:
         board[START[g >> 3][g & 7]] = g
     for text in moves:
         words = text.split()
-        move = parse_action(f"{words[0]} {words[1]}")
+        try:
+            move = parse_action(" ".join(words[:2]))
+        except IllegalAction:
+            continue  # a history we cannot follow only makes the belief less sharp
         if not isinstance(move, Move):
             continue
         ghost = board[move.origin]
