@@ -46,6 +46,7 @@ class Seat:
     rng: random.Random
     acknowledged: list[str] = field(default_factory=list)
     reconnects: int = 0
+    refusals: list[str] = field(default_factory=list)
     client: Client | None = None
 
     async def connect(self) -> Client:
@@ -87,11 +88,27 @@ class Seat:
             choice = self.rng.choice(message["view"]["legal"])
             try:
                 answer = await client.act(self.table_id, choice, version=table["version"])
-            except (TimeoutError, ConnectionError, ConnectionClosed):
-                continue  # no answer: maybe stored, maybe not; the record decides, we only count acks
+            except (TimeoutError, ConnectionError, ConnectionClosed) as err:
+                # No answer: maybe stored, maybe not; the record decides, we only count acks. A send on a
+                # connection cut under us can fail before the reader has noticed: start afresh.
+                self.refusals.append(f"{choice}: no answer ({type(err).__name__})")
+                if isinstance(err, ConnectionClosed) or client.closed:
+                    self.reconnects += 1
+                    with contextlib.suppress(Exception):
+                        await client.close()
+                    self.client = None
+                continue
             if answer.get("type") == "ack":
                 self.acknowledged.append(choice)
-        raise AssertionError(f"table {self.table_id} did not finish in time (seat {self.seat})")
+            else:
+                self.refusals.append(f"{choice}: {answer.get('code')} {answer.get('message')}")
+        last = self.client.tables.get(self.table_id) if self.client is not None else None
+        seen = None if last is None else {**{k: last["table"][k] for k in ("status", "version", "to_act")},
+                                          "seat": last.get("seat"), "type": last.get("type"),
+                                          "view": {k: (last.get("view") or {}).get(k) for k in
+                                                   ("seat", "to_act", "legal", "phase", "ply")}}
+        raise AssertionError(f"table {self.table_id} did not finish in time (seat {self.seat}); last seen: {seen}; "
+                             f"refusals: {len(self.refusals)}, last {self.refusals[-3:]}, reconnects {self.reconnects}")
 
     def _ready(self, message: dict[str, Any]) -> bool:
         table = message["table"]
