@@ -8,10 +8,11 @@ numbers in one transaction, or nothing; if another writer took one of those numb
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import secrets
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -121,6 +122,19 @@ class Repository:
         if run_migrations:
             migrate(self.engine)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # SQLite takes one writer at a time; a second writer thread is refused and sleeps in SQLite's busy
+        # handler (1, 2, 5, … 100 ms steps), which made the tail of the server's round trips. Writers of
+        # this process queue on a lock instead and start the moment the previous one commits.
+        self._write_lock: threading.Lock | None = threading.Lock() if self.url.startswith("sqlite") else None
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Hold this process's SQLite write turn (nothing to hold on PostgreSQL)."""
+        if self._write_lock is None:
+            yield
+            return
+        with self._write_lock:
+            yield
 
     def close(self) -> None:
         self.engine.dispose()
@@ -196,7 +210,7 @@ class Repository:
     def create_table(self, table_id: str, game: str, seats: int, created: dict[str, Any]) -> None:
         """The table row and its first event (seq 1) together; IdTaken when the id is in use."""
         try:
-            with self.sessions.begin() as session:
+            with self._writing(), self.sessions.begin() as session:
                 now = datetime.now(UTC)
                 session.add(TableRow(id=table_id, game=game, seats=seats, status="open", created_at=now,
                                      updated_at=now))
@@ -218,7 +232,7 @@ class Repository:
         game's record) in one transaction. Returns the record's id. Raises SeqConflict."""
         record_id: int | None = None
         try:
-            with self.sessions.begin() as session:
+            with self._writing(), self.sessions.begin() as session:
                 now = datetime.now(UTC)
                 for offset, data in enumerate(events):
                     session.add(EventRow(table_id=table_id, seq=first_seq + offset, kind=str(data["kind"]),
@@ -261,7 +275,7 @@ class Repository:
             return None if row is None else row.status
 
     def set_status(self, table_id: str, status: str) -> None:
-        with self.sessions.begin() as session:
+        with self._writing(), self.sessions.begin() as session:
             session.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
 
     # --- records ----------------------------------------------------------------------------------
