@@ -55,6 +55,9 @@ class IsmctsBot(Bot):
         forced = policy.forced(legal, rng)
         if forced is not None:
             return forced
+        legal = policy.allowed(legal) or legal
+        if len(legal) == 1:
+            return legal[0]
         root = self.search(knowledge.seat, policy, rng)
         best: Action = legal[0]
         best_visits = -1

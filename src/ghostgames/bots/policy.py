@@ -46,6 +46,10 @@ class SearchPolicy:
         """An action to take without searching (e.g. a move that wins at once), or None."""
         return None
 
+    def allowed(self, legal: list[Action]) -> list[Action]:
+        """The root actions the bot may pick (a game may rule out known blunders); never empty."""
+        return legal
+
     def rollout_action(self, world: State[Any], seat: int, rng: random.Random) -> Action:
         legal: list[Action] = world.legal_actions(seat)
         return rng.choice(legal)

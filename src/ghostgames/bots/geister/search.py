@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ghostgames.bots.base import SeatKnowledge
-from ghostgames.bots.geister.picture import GOOD, Picture, exit_distance, read
+from ghostgames.bots.geister.picture import GOOD, UNKNOWN, Picture, exit_distance, read
 from ghostgames.bots.policy import SearchPolicy
 from ghostgames.games.geister.actions import Move
 from ghostgames.games.geister.board import EXITS, OFF_BOARD, SIZE
@@ -54,6 +54,8 @@ class GeisterPolicy(SearchPolicy):
     rollout_limit = 14
     push = 0.5  # chance that a playout move brings a good ghost closer to its exit
     hunt = 0.5  # chance that a playout move captures when it can
+    bad_lost = 0.35  # worth to its owner of each bad ghost the enemy took (4 taken: the owner wins)
+    last_bad = 1.5  # extra worth of having a single bad ghost left
     belief_forward = 0.2  # log-odds of "good" gained per step a ghost took towards its exits
     belief_exposed = 0.6  # odds factor of "good" per move that ended next to one of our ghosts
 
@@ -89,6 +91,19 @@ class GeisterPolicy(SearchPolicy):
             if isinstance(m, Move) and not p.escape and m.target in EXITS[p.me] and p.colour[p.board[m.origin]] == GOOD:
                 return m
         return None
+
+    def allowed(self, legal: list[Action]) -> list[Action]:
+        """With three enemy bad ghosts taken, any hidden ghost may be the fourth (which loses at once):
+        do not capture one while another move exists."""
+        p = self.picture
+        if p.captured[p.enemy]["bad"] < 3:
+            return legal
+        safe = [m for m in legal if not (isinstance(m, Move) and m.target >= 0 and self._hidden_at(m.target))]
+        return safe or legal
+
+    def _hidden_at(self, square: int) -> bool:
+        ghost = self.picture.board[square]
+        return ghost >= 0 and ghost >> 3 == self.picture.enemy and self.picture.colour[ghost] == UNKNOWN
 
     def rollout_action(self, world: State[Any], seat: int, rng: random.Random) -> Action:
         legal: list[Action] = world.legal_actions(seat)
@@ -131,9 +146,9 @@ class GeisterPolicy(SearchPolicy):
         for s in (0, 1):
             goods = [pos[g] for g in range(s * 8, s * 8 + 8) if pos[g] >= 0 and good[g]]
             bads_left = sum(1 for g in range(s * 8, s * 8 + 8) if pos[g] >= 0 and not good[g])
-            value = 1.0 * len(goods) + 0.15 * (4 - bads_left)
+            value = 1.0 * len(goods) + self.bad_lost * (4 - bads_left)
             if bads_left == 1:
-                value += 0.6  # the enemy must avoid our last bad ghost
+                value += self.last_bad  # the enemy must avoid our last bad ghost
             if goods:
                 nearest = min(EXIT_DISTANCE[s][sq] for sq in goods) + (1 if escape else 0)
                 value += 0.3 * max(0, 6 - nearest)
