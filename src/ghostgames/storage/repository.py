@@ -20,7 +20,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, func, select, text, update
+from sqlalchemy import Engine, create_engine, event, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -29,6 +29,8 @@ from ghostgames.storage.models import EventRow, RecordRow, SettingRow, TableRow,
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 DEFAULT_URL = "sqlite:///ghostgames.db"
+EVENTS = EventRow.metadata.tables["events"]  # the Core tables, for the hot path (no ORM unit of work)
+TABLES = TableRow.metadata.tables["tables"]
 
 
 class SeqConflict(Exception):
@@ -234,13 +236,17 @@ class Repository:
         try:
             with self._writing(), self.sessions.begin() as session:
                 now = datetime.now(UTC)
-                for offset, data in enumerate(events):
-                    session.add(EventRow(table_id=table_id, seq=first_seq + offset, kind=str(data["kind"]),
-                                         data=data, created_at=now))
+                # Core statements, not ORM objects: the unit of work's bookkeeping cost more than the write.
+                if events:
+                    session.execute(insert(EVENTS), [
+                        {"table_id": table_id, "seq": first_seq + offset, "kind": str(data["kind"]), "data": data,
+                         "created_at": now}
+                        for offset, data in enumerate(events)
+                    ])
                 values: dict[str, Any] = {"updated_at": now}
                 if status is not None:
                     values["status"] = status
-                session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+                session.execute(update(TABLES).where(TABLES.c.id == table_id).values(**values))
                 if record is not None:
                     record_id = _add_record(session, record[0], "table", record[1], record[2], table_id)
                 session.flush()
