@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import os
 import secrets
 import threading
 from collections.abc import Iterator, Sequence
@@ -31,6 +32,7 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 DEFAULT_URL = "sqlite:///ghostgames.db"
 EVENTS = EventRow.metadata.tables["events"]  # the Core tables, for the hot path (no ORM unit of work)
 TABLES = TableRow.metadata.tables["tables"]
+SQLITE_SYNC = ("NORMAL", "FULL", "EXTRA")  # PRAGMA synchronous values GHOSTGAMES_SQLITE_SYNC may choose
 
 
 class SeqConflict(Exception):
@@ -89,13 +91,18 @@ def normalise_url(url: str) -> str:
 def make_engine(url: str) -> Engine:
     url = normalise_url(url)
     if url.startswith("sqlite"):
+        # NORMAL in WAL mode keeps every committed transaction across a crash of the process (SIGKILL
+        # included); only an OS crash or power loss may lose the last ones. FULL syncs on every commit.
+        sync = os.environ.get("GHOSTGAMES_SQLITE_SYNC", "NORMAL").upper()
+        if sync not in SQLITE_SYNC:
+            raise ValueError(f"GHOSTGAMES_SQLITE_SYNC must be one of {', '.join(SQLITE_SYNC)}, not {sync!r}")
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute(f"PRAGMA synchronous={sync}")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
