@@ -17,6 +17,11 @@ MAX_QUEUE = 2000  # messages waiting for a reader who does not read: past this, 
 log = logging.getLogger(__name__)
 
 
+def encode(message: dict[str, Any]) -> str:
+    """A message as the JSON text of one frame (made once when several connections get the same one)."""
+    return json.dumps(message, separators=(",", ":"))
+
+
 class Connection:
     def __init__(self, websocket: WebSocket, bucket: TokenBucket) -> None:
         self.websocket = websocket
@@ -29,7 +34,7 @@ class Connection:
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
 
     def send(self, message: dict[str, Any]) -> None:
-        self.send_text(json.dumps(message, separators=(",", ":")))
+        self.send_text(encode(message))
 
     def send_text(self, text: str) -> None:
         if self.closed:

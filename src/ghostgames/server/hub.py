@@ -20,7 +20,7 @@ from ghostgames.rules.chance import derive_rng
 from ghostgames.rules.record import GameRecord
 from ghostgames.server.bots import BotRunner
 from ghostgames.server.config import ServerConfig
-from ghostgames.server.connection import Connection
+from ghostgames.server.connection import Connection, encode
 from ghostgames.server.fanout import Fanout
 from ghostgames.server.shared import LocalLeases, LocalPresence
 from ghostgames.storage import IdTaken, Repository, SeqConflict
@@ -145,22 +145,28 @@ class Hub:
         return message
 
     def _deliver(self, table: Table, lines: list[LogLine], chats: list[EventData]) -> None:
+        """Each reader's `table` and `log` frames are made (view computed, JSON encoded) once per seat and
+        once for all spectators, then queued on every connection of that reader."""
         summary = self.summary(table)
-        views: dict[int | None, Any] = {}
+        chat_texts = [encode({"type": "chat", "table": table.id, "from": chat["name"], "seat": chat.get("seat"),
+                              "text": chat["text"], "time": iso(float(chat.get("time") or time.time()))})
+                      for chat in chats]
+        frames: dict[int | None, list[str]] = {}
         for conn in list(self.watchers[table.id]):
-            seat = table.seat_of(conn.user)
-            index = seat.index if seat is not None else None
-            for chat in chats:
-                conn.send({"type": "chat", "table": table.id, "from": chat["name"], "seat": chat.get("seat"),
-                           "text": chat["text"], "time": iso(float(chat.get("time") or time.time()))})
+            for text in chat_texts:
+                conn.send_text(text)
             if not lines and chats:
                 continue
-            if index not in views:
-                views[index] = table.view_for(index)
-            conn.send({"type": "table", "table": summary, "seat": index, "view": views[index]})
-            if lines:
-                conn.send({"type": "log", "table": table.id, "version": table.version,
-                           "lines": [line.for_reader(index) for line in lines]})
+            seat = table.seat_of(conn.user)
+            index = seat.index if seat is not None else None
+            if index not in frames:
+                frames[index] = [encode({"type": "table", "table": summary, "seat": index,
+                                         "view": table.view_for(index)})]
+                if lines:
+                    frames[index].append(encode({"type": "log", "table": table.id, "version": table.version,
+                                                 "lines": [line.for_reader(index) for line in lines]}))
+            for text in frames[index]:
+                conn.send_text(text)
         self._tell_lobby(table, summary)
 
     def _tell_lobby(self, table: Table, summary: dict[str, Any]) -> None:
@@ -374,15 +380,16 @@ class Hub:
     def _deliver_presence(self, table: Table, exclude: Connection | None = None) -> None:
         """Someone came or went: everybody else gets the table with the new connected flags."""
         summary = self.summary(table)
-        views: dict[int | None, Any] = {}
+        frames: dict[int | None, str] = {}
         for conn in list(self.watchers[table.id]):
             if conn is exclude:
                 continue
             seat = table.seat_of(conn.user)
             index = seat.index if seat is not None else None
-            if index not in views:
-                views[index] = table.view_for(index)
-            conn.send({"type": "table", "table": summary, "seat": index, "view": views[index]})
+            if index not in frames:
+                frames[index] = encode({"type": "table", "table": summary, "seat": index,
+                                        "view": table.view_for(index)})
+            conn.send_text(frames[index])
         self._tell_lobby(table, summary)
         if not self.watchers[table.id]:
             task = asyncio.create_task(self._close_if_abandoned(table))
