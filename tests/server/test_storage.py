@@ -48,3 +48,40 @@ def test_a_finished_game_is_stored_with_its_last_event_in_one_transaction(tmp_pa
     assert stored is not None and stored.record.to_json() == record.to_json()
     assert stored.table_id == "t2" and stored.names == ["a", "b"] and repo.table_status("t2") == "finished"
     assert "seed" not in stored.summary() and "actions" not in stored.summary()
+
+
+def test_many_threads_appending_at_once_all_land_in_order(tmp_path: Path) -> None:
+    """The server appends from a thread pool; its writers queue on one lock: none is lost, reordered or stuck."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    repo = Repository(f"sqlite:///{tmp_path / 'busy.db'}")
+    tables = [f"t{i}" for i in range(8)]
+    for table_id in tables:
+        repo.create_table(table_id, "geister", 2, {"kind": "created", "id": table_id})
+
+    def play(table_id: str) -> None:
+        for seq in range(2, 52):
+            repo.append(table_id, seq, [{"kind": "chat", "text": str(seq)}])
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(play, tables))
+    for table_id in tables:
+        assert [e["text"] for e in repo.events(table_id, after=1)] == [str(seq) for seq in range(2, 52)]
+    repo.close()
+
+
+def test_the_sqlite_sync_level_is_normal_unless_the_environment_asks_for_full(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqlalchemy import text
+
+    def level(repo: Repository) -> int:
+        with repo.engine.connect() as connection:
+            return int(connection.execute(text("PRAGMA synchronous")).scalar_one())
+
+    monkeypatch.delenv("GHOSTGAMES_SQLITE_SYNC", raising=False)
+    assert level(Repository(f"sqlite:///{tmp_path / 'a.db'}")) == 1  # NORMAL
+    monkeypatch.setenv("GHOSTGAMES_SQLITE_SYNC", "full")
+    assert level(Repository(f"sqlite:///{tmp_path / 'b.db'}")) == 2  # FULL
+    monkeypatch.setenv("GHOSTGAMES_SQLITE_SYNC", "sometimes")
+    with pytest.raises(ValueError, match="GHOSTGAMES_SQLITE_SYNC"):
+        Repository(f"sqlite:///{tmp_path / 'c.db'}")
