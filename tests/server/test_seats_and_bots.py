@@ -256,7 +256,10 @@ def test_a_thinking_bot_never_holds_up_the_server(server: ServerProcess) -> None
         await alice.command(table_id, "/start")
         await alice.until_table(table_id, lambda m: m["table"]["status"] == "started")
         await alice.command(table_id, "/setup b1 c1 d1 e1", version=None)
-        await alice.until_table(table_id, lambda m: m["table"]["to_act"] == [1])
+        # wait for the bot's setup too (it is instant): what follows is its first real, searched move
+        await alice.until_table(
+            table_id, lambda m: m["view"]["phase"] == "play" and m["table"]["to_act"] == [1]
+        )
         start = len(alice.received)
         # while the hard bot thinks about its move, other requests are answered at once
         other = await alice.create("thelast", 2)
