@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
@@ -229,7 +229,3 @@ def parse_json_action(game: Game[Any, A], data: Mapping[str, Any] | str) -> A:
         return game.parse_action(data)
     return game.action_from_json(data)
 
-
-def seats_in_order(first: int, players: int) -> Sequence[int]:
-    """Seats clockwise starting at `first`."""
-    return [(first + i) % players for i in range(players)]

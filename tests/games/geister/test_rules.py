@@ -7,6 +7,7 @@ import random
 import pytest
 
 from ghostgames.games import get_game
+from ghostgames.games.geister.board import square_name
 from ghostgames.rules import GameRecord, IllegalAction, OptionError
 from tests.games.geister.positions import position, start_squares
 
@@ -278,19 +279,21 @@ def test_max_plies_default_is_none_and_reaching_it_is_a_draw() -> None:
 
 
 def test_max_plies_300_counts_both_sides() -> None:
+    """Quiet moves only (no capture, never onto an exit): the game cannot end early, so it must stop as a
+    draw after exactly 300 moves, 150 per side."""
     rng = random.Random(4)
     state = set_up_both(fresh({"max_plies": 300}))
-    plies = 0
+    exits = {sq for side in state.view(None)["exits"] for sq in side}
+    moves_by_seat = [0, 0]
     while state.to_act():
         seat = min(state.to_act())
-        # avoid captures so the game lasts: prefer moves onto empty squares
         legal = state.legal_actions(seat)
-        quiet = [a for a in legal if state.board[a.target] < 0] if hasattr(legal[0], "target") else legal
-        state.apply(seat, rng.choice(quiet or legal))
-        plies += 1
-    assert plies <= 300
-    if all(r.result == "draw" for r in state.outcome().results):
-        assert plies == 300
+        quiet = [a for a in legal if state.board[a.target] < 0 and square_name(a.target) not in exits]
+        state.apply(seat, rng.choice(quiet))
+        moves_by_seat[seat] += 1
+    outcome = state.outcome()
+    assert outcome is not None and all(r.result == "draw" for r in outcome.results)
+    assert moves_by_seat == [150, 150] and state.view(None)["ply"] == 300
 
 
 def test_options_are_checked_with_a_clear_error() -> None:

@@ -122,7 +122,7 @@ class GeisterState(State[GeisterAction]):
         if self.setup_phase():
             if self.set_up[seat]:
                 return []
-            return list(_setups(seat))
+            return list(_SETUPS[seat])
         if seat != self.turn:
             return []
         own = self.occupied[seat]
@@ -371,9 +371,5 @@ def _occupancy(pos: list[int]) -> list[int]:
     return [sum(1 << sq for sq in pos[seat * 8 : seat * 8 + 8] if sq >= 0) for seat in (0, 1)]
 
 
-def _setups(seat: int) -> tuple[Setup, ...]:
-    """The 70 ways to choose 4 good squares among the 8 start squares."""
-    return _SETUPS[seat]
-
-
+# The 70 ways to choose 4 good squares among the 8 start squares, per seat.
 _SETUPS = tuple(tuple(Setup(frozenset(c)) for c in combinations(sorted(START[s]), 4)) for s in (0, 1))
