@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Header, Query, Request
@@ -71,32 +72,29 @@ async def _identity(request: Request, authorization: str | None) -> Identity:
     return identity
 
 
+async def _sign_in(request: Request, step: Callable[[People], Identity]) -> Any:
+    """Run one account step off the event loop (argon2 is slow on purpose) and answer with a token."""
+    people = _people(request)
+    try:
+        return _token_out(people, await asyncio.to_thread(step, people))
+    except TableError as err:
+        return error_response(err)
+
+
 @router.post("/guest", response_model=TokenOut)
 async def guest(body: NameIn, request: Request) -> Any:
     """Take a free guest name; the answer's token identifies you on the WebSocket."""
-    people = _people(request)
-    try:
-        return _token_out(people, await asyncio.to_thread(people.guest, body.name))
-    except TableError as err:
-        return error_response(err)
+    return await _sign_in(request, lambda people: people.guest(body.name))
 
 
 @router.post("/register", response_model=TokenOut)
 async def register(body: AccountIn, request: Request) -> Any:
-    people = _people(request)
-    try:
-        return _token_out(people, await asyncio.to_thread(people.register, body.name, body.password))
-    except TableError as err:
-        return error_response(err)
+    return await _sign_in(request, lambda people: people.register(body.name, body.password))
 
 
 @router.post("/login", response_model=TokenOut)
 async def login(body: AccountIn, request: Request) -> Any:
-    people = _people(request)
-    try:
-        return _token_out(people, await asyncio.to_thread(people.login, body.name, body.password))
-    except TableError as err:
-        return error_response(err)
+    return await _sign_in(request, lambda people: people.login(body.name, body.password))
 
 
 @router.get("/me")
