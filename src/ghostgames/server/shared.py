@@ -47,7 +47,10 @@ class RedisFanout(Fanout):
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.redis: Redis = Redis.from_url(url)
+        # Commands never wait forever on a stuck connection (a cancelled command can leave one so);
+        # the subscription reads on its own client, where a long silence is normal.
+        self.redis: Redis = Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+        self._listener: Redis = Redis.from_url(url, socket_connect_timeout=5)
         self._handlers: dict[str, list[Handler]] = defaultdict(list)
         self._reader: asyncio.Task[None] | None = None
         self._subscribed = asyncio.Event()
@@ -73,7 +76,7 @@ class RedisFanout(Fanout):
     async def _read(self) -> None:
         pause = 0.1
         while True:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self._listener.pubsub(ignore_subscribe_messages=True)
             try:
                 channels = [PREFIX + t for t in self._handlers if t != "*"]
                 if channels:
@@ -122,8 +125,9 @@ class RedisFanout(Fanout):
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._reader
-        with contextlib.suppress(Exception):
-            await self.redis.aclose()
+        for client in (self.redis, self._listener):
+            with contextlib.suppress(Exception):
+                await client.aclose()
 
 
 class LocalLeases:
