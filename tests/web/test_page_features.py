@@ -65,8 +65,11 @@ def test_geister_setup_and_a_move_work_with_the_keyboard_alone(server: ServerPro
         colour = "good" if index % 2 else "bad"
         page.focus(f".tray-piece[data-colour={colour}]")
         page.keyboard.press("Enter")
+        # The redraw after each key press (or a server update) keeps the keyboard player's place.
+        expect(page.locator(f".tray-piece[data-colour={colour}]")).to_be_focused()
         page.focus(f".square[data-square={square}]")
         page.keyboard.press("Enter")
+        expect(page.locator(f".square[data-square={square}]")).to_be_focused()
     expect(page.locator(".square[data-start=mine] .ghost.good")).to_have_count(4)
     page.focus("button.setup-ready")
     page.keyboard.press("Enter")

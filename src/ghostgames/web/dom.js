@@ -31,3 +31,34 @@ export function clear(el) {
   while (el.firstChild) el.firstChild.remove();
   return el;
 }
+
+// The data attributes that name a control across redraws (a square, a tray colour, a card, a zone).
+const IDENTITY_KEYS = ["square", "colour", "card", "seat", "zone"];
+
+function identitySelector(el) {
+  let selector = el.tagName.toLowerCase();
+  if (el.classList.length) selector += `.${CSS.escape(el.classList[0])}`;
+  for (const key of IDENTITY_KEYS) {
+    if (el.dataset[key] !== undefined) selector += `[data-${key}="${CSS.escape(el.dataset[key])}"]`;
+  }
+  return selector;
+}
+
+/** Empty root, let paint() rebuild it, and give focus back to the same control. The renderers redraw
+ * everything on each server update; without this a keyboard player would lose their place whenever
+ * the other side moved, and a key press meant for a square would land on the page instead. */
+export function redrawKeepingFocus(root, paint) {
+  const active = document.activeElement;
+  let selector = null;
+  let index = 0;
+  if (active && active !== root && root.contains(active)) {
+    selector = identitySelector(active);
+    index = Math.max(0, [...root.querySelectorAll(selector)].indexOf(active));
+  }
+  clear(root);
+  paint();
+  if (!selector) return;
+  const matches = root.querySelectorAll(selector);
+  const again = matches[Math.min(index, matches.length - 1)];
+  if (again && !again.disabled) again.focus({ preventScroll: true });
+}

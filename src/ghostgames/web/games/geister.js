@@ -1,7 +1,7 @@
 // Geister in the browser: the 6x6 board drawn from view(seat), the secret setup, moves by drag or click.
 // Seat 0 sits at rows 1-2 and seat 1 at rows 5-6; each player sees their own side at the bottom.
 
-import { clear, h, s } from "../dom.js";
+import { h, redrawKeepingFocus, s } from "../dom.js";
 import { draggable } from "../drag.js";
 
 const FILES = "abcdef";
@@ -178,8 +178,10 @@ export function createRenderer(ctx) {
 
   // --- the board ----------------------------------------------------------------------------------
   function draw() {
-    if (!view) return;
-    clear(root);
+    if (view) redrawKeepingFocus(root, paint);
+  }
+
+  function paint() {
     const seat = view.seat ?? null;
     const bottom = seat === 1 ? 1 : 0;
     const top = 1 - bottom;

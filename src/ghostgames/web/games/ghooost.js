@@ -2,7 +2,7 @@
 // Kitty alone), the cemetery with its top value and Kitty beside it, crypt and discard, every mansion,
 // the direction, midnight, who is out, the match scores and Bouh! tokens.
 
-import { clear, h, s } from "../dom.js";
+import { h, redrawKeepingFocus, s } from "../dom.js";
 import { draggable } from "../drag.js";
 
 const ORDER = (text) => (text === "K" ? 15 : text === "X" ? 16 : Number(text));
@@ -114,8 +114,10 @@ export function createRenderer(ctx) {
   }
 
   function draw() {
-    if (!view) return;
-    clear(root);
+    if (view) redrawKeepingFocus(root, paint);
+  }
+
+  function paint() {
     const hand = sortedHand();
     const key = hand.join(",");
     if (key !== handKey) {

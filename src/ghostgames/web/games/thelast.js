@@ -3,7 +3,7 @@
 // swap after a won trick, the ghost's pile with two players, and the round scores. Every card shows its
 // colour's symbol and letter as well as its colour.
 
-import { clear, h, s } from "../dom.js";
+import { h, redrawKeepingFocus, s } from "../dom.js";
 import { draggable } from "../drag.js";
 
 const COLOURS = { R: ["red", "▲"], B: ["blue", "●"], G: ["green", "■"], Y: ["yellow", "★"] };
@@ -46,8 +46,10 @@ export function createRenderer(ctx) {
   }
 
   function draw() {
-    if (!view) return;
-    clear(root);
+    if (view) redrawKeepingFocus(root, paint);
+  }
+
+  function paint() {
     const legal = new Set(view.legal || []);
     const deciding = view.phase === "decide" && legal.has("keep");
     const hand = view.hand || [];
