@@ -23,6 +23,7 @@ from ghostgames.server.config import ServerConfig
 from ghostgames.server.connection import Connection, encode
 from ghostgames.server.fanout import Fanout
 from ghostgames.server.shared import LocalLeases, LocalPresence
+from ghostgames.server.tasks import stop_tasks
 from ghostgames.storage import IdTaken, Repository, SeqConflict
 from ghostgames.tables import (
     Context,
@@ -110,9 +111,7 @@ class Hub:
         tasks = [*self._grace.values(), *self._clock.values(), *(t for _, t in self._bot.values())]
         if self._sweeper is not None:
             tasks.append(self._sweeper)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await stop_tasks(tasks, grace=6)
         await self.presence.close()
 
     def context(self, table: Table | None = None) -> Context:

@@ -25,6 +25,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from ghostgames.server.fanout import Fanout, Handler
+from ghostgames.server.tasks import stop_task
 
 log = logging.getLogger(__name__)
 PREFIX = "ghostgames:"
@@ -55,6 +56,7 @@ class RedisFanout(Fanout):
         self._reader: asyncio.Task[None] | None = None
         self._subscribed = asyncio.Event()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._closing = False
 
     async def publish(self, topic: str, message: dict[str, Any]) -> None:
         try:
@@ -64,10 +66,7 @@ class RedisFanout(Fanout):
 
     async def subscribe(self, topic: str, handler: Handler) -> None:
         self._handlers[topic].append(handler)
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
+        await stop_task(self._reader, grace=6)
         self._subscribed.clear()
         self._reader = asyncio.create_task(self._read())
         with contextlib.suppress(TimeoutError):
@@ -75,7 +74,7 @@ class RedisFanout(Fanout):
 
     async def _read(self) -> None:
         pause = 0.1
-        while True:
+        while not self._closing:
             pubsub = self._listener.pubsub(ignore_subscribe_messages=True)
             try:
                 channels = [PREFIX + t for t in self._handlers if t != "*"]
@@ -121,10 +120,8 @@ class RedisFanout(Fanout):
             log.exception("fan-out handler failed for %s", topic)
 
     async def close(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
+        self._closing = True
+        await stop_task(self._reader, grace=6)
         for client in (self.redis, self._listener):
             with contextlib.suppress(Exception):
                 await client.aclose()
@@ -194,6 +191,7 @@ class RedisPresence(LocalPresence):
         self.ttl = ttl
         self._mine: set[tuple[str, str]] = set()
         self._task: asyncio.Task[None] | None = None
+        self._closing = asyncio.Event()
 
     @staticmethod
     def _key(table_id: str, name: str) -> str:
@@ -232,16 +230,18 @@ class RedisPresence(LocalPresence):
         return False
 
     async def start(self) -> None:
+        self._closing.clear()
         self._task = asyncio.create_task(self._heartbeat())
 
     async def _heartbeat(self) -> None:
-        while True:
-            await asyncio.sleep(self.beat)
+        while not self._closing.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._closing.wait(), self.beat)
+            if self._closing.is_set():
+                return
             for entry in list(self._mine):
                 await self._write(entry, True)
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        self._closing.set()
+        await stop_task(self._task, grace=self.beat + 6)
