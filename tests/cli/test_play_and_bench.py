@@ -41,12 +41,14 @@ def test_terminal_geister_refuses_a_bad_option_with_what_would_work() -> None:
 
 def test_bench_engine_prints_a_table_and_writes_json(tmp_path: Path) -> None:
     out = tmp_path / "engine.json"
-    result = run(["bench", "engine", "--game", "geister", "--seconds", "0.5", "--json", str(out)])
+    result = run(["bench", "engine", "--game", "geister", "--seconds", "2.5", "--json", str(out)])
     assert result.returncode == 0, result.stderr
-    assert "games/s" in result.stdout
+    assert "games/s" in result.stdout and "best second" in result.stdout
     data = json.loads(out.read_text())
     assert data[0]["game"] == "geister" and data[0]["games"] > 0
     assert data[0]["options"] == {"exit": "escape", "max_plies": 300}
+    # The best whole second holds some of the games, never more than all of them (two whole seconds ran).
+    assert 0 < data[0]["best_second_games"] < data[0]["games"]
 
 
 def test_bench_engine_names_the_games_for_an_unknown_one() -> None:

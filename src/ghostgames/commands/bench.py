@@ -32,11 +32,11 @@ def bench_engine(
     counts = players or [rules.min_players]
     results = [engine.run(rules.name, n, seconds, seed) for n in counts]
     table = Table(title=f"{rules.title}: random complete games, one process")
-    for column in ("players", "games", "seconds", "games/s", "actions/s", "actions/game"):
+    for column in ("players", "games", "seconds", "games/s", "best second", "actions/s", "actions/game"):
         table.add_column(column, justify="right")
     for r in results:
         table.add_row(str(r.players), str(r.games), f"{r.seconds:.1f}", f"{r.games_per_second:,.0f}",
-                      f"{r.actions_per_second:,.0f}", f"{r.mean_actions_per_game:.1f}")
+                      f"{r.best_second_games:,}", f"{r.actions_per_second:,.0f}", f"{r.mean_actions_per_game:.1f}")
     Console().print(table)
     if json_file:
         engine.write_json(results, json_file)

@@ -52,6 +52,7 @@ class Move(Action):
     direction: str
     target: int
     text: str = field(compare=False)
+    squares: int = field(compare=False, default=0)  # bits of origin and target: one XOR updates occupancy
 
     def __str__(self) -> str:
         return self.text
@@ -62,7 +63,11 @@ class Move(Action):
 
 # One shared Move object per (square, direction): move generation allocates nothing.
 MOVES: tuple[dict[str, Move], ...] = tuple(
-    {d: Move(sq, d, step(sq, d), f"{square_name(sq)} {d}") for d in DIRECTIONS} for sq in range(SIZE * SIZE)
+    {
+        d: Move(sq, d, step(sq, d), f"{square_name(sq)} {d}", (1 << sq) | (1 << step(sq, d) if step(sq, d) >= 0 else 0))
+        for d in DIRECTIONS
+    }
+    for sq in range(SIZE * SIZE)
 )
 STEPS: tuple[tuple[tuple[int, Move], ...], ...] = tuple(
     tuple((dest, MOVES[sq][d]) for d, dest in NEIGHBOURS[sq]) for sq in range(SIZE * SIZE)

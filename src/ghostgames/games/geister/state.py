@@ -24,18 +24,31 @@ CAPTURED = -1
 ESCAPED = -2
 GeisterAction = Setup | Move
 _ONLY = (frozenset((0,)), frozenset((1,)))
+_NOBODY: frozenset[int] = frozenset()
+NO_PRIVATE: Mapping[int, Mapping[str, Any]] = Event._field_defaults["private"]
+# Per seat, (exit square, the moves that leave the board from it), for the `escape` rule.
+ESCAPES: tuple[tuple[tuple[int, tuple[Move, ...]], ...], ...] = tuple(
+    tuple((sq, tuple(MOVES[sq][d] for d in ESCAPE_DIRECTIONS[seat][sq])) for sq in sorted(EXITS[seat]))
+    for seat in (0, 1)
+)
 # Move generation by table: for a square, the bits of its neighbours, and for each pattern of own ghosts on
-# those neighbours the moves that remain. One AND and two look-ups per ghost instead of a loop.
-NEIGHBOUR_BITS: tuple[int, ...] = tuple(sum(1 << dest for dest, _ in STEPS[sq]) for sq in range(36))
-MOVES_IF_BLOCKED: tuple[dict[int, tuple[Move, ...]], ...] = tuple(
-    {
-        blocked: tuple(move for dest, move in STEPS[sq] if not (blocked >> dest) & 1)
-        for blocked in (
-            sum(1 << dest for i, (dest, _) in enumerate(STEPS[sq]) if (subset >> i) & 1)
-            for subset in range(1 << len(STEPS[sq]))
-        )
-    }
-    for sq in range(36)
+# those neighbours the moves that remain. One AND and two look-ups per ghost instead of a loop. The two
+# entries after square 35 are reached by the negative positions CAPTURED (-1) and ESCAPED (-2) and give
+# no moves, so the loop needs no test for ghosts that left the board.
+NEIGHBOUR_BITS: tuple[int, ...] = (*(sum(1 << dest for dest, _ in STEPS[sq]) for sq in range(36)), 0, 0)
+MOVES_IF_BLOCKED: tuple[dict[int, tuple[Move, ...]], ...] = (
+    *(
+        {
+            blocked: tuple(move for dest, move in STEPS[sq] if not (blocked >> dest) & 1)
+            for blocked in (
+                sum(1 << dest for i, (dest, _) in enumerate(STEPS[sq]) if (subset >> i) & 1)
+                for subset in range(1 << len(STEPS[sq]))
+            )
+        }
+        for sq in range(36)
+    ),
+    {0: ()},
+    {0: ()},
 )
 
 
@@ -74,12 +87,16 @@ class GeisterState(State[GeisterAction]):
     __slots__ = (
         "_outcome",
         "board",
+        "escape",
         "first",
         "game",
         "good",
+        "max_plies",
         "moves",
+        "occupied",
         "options",
         "players",
+        "playing",
         "ply",
         "pos",
         "seed",
@@ -102,53 +119,52 @@ class GeisterState(State[GeisterAction]):
         self.occupied = _occupancy(self.pos)  # per seat, one bit per square holding its ghost
         self.good: list[bool | None] = [None] * 16
         self.set_up = [False, False]
+        self.playing = False  # both seats have set up (kept with set_up: the hot paths test one flag)
+        self.escape = options.exit == "escape"  # the options, read once instead of on every move
+        self.max_plies = options.max_plies
         self.moves: list[str] = []
         self._outcome: Outcome | None = None
 
     # --- whose move -----------------------------------------------------------------------------
     def to_act(self) -> frozenset[int]:
         if self._outcome is not None:
-            return frozenset()
-        if not (self.set_up[0] and self.set_up[1]):
-            return frozenset(s for s in (0, 1) if not self.set_up[s])
-        return _ONLY[self.turn]
+            return _NOBODY
+        if self.playing:
+            return _ONLY[self.turn]
+        return frozenset(s for s in (0, 1) if not self.set_up[s])
 
     def setup_phase(self) -> bool:
-        return not (self.set_up[0] and self.set_up[1])
+        return not self.playing
 
     def legal_actions(self, seat: int) -> list[GeisterAction]:
-        if self._outcome is not None:
-            return []
-        if self.setup_phase():
-            if self.set_up[seat]:
+        if seat != self.turn or not self.playing or self._outcome is not None:
+            if self.playing or self._outcome is not None or self.set_up[seat]:
                 return []
             return list(_SETUPS[seat])
-        if seat != self.turn:
-            return []
+        # The hot path of every search: tables instead of loops (a ghost id's seat is id >> 3, and an
+        # empty square's -1 >> 3 is -1, never a seat).
         own = self.occupied[seat]
+        blocked, neighbours = MOVES_IF_BLOCKED, NEIGHBOUR_BITS
         out: list[GeisterAction] = []
         for square in self.pos[seat * 8 : seat * 8 + 8]:
-            if square >= 0:
-                out += MOVES_IF_BLOCKED[square][own & NEIGHBOUR_BITS[square]]
-        if self.options.exit == "escape":
-            board = self.board
-            for square in EXITS[seat]:
+            out += blocked[square][own & neighbours[square]]
+        if self.escape:
+            board, good = self.board, self.good
+            for square, escapes in ESCAPES[seat]:
                 ghost = board[square]
-                if ghost >= 0 and ghost >> 3 == seat and self.good[ghost]:
-                    out.extend(MOVES[square][d] for d in ESCAPE_DIRECTIONS[seat][square])
+                if ghost >> 3 == seat and good[ghost]:
+                    out += escapes
         return out
 
     # --- applying ---------------------------------------------------------------------------------
     def apply(self, seat: int, action: GeisterAction | str) -> list[Event]:
         # Same checks as State.apply, without building sets: this is the hot path of every search.
+        if action.__class__ is Move and seat == self.turn and self.playing and self._outcome is None:
+            return self._apply_move(seat, action)
         if isinstance(action, str):
             action = self.game.parse_action(action)
         if self._outcome is not None:
             raise IllegalAction("the game is over")
-        if isinstance(action, Move) and self.set_up[0] and self.set_up[1]:
-            if seat != self.turn:
-                raise IllegalAction(f"it is not seat {seat}'s turn")
-            return self._apply_move(seat, action)
         if seat not in self.to_act():
             raise IllegalAction(f"it is not seat {seat}'s turn")
         return self._apply(seat, action)
@@ -169,57 +185,80 @@ class GeisterState(State[GeisterAction]):
         for k, square in enumerate(start):
             self.good[seat * 8 + k] = square in action.good
         self.set_up[seat] = True
+        self.playing = self.set_up[0] and self.set_up[1]
         event = Event("setup", {"seat": seat}, {seat: {"good": sorted(square_name(s) for s in action.good)}})
-        if not self.setup_phase():
+        if self.playing:
             return [event, Event("start", {"first": self.first})]
         return [event]
 
     def _apply_move(self, seat: int, move: Move) -> list[Event]:
-        if self.setup_phase():
+        if not self.playing:
             raise IllegalAction("first place your ghosts: 'setup' and the 4 squares of your good ghosts")
-        board, pos = self.board, self.pos
-        ghost = board[move.origin]
-        if ghost < 0 or (ghost >> 3) != seat:
-            raise IllegalAction(f"you have no ghost on {square_name(move.origin)}")
+        board = self.board
+        origin = move.origin
+        ghost = board[origin]
+        if ghost >> 3 != seat:  # an empty square's -1 >> 3 is -1
+            raise IllegalAction(f"you have no ghost on {square_name(origin)}")
         target = move.target
         if target == OFF_BOARD:
-            if self.options.exit != "escape":
-                raise IllegalAction("ghosts cannot leave the board under the 'reach' exit rule")
-            if move.origin not in EXITS[seat] or move.direction not in ESCAPE_DIRECTIONS[seat][move.origin]:
-                raise IllegalAction("a ghost can only leave the board from one of your exits, off its edge")
-            if not self.good[ghost]:
-                raise IllegalAction("only a good ghost may leave by an exit")
-            board[move.origin] = -1
-            self.occupied[seat] ^= 1 << move.origin
-            pos[ghost] = ESCAPED
-            return self._after_move(seat, move, ghost, None, winner=seat, reason="a good ghost escaped")
+            return self._escape(seat, move, ghost)
         other = board[target]
-        if other >= 0 and (other >> 3) == seat:
+        if other >> 3 == seat:
             raise IllegalAction(f"{square_name(target)} holds your own ghost")
-        board[move.origin] = -1
+        board[origin] = -1
         board[target] = ghost
-        self.occupied[seat] ^= (1 << move.origin) | (1 << target)
-        pos[ghost] = target
+        self.occupied[seat] ^= move.squares
+        self.pos[ghost] = target
+        if other >= 0:
+            return self._capture(seat, move, ghost, other)
+        if not self.escape and target in EXITS[seat] and self.good[ghost]:
+            return self._after_move(seat, move, ghost, None, seat, "a good ghost reached an exit")
+        # A quiet move, most of every game: the short way through _after_move.
+        self.ply += 1
+        self.turn = 1 - seat
+        self.moves.append(move.text)
+        # tuple.__new__ skips NamedTuple's Python-level constructor (as in Ghooost!): one Event per move.
+        events = [tuple.__new__(Event, ("move", {"seat": seat, "move": move.text, "ghost": ghost}, NO_PRIVATE))]
+        if self.max_plies is not None and self.ply >= self.max_plies:
+            self._outcome = Outcome.draw(2, f"the {self.max_plies}-move limit was reached")
+            events.append(Event("end", self._outcome.to_json()))
+        return events
+
+    def _escape(self, seat: int, move: Move, ghost: int) -> list[Event]:
+        origin = move.origin
+        if not self.escape:
+            raise IllegalAction("ghosts cannot leave the board under the 'reach' exit rule")
+        if origin not in EXITS[seat] or move.direction not in ESCAPE_DIRECTIONS[seat][origin]:
+            raise IllegalAction("a ghost can only leave the board from one of your exits, off its edge")
+        if not self.good[ghost]:
+            raise IllegalAction("only a good ghost may leave by an exit")
+        self.board[origin] = -1
+        self.occupied[seat] ^= 1 << origin
+        self.pos[ghost] = ESCAPED
+        return self._after_move(seat, move, ghost, None, seat, "a good ghost escaped")
+
+    def _capture(self, seat: int, move: Move, ghost: int, other: int) -> list[Event]:
+        """The board has changed already; take `other` off it and see whether that decides the game."""
+        pos, good = self.pos, self.good
+        pos[other] = CAPTURED
+        enemy = 1 - seat
+        self.occupied[enemy] ^= 1 << move.target
+        good_left = bad_left = 0
+        for g in range(enemy * 8, enemy * 8 + 8):
+            if pos[g] >= 0 or pos[g] == ESCAPED:
+                if good[g]:
+                    good_left += 1
+                else:
+                    bad_left += 1
         winner: int | None = None
         reason = ""
-        if other >= 0:
-            pos[other] = CAPTURED
-            self.occupied[1 - seat] ^= 1 << target
-            enemy = 1 - seat
-            good_left = bad_left = 0
-            for g in range(enemy * 8, enemy * 8 + 8):
-                if pos[g] >= 0 or pos[g] == ESCAPED:
-                    if self.good[g]:
-                        good_left += 1
-                    else:
-                        bad_left += 1
-            if good_left == 0:
-                winner, reason = seat, "captured all four good ghosts"
-            elif bad_left == 0:
-                winner, reason = enemy, "captured all four bad ghosts"
-        if winner is None and self.options.exit == "reach" and target in EXITS[seat] and self.good[ghost]:
+        if good_left == 0:
+            winner, reason = seat, "captured all four good ghosts"
+        elif bad_left == 0:
+            winner, reason = enemy, "captured all four bad ghosts"
+        elif not self.escape and move.target in EXITS[seat] and good[ghost]:
             winner, reason = seat, "a good ghost reached an exit"
-        return self._after_move(seat, move, ghost, other if other >= 0 else None, winner, reason)
+        return self._after_move(seat, move, ghost, other, winner, reason)
 
     def _after_move(
         self, seat: int, move: Move, ghost: int, captured: int | None, winner: int | None, reason: str
@@ -238,8 +277,8 @@ class GeisterState(State[GeisterAction]):
         events = [Event("move", public)]
         if winner is not None:
             self._outcome = Outcome.winner_takes_all(2, winner, reason)
-        elif self.options.max_plies is not None and self.ply >= self.options.max_plies:
-            self._outcome = Outcome.draw(2, f"the {self.options.max_plies}-move limit was reached")
+        elif self.max_plies is not None and self.ply >= self.max_plies:
+            self._outcome = Outcome.draw(2, f"the {self.max_plies}-move limit was reached")
         if self._outcome is not None:
             events.append(Event("end", self._outcome.to_json()))
         return events
@@ -315,6 +354,9 @@ class GeisterState(State[GeisterAction]):
         other.pos = self.pos[:]
         other.good = self.good[:]
         other.set_up = self.set_up[:]
+        other.playing = self.playing
+        other.escape = self.escape
+        other.max_plies = self.max_plies
         other.moves = self.moves[:]
         other._outcome = self._outcome
         return other
@@ -362,6 +404,7 @@ class GeisterState(State[GeisterAction]):
         state.occupied = _occupancy(state.pos)
         state.good = [None if g is None else bool(g) for g in data["good"]]
         state.set_up = [bool(s) for s in data["set_up"]]
+        state.playing = state.set_up[0] and state.set_up[1]
         state.moves = [str(m) for m in data["moves"]]
         state._outcome = Outcome.from_json(data["outcome"]) if data.get("outcome") else None
         return state
