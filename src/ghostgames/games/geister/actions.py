@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, final
 
 from ghostgames.games.geister.board import (
     DIRECTION_WORDS,
@@ -44,6 +44,7 @@ class Setup(Action):
         return {"type": "setup", "good": [square_name(s) for s in sorted(self.good)]}
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Move(Action):
     """One step of the ghost on `origin`; `target` is OFF_BOARD for an escape."""
@@ -52,7 +53,11 @@ class Move(Action):
     direction: str
     target: int
     text: str = field(compare=False)
-    squares: int = field(compare=False, default=0)  # bits of origin and target: one XOR updates occupancy
+    squares: int = field(init=False, compare=False)  # bits of origin and target: one XOR moves the ghost
+
+    def __post_init__(self) -> None:
+        target_bit = 1 << self.target if self.target >= 0 else 0
+        object.__setattr__(self, "squares", (1 << self.origin) | target_bit)
 
     def __str__(self) -> str:
         return self.text
@@ -63,11 +68,7 @@ class Move(Action):
 
 # One shared Move object per (square, direction): move generation allocates nothing.
 MOVES: tuple[dict[str, Move], ...] = tuple(
-    {
-        d: Move(sq, d, step(sq, d), f"{square_name(sq)} {d}", (1 << sq) | (1 << step(sq, d) if step(sq, d) >= 0 else 0))
-        for d in DIRECTIONS
-    }
-    for sq in range(SIZE * SIZE)
+    {d: Move(sq, d, step(sq, d), f"{square_name(sq)} {d}") for d in DIRECTIONS} for sq in range(SIZE * SIZE)
 )
 STEPS: tuple[tuple[tuple[int, Move], ...], ...] = tuple(
     tuple((dest, MOVES[sq][d]) for d, dest in NEIGHBOURS[sq]) for sq in range(SIZE * SIZE)

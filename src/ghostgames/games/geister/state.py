@@ -26,6 +26,7 @@ GeisterAction = Setup | Move
 _ONLY = (frozenset((0,)), frozenset((1,)))
 _NOBODY: frozenset[int] = frozenset()
 NO_PRIVATE: Mapping[int, Mapping[str, Any]] = Event._field_defaults["private"]
+EXIT_BITS = tuple(sum(1 << sq for sq in EXITS[seat]) for seat in (0, 1))
 # Per seat, (exit square, the moves that leave the board from it), for the `escape` rule.
 ESCAPES: tuple[tuple[tuple[int, tuple[Move, ...]], ...], ...] = tuple(
     tuple((sq, tuple(MOVES[sq][d] for d in ESCAPE_DIRECTIONS[seat][sq])) for sq in sorted(EXITS[seat]))
@@ -148,7 +149,7 @@ class GeisterState(State[GeisterAction]):
         out: list[GeisterAction] = []
         for square in self.pos[seat * 8 : seat * 8 + 8]:
             out += blocked[square][own & neighbours[square]]
-        if self.escape:
+        if self.escape and own & EXIT_BITS[seat]:  # one of our ghosts stands on an exit
             board, good = self.board, self.good
             for square, escapes in ESCAPES[seat]:
                 ghost = board[square]
@@ -158,9 +159,41 @@ class GeisterState(State[GeisterAction]):
 
     # --- applying ---------------------------------------------------------------------------------
     def apply(self, seat: int, action: GeisterAction | str) -> list[Event]:
-        # Same checks as State.apply, without building sets: this is the hot path of every search.
-        if action.__class__ is Move and seat == self.turn and self.playing and self._outcome is None:
-            return self._apply_move(seat, action)
+        # The hot path of every search and benchmark, a move by the seat to move, is checked and done
+        # right here. Anything else (text, a setup, a wrong turn, a finished game) takes the general path.
+        if type(action) is not Move or seat != self.turn or not self.playing or self._outcome is not None:
+            return self._checked_apply(seat, action)
+        board = self.board
+        origin = action.origin
+        ghost = board[origin]
+        if ghost >> 3 != seat:  # an empty square's -1 >> 3 is -1
+            raise IllegalAction(f"you have no ghost on {square_name(origin)}")
+        target = action.target
+        if target == OFF_BOARD:
+            return self._escape(seat, action, ghost)
+        other = board[target]
+        if other >> 3 == seat:
+            raise IllegalAction(f"{square_name(target)} holds your own ghost")
+        board[origin] = -1
+        board[target] = ghost
+        self.occupied[seat] ^= action.squares
+        self.pos[ghost] = target
+        if other >= 0:
+            return self._capture(seat, action, ghost, other)
+        if not self.escape and target in EXITS[seat] and self.good[ghost]:
+            return self._after_move(seat, action, ghost, None, seat, "a good ghost reached an exit")
+        # A quiet move, most of every game: the short way through _after_move.
+        self.ply += 1
+        self.turn = 1 - seat
+        self.moves.append(action.text)
+        # tuple.__new__ skips NamedTuple's Python-level constructor (as in Ghooost!): one Event per move.
+        events = [tuple.__new__(Event, ("move", {"seat": seat, "move": action.text, "ghost": ghost}, NO_PRIVATE))]
+        if self.max_plies is not None and self.ply >= self.max_plies:
+            self._outcome = Outcome.draw(2, f"the {self.max_plies}-move limit was reached")
+            events.append(Event("end", self._outcome.to_json()))
+        return events
+
+    def _checked_apply(self, seat: int, action: GeisterAction | str) -> list[Event]:
         if isinstance(action, str):
             action = self.game.parse_action(action)
         if self._outcome is not None:
@@ -172,7 +205,9 @@ class GeisterState(State[GeisterAction]):
     def _apply(self, seat: int, action: GeisterAction) -> list[Event]:
         if isinstance(action, Setup):
             return self._apply_setup(seat, action)
-        return self._apply_move(seat, action)
+        if not self.playing:
+            raise IllegalAction("first place your ghosts: 'setup' and the 4 squares of your good ghosts")
+        return self.apply(seat, action)  # now on the hot path: the seat is to move in a running game
 
     def _apply_setup(self, seat: int, action: Setup) -> list[Event]:
         if not self.setup_phase() or self.set_up[seat]:
@@ -190,39 +225,6 @@ class GeisterState(State[GeisterAction]):
         if self.playing:
             return [event, Event("start", {"first": self.first})]
         return [event]
-
-    def _apply_move(self, seat: int, move: Move) -> list[Event]:
-        if not self.playing:
-            raise IllegalAction("first place your ghosts: 'setup' and the 4 squares of your good ghosts")
-        board = self.board
-        origin = move.origin
-        ghost = board[origin]
-        if ghost >> 3 != seat:  # an empty square's -1 >> 3 is -1
-            raise IllegalAction(f"you have no ghost on {square_name(origin)}")
-        target = move.target
-        if target == OFF_BOARD:
-            return self._escape(seat, move, ghost)
-        other = board[target]
-        if other >> 3 == seat:
-            raise IllegalAction(f"{square_name(target)} holds your own ghost")
-        board[origin] = -1
-        board[target] = ghost
-        self.occupied[seat] ^= move.squares
-        self.pos[ghost] = target
-        if other >= 0:
-            return self._capture(seat, move, ghost, other)
-        if not self.escape and target in EXITS[seat] and self.good[ghost]:
-            return self._after_move(seat, move, ghost, None, seat, "a good ghost reached an exit")
-        # A quiet move, most of every game: the short way through _after_move.
-        self.ply += 1
-        self.turn = 1 - seat
-        self.moves.append(move.text)
-        # tuple.__new__ skips NamedTuple's Python-level constructor (as in Ghooost!): one Event per move.
-        events = [tuple.__new__(Event, ("move", {"seat": seat, "move": move.text, "ghost": ghost}, NO_PRIVATE))]
-        if self.max_plies is not None and self.ply >= self.max_plies:
-            self._outcome = Outcome.draw(2, f"the {self.max_plies}-move limit was reached")
-            events.append(Event("end", self._outcome.to_json()))
-        return events
 
     def _escape(self, seat: int, move: Move, ghost: int) -> list[Event]:
         origin = move.origin
