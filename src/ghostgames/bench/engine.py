@@ -25,11 +25,14 @@ DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
 def play_random(state: State[Any], rng: random.Random) -> int:
     """Play `state` to its end with uniformly random legal actions; returns the number of actions."""
     actions = 0
+    uniform = rng.random
     while True:
         # The first seat that may act (in a simultaneous step the others follow on later passes); a
-        # for-break costs less than min() or next(iter()), and this loop is what the benchmark times.
+        # for-break costs less than min() or next(iter()). The pick is uniform like rng.choice (the bias
+        # of a 53-bit float is below 1e-14) at a third of its cost: this loop is timed with the engine.
         for seat in state.to_act():
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[int(uniform() * len(legal))])
             actions += 1
             break
         else:

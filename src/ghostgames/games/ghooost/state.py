@@ -236,9 +236,35 @@ class GhooostState(State[GhooostAction]):
 
     # --- applying ---------------------------------------------------------------------------------
     def apply(self, seat: int, action: GhooostAction | str) -> list[Event]:
-        # Same checks as State.apply without building sets: this is the hot path of every simulation.
-        if type(action) is Play and seat == self.turn and self._outcome is None:
-            return self._play_from_hand(seat, action)
+        # The hot path of every simulation, a play from the hand by the seat to move, is checked and done
+        # right here; anything else (text, take, gamble, turn, pass, a wrong turn) takes the general path.
+        if type(action) is not Play or seat != self.turn or self._outcome is not None:
+            return self._checked_apply(seat, action)
+        play = action
+        hand = self.hands[seat]
+        value, count, copies = play.value, play.count, play.copies
+        if hand[value] < count or hand[MISS_COPY] < copies:
+            raise IllegalAction(f"you do not hold {play.cards}")
+        if not play.free and not FOLLOWS[self.top_value][value]:
+            raise IllegalAction(self._why_not(value))
+        hand[value] -= count
+        if not hand[value]:
+            self.held[seat] &= ~KIND_BIT[value]
+        self.sizes[seat] -= play.size
+        known = self.known[seat]
+        if known[value]:  # the cards played may be the known ones: they stop being known
+            known[value] = known[value] - count if known[value] > count else 0
+        if copies:
+            hand[MISS_COPY] -= copies
+            if known[MISS_COPY]:
+                known[MISS_COPY] = known[MISS_COPY] - copies if known[MISS_COPY] > copies else 0
+        effect = self._put(value, count, copies)
+        self.log.append((seat, play.log[effect]))
+        # tuple.__new__ builds the Event without NamedTuple's Python-level constructor (hot path)
+        event = tuple.__new__(Event, ("play", {"seat": seat, "cards": play.cards, "effect": effect}, NO_PRIVATE))
+        return self._after(seat, effect, [event])
+
+    def _checked_apply(self, seat: int, action: GhooostAction | str) -> list[Event]:
         if isinstance(action, str):
             action = self.game.parse_action(action)
         if self._outcome is not None:
@@ -250,7 +276,7 @@ class GhooostState(State[GhooostAction]):
     def _apply(self, seat: int, action: GhooostAction) -> list[Event]:
         # type() rather than isinstance(): actions derive from an ABC, whose isinstance check is slow
         if type(action) is Play:
-            return self._play_from_hand(seat, action)
+            return self.apply(seat, action)  # the hot path: the seat is to move in a running game
         if type(action) is not Simple:
             raise IllegalAction(f"{action} is not a Ghooost! action")
         kind = action.kind
@@ -274,30 +300,6 @@ class GhooostState(State[GhooostAction]):
             raise IllegalAction("you may pass only when nothing else is allowed")
         self.log.append((seat, "passes"))
         return self._after(seat, 0, [Event("pass", {"seat": seat})])
-
-    def _play_from_hand(self, seat: int, play: Play) -> list[Event]:
-        hand = self.hands[seat]
-        value, count, copies = play.value, play.count, play.copies
-        if hand[value] < count or hand[MISS_COPY] < copies:
-            raise IllegalAction(f"you do not hold {play.cards}")
-        if not play.free and not FOLLOWS[self.top_value][value]:
-            raise IllegalAction(self._why_not(value))
-        hand[value] -= count
-        if not hand[value]:
-            self.held[seat] &= ~KIND_BIT[value]
-        self.sizes[seat] -= play.size
-        known = self.known[seat]
-        if known[value]:  # the cards played may be the known ones: they stop being known
-            known[value] = known[value] - count if known[value] > count else 0
-        if copies:
-            hand[MISS_COPY] -= copies
-            if known[MISS_COPY]:
-                known[MISS_COPY] = known[MISS_COPY] - copies if known[MISS_COPY] > copies else 0
-        effect = self._put(value, count, copies)
-        self.log.append((seat, play.log[effect]))
-        # tuple.__new__ builds the Event without NamedTuple's Python-level constructor (hot path)
-        event = tuple.__new__(Event, ("play", {"seat": seat, "cards": play.cards, "effect": effect}, NO_PRIVATE))
-        return self._after(seat, effect, [event])
 
     def _why_not(self, value: int) -> str:
         top = self.top_value
