@@ -11,11 +11,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel
 
 from ghostgames.rules.options import options_schema, validate_options
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 JSON = dict[str, Any]
 
@@ -166,6 +170,30 @@ class Game(ABC, Generic[OptionsT, A]):
         """The action forms people can type, in plain words."""
         return ""
 
+    # --- for learning code: fixed-size actions and observations ----------------------------------
+    # A game offers these so that neural networks and the Gymnasium / PettingZoo wrappers (ghostgames.envs)
+    # can use it; the server and the bots do not need them.
+    def action_count(self, players: int) -> int:
+        """Size of the fixed action index space: the same for every seat and state at this player count."""
+        raise NotImplementedError(f"{self.title} has no action index space yet")
+
+    def action_index(self, action: A, seat: int) -> int:
+        """The index of `action` for `seat`, in range(action_count(players))."""
+        raise NotImplementedError(f"{self.title} has no action index space yet")
+
+    def action_at(self, index: int, seat: int) -> A:
+        """The action with that index for `seat`; IllegalAction when the index is out of range."""
+        raise NotImplementedError(f"{self.title} has no action index space yet")
+
+    def observation_shapes(self, players: int) -> dict[str, tuple[int, ...]]:
+        """The name and shape of every array `encode_view` returns at this player count."""
+        raise NotImplementedError(f"{self.title} has no observation encoding yet")
+
+    def encode_view(self, view: Mapping[str, Any]) -> dict[str, NDArray[np.float32]]:
+        """Fixed-shape float32 arrays made from a seat's `view` and nothing else, so an encoding can never
+        hold more than the seat may know."""
+        raise NotImplementedError(f"{self.title} has no observation encoding yet")
+
 
 class State(ABC, Generic[A]):
     """One position of a game, with everything hidden in it. Only the server and search may hold it."""
@@ -221,6 +249,20 @@ class State(ABC, Generic[A]):
 
     def legal_texts(self, seat: int) -> list[str]:
         return [str(a) for a in self.legal_actions(seat)]
+
+    # --- for learning code ------------------------------------------------------------------------
+    def encode(self, seat: int) -> dict[str, NDArray[np.float32]]:
+        """What `seat` knows as fixed-shape arrays (see Game.observation_shapes); built from view(seat)."""
+        return self.game.encode_view(self.view(seat))
+
+    def legal_mask(self, seat: int) -> NDArray[np.bool_]:
+        """One flag per action index: True where the action is legal for `seat` now."""
+        import numpy as np
+
+        mask = np.zeros(self.game.action_count(self.players), dtype=np.bool_)
+        for action in self.legal_actions(seat):
+            mask[self.game.action_index(action, seat)] = True
+        return mask
 
 
 def parse_json_action(game: Game[Any, A], data: Mapping[str, Any] | str) -> A:
