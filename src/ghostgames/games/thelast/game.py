@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ghostgames.games.thelast import actions
+import numpy as np
+from numpy.typing import NDArray
+
+from ghostgames.games.thelast import actions, encoding
 from ghostgames.games.thelast.actions import TheLastAction
 from ghostgames.games.thelast.cards import COLOURS
 from ghostgames.games.thelast.state import TheLastOptions, TheLastState
@@ -51,3 +54,20 @@ class TheLastGame(Game[TheLastOptions, TheLastAction]):
 
     def help_text(self) -> str:
         return HELP
+
+    # --- for learning code (layout: ghostgames.games.thelast.encoding) ---------------------------
+    def action_count(self, players: int) -> int:
+        return encoding.action_count(players)
+
+    def action_index(self, action: TheLastAction, seat: int) -> int:
+        return encoding.action_index(action)
+
+    def action_at(self, index: int, seat: int) -> TheLastAction:
+        return encoding.action_at(index)
+
+    def observation_shapes(self, players: int) -> dict[str, tuple[int, ...]]:
+        self.check_players(players)
+        return encoding.observation_shapes(players)
+
+    def encode_view(self, view: Mapping[str, Any]) -> dict[str, NDArray[np.float32]]:
+        return encoding.encode_view(view)
