@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ghostgames.games.geister import actions
+import numpy as np
+from numpy.typing import NDArray
+
+from ghostgames.games.geister import actions, encoding
 from ghostgames.games.geister.actions import Move, Setup
 from ghostgames.games.geister.state import GeisterOptions, GeisterState
 from ghostgames.rules.chance import derive_rng
@@ -43,3 +46,19 @@ class GeisterGame(Game[GeisterOptions, Setup | Move]):
 
     def help_text(self) -> str:
         return HELP
+
+    # For learning code; the layout is in encoding.py's docstring (seat 1 sees the board turned 180 degrees).
+    def action_count(self, players: int) -> int:
+        return encoding.action_count(players)
+
+    def action_index(self, action: Setup | Move, seat: int) -> int:
+        return encoding.action_index(action, seat)
+
+    def action_at(self, index: int, seat: int) -> Setup | Move:
+        return encoding.action_at(index, seat)
+
+    def observation_shapes(self, players: int) -> dict[str, tuple[int, ...]]:
+        return encoding.observation_shapes(players)
+
+    def encode_view(self, view: Mapping[str, Any]) -> dict[str, NDArray[np.float32]]:
+        return encoding.encode_view(view)
