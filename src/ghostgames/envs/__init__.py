@@ -1,0 +1,35 @@
+"""Wrappers for learning code: a PettingZoo AEC environment with every seat an agent (`GhostGamesAEC`) and
+a Gymnasium environment where one seat plays against ghostgames bots (`GhostGamesSolo`).
+
+Both need the optional extra: pip install 'ghostgames[research]'. Observations are the game's fixed-shape
+`encode(seat)` arrays (made from that seat's view only) plus an `action_mask` over the game's fixed action
+index space; rewards come at the end: +1 win, -1 loss, 0 draw.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ghostgames.envs.aec import GhostGamesAEC
+    from ghostgames.envs.solo import GhostGamesSolo
+
+__all__ = ["GhostGamesAEC", "GhostGamesSolo"]
+
+
+def __getattr__(name: str) -> Any:
+    # Imported on first use, so that `import ghostgames.envs` names the missing extra clearly.
+    try:
+        if name == "GhostGamesAEC":
+            from ghostgames.envs.aec import GhostGamesAEC
+
+            return GhostGamesAEC
+        if name == "GhostGamesSolo":
+            from ghostgames.envs.solo import GhostGamesSolo
+
+            return GhostGamesSolo
+    except ImportError as err:
+        raise ImportError(
+            f"{name} needs gymnasium and pettingzoo ({err.name} is missing): pip install 'ghostgames[research]'"
+        ) from err
+    raise AttributeError(f"module 'ghostgames.envs' has no attribute {name!r}")

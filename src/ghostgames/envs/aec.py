@@ -1,0 +1,128 @@
+"""Every seat an agent: PettingZoo's agent-environment-cycle API over any ghostgames game.
+
+Agents are "seat_0", "seat_1", …; the agent to act is a seat in `to_act()` (the lowest: in Geister's
+simultaneous setup both seats set up, one after the other, neither seeing the other's choice). Each agent
+observes only its own `encode(seat)` and its action mask.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+
+from ghostgames.envs.common import (
+    IllegalPolicy,
+    decode,
+    illegal_rewards,
+    new_state,
+    observation_space,
+    observe,
+    rewards,
+)
+from ghostgames.games import get_game
+from ghostgames.rules.contract import IllegalAction, State
+
+
+class GhostGamesAEC(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
+    metadata: ClassVar[dict[str, Any]] = {"name": "ghostgames_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, game: str = "geister", players: int | None = None, options: Mapping[str, Any] | None = None,
+                 illegal: IllegalPolicy = "lose", render_mode: str | None = None) -> None:
+        super().__init__()
+        self.game = get_game(game)
+        self.players = self.game.min_players if players is None else players
+        self.game.check_players(self.players)
+        self.game.options(self.players, options)  # a bad option is refused here, not at the first reset
+        self.options = dict(options or {})
+        if illegal not in ("lose", "raise"):
+            raise ValueError("illegal is 'lose' (the offending seat loses, as in PettingZoo) or 'raise'")
+        self.illegal = illegal
+        if render_mode not in (None, "ansi"):
+            raise ValueError("render_mode is None or 'ansi'")
+        self.render_mode = render_mode
+        self.possible_agents = [f"seat_{seat}" for seat in range(self.players)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._observation_space = observation_space(self.game, self.players)
+        self._action_space = spaces.Discrete(self.game.action_count(self.players))
+        self._rng = np.random.default_rng()
+        self.state: State[Any] | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_space
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.state = new_state(self.game, self.players, self.options, seed, self._rng)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self._to_act()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return observe(self._running(), self._seat[agent])
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalAction(f"{agent} is to act: give an action index, not None")
+        state, seat = self._running(), self._seat[agent]
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        try:
+            chosen = decode(self.game, state, seat, action)
+        except IllegalAction as err:
+            if self.illegal == "raise":
+                raise
+            self._finish(illegal_rewards(self.players, seat))
+            self.infos[agent] = {"illegal_action": err.reason}
+            self._accumulate_rewards()
+            return
+        state.apply(seat, chosen)
+        outcome = state.outcome()
+        if outcome is not None:
+            self._finish(rewards(outcome))
+        else:
+            self.agent_selection = self._to_act()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        return json.dumps(self.state.view(None), indent=1)  # the spectator's view: nothing secret
+
+    def close(self) -> None:
+        self.state = None
+
+    # --- helpers ------------------------------------------------------------------------------------
+    def _running(self) -> State[Any]:
+        if self.state is None:
+            raise RuntimeError("call reset() first")
+        return self.state
+
+    def _to_act(self) -> str:
+        return self.possible_agents[min(self._running().to_act())]
+
+    def _finish(self, seat_rewards: list[float]) -> None:
+        for agent, reward in zip(self.possible_agents, seat_rewards, strict=True):
+            self.rewards[agent] = reward
+            self.terminations[agent] = True
+
+
+def env(**kwargs: Any) -> GhostGamesAEC:
+    """PettingZoo's customary factory name."""
+    return GhostGamesAEC(**kwargs)

@@ -1,0 +1,62 @@
+"""What both environments share: the spaces of a game, its observation for a seat, rewards, and what an
+illegal action does."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+
+from ghostgames.rules.contract import Game, IllegalAction, Outcome, State
+
+IllegalPolicy = Literal["lose", "raise"]
+# The reward of each result at the end of a game.
+REWARD = {"win": 1.0, "loss": -1.0, "draw": 0.0}
+
+
+def observation_space(game: Game[Any, Any], players: int) -> spaces.Dict:
+    """{"observation": {name: Box[0, 1]}, "action_mask": MultiBinary-like int8 Box}, as PettingZoo's
+    classic games lay them out."""
+    arrays: dict[str, spaces.Space[Any]] = {
+        name: spaces.Box(0.0, 1.0, shape, dtype=np.float32)
+        for name, shape in game.observation_shapes(players).items()
+    }
+    mask = spaces.Box(0, 1, (game.action_count(players),), dtype=np.int8)
+    return spaces.Dict({"observation": spaces.Dict(arrays), "action_mask": mask})
+
+
+def observe(state: State[Any], seat: int) -> dict[str, Any]:
+    return {"observation": state.encode(seat), "action_mask": state.legal_mask(seat).astype(np.int8)}
+
+
+def rewards(outcome: Outcome) -> list[float]:
+    return [REWARD[result.result] for result in outcome.results]
+
+
+def illegal_rewards(players: int, offender: int) -> list[float]:
+    """An illegal action ends the game: the offender loses (-1), the others get 0, as PettingZoo's
+    classic environments do."""
+    return [-1.0 if seat == offender else 0.0 for seat in range(players)]
+
+
+def decode(game: Game[Any, Any], state: State[Any], seat: int, action: int | np.integer[Any]) -> Any:
+    """The game action for an index; IllegalAction when the index is not legal for `seat` now."""
+    chosen = game.action_at(int(action), seat)
+    if chosen not in state.legal_actions(seat):
+        legal = ", ".join(str(a) for a in state.legal_actions(seat)[:8])
+        raise IllegalAction(f"action {int(action)} ({chosen}) is not legal now; legal are e.g. {legal}")
+    return chosen
+
+
+def new_state(game: Game[Any, Any], players: int, options: Mapping[str, Any] | None, seed: int | None,
+              rng: np.random.Generator) -> State[Any]:
+    """A fresh game; without a seed, one drawn from the environment's generator (so reset(seed) repeats)."""
+    return game.new(players, options, seed=int(rng.integers(2**63)) if seed is None else seed)
+
+
+def mask_of(observation: Mapping[str, Any]) -> NDArray[np.int8]:
+    mask: NDArray[np.int8] = observation["action_mask"]
+    return mask

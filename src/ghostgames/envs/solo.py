@@ -1,0 +1,100 @@
+"""One seat against ghostgames bots: a Gymnasium environment for single-agent learning code.
+
+The other seats are played by bots from `ghostgames.bots` (random by default; any name `get_bot`
+accepts, e.g. "rules", "ismcts:200", "easy"). They decide from their own seat's knowledge only, as at
+a table. The learner observes its `encode(seat)` arrays and the action mask; the reward comes at the
+end (+1 win, -1 loss, 0 draw).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ghostgames.bots import SeatKnowledge, get_bot
+from ghostgames.bots.base import Bot
+from ghostgames.envs.common import REWARD, IllegalPolicy, decode, new_state, observation_space, observe
+from ghostgames.games import get_game
+from ghostgames.rules.contract import IllegalAction, State
+
+
+class GhostGamesSolo(gym.Env[dict[str, Any], np.int64]):
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - gymnasium declares it as a plain attribute
+
+    def __init__(self, game: str = "geister", players: int | None = None, seat: int = 0,
+                 opponents: str | Sequence[str] = "random", options: Mapping[str, Any] | None = None,
+                 illegal: IllegalPolicy = "lose", render_mode: str | None = None) -> None:
+        self.game = get_game(game)
+        self.players = self.game.min_players if players is None else players
+        self.game.check_players(self.players)
+        self.game.options(self.players, options)  # a bad option is refused here, not at the first reset
+        self.options = dict(options or {})
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat is 0 to {self.players - 1} for {self.players} players, not {seat}")
+        self.seat = seat
+        others = [s for s in range(self.players) if s != seat]
+        names = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
+        if len(names) != len(others):
+            raise ValueError(f"give one opponent bot, or one per other seat ({len(others)}), not {len(names)}")
+        self.bots: dict[int, Bot] = {s: get_bot(name) for s, name in zip(others, names, strict=True)}
+        if illegal not in ("lose", "raise"):
+            raise ValueError("illegal is 'lose' (the learner loses the game) or 'raise'")
+        self.illegal = illegal
+        if render_mode not in (None, "ansi"):
+            raise ValueError("render_mode is None or 'ansi'")
+        self.render_mode = render_mode
+        self.observation_space = observation_space(self.game, self.players)
+        self.action_space = spaces.Discrete(self.game.action_count(self.players))
+        self.state: State[Any] | None = None
+        self._bot_rng = random.Random(0)
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        self.state = new_state(self.game, self.players, self.options, None, self.np_random)
+        self._bot_rng = random.Random(int(self.np_random.integers(2**63)))
+        self._others_play()
+        return observe(self.state, self.seat), {}
+
+    def step(self, action: np.int64 | int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        state = self._running()
+        if state.outcome() is not None:
+            raise RuntimeError("the game is over: call reset()")
+        try:
+            chosen = decode(self.game, state, self.seat, action)
+        except IllegalAction as err:
+            if self.illegal == "raise":
+                raise
+            self.state = None  # the game ends here; the next call must be reset()
+            return observe(state, self.seat), REWARD["loss"], True, False, {"illegal_action": err.reason}
+        state.apply(self.seat, chosen)
+        self._others_play()
+        outcome = state.outcome()
+        if outcome is None:
+            return observe(state, self.seat), 0.0, False, False, {}
+        result = outcome.results[self.seat]
+        return observe(state, self.seat), REWARD[result.result], True, False, {"outcome": outcome.to_json()}
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        return json.dumps(self.state.view(self.seat), indent=1)  # the learner's own view
+
+    # --- helpers ------------------------------------------------------------------------------------
+    def _running(self) -> State[Any]:
+        if self.state is None:
+            raise RuntimeError("call reset() first")
+        return self.state
+
+    def _others_play(self) -> None:
+        """The bots act until the learner may act or the game is over."""
+        state = self._running()
+        while (acting := state.to_act()) and self.seat not in acting:
+            seat = min(acting)
+            state.apply(seat, self.bots[seat].choose(SeatKnowledge(state, seat), self._bot_rng))
