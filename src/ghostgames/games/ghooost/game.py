@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ghostgames.games.ghooost import actions
+import numpy as np
+from numpy.typing import NDArray
+
+from ghostgames.games.ghooost import actions, encoding
 from ghostgames.games.ghooost.actions import GhooostAction
 from ghostgames.games.ghooost.state import GhooostOptions, GhooostState
 from ghostgames.rules.chance import derive_rng
@@ -54,3 +57,19 @@ class GhooostGame(Game[GhooostOptions, GhooostAction]):
 
     def help_text(self) -> str:
         return HELP
+
+    # --- learning code (layout in encoding.py) ---------------------------------------------------------
+    def action_count(self, players: int) -> int:
+        return encoding.ACTION_COUNT
+
+    def action_index(self, action: GhooostAction, seat: int) -> int:
+        return encoding.action_index(action)
+
+    def action_at(self, index: int, seat: int) -> GhooostAction:
+        return encoding.action_at(index)
+
+    def observation_shapes(self, players: int) -> dict[str, tuple[int, ...]]:
+        return encoding.observation_shapes(players)
+
+    def encode_view(self, view: Mapping[str, Any]) -> dict[str, NDArray[np.float32]]:
+        return encoding.encode_view(view)
