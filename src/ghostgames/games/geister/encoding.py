@@ -119,7 +119,7 @@ def action_index(action: Setup | Move, seat: int) -> int:
 def action_at(index: int, seat: int) -> Setup | Move:
     _check_seat(seat)
     if not 0 <= index < ACTION_COUNT:
-        raise IllegalAction(f"Geister action indices are 0 to {ACTION_COUNT - 1}, not {index}")
+        raise IllegalAction(f"a Geister action index is in the range 0 to {ACTION_COUNT - 1}, not {index}")
     return _ACTIONS[seat][index]
 
 
