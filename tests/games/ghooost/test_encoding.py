@@ -36,6 +36,10 @@ def _equal(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> bool:
     return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
 
 
+def _hidden(data: dict[str, Any]) -> tuple[Any, ...]:
+    return data["hands"], data["mansions"], data["crypt"]
+
+
 def test_every_play_the_tables_can_produce_has_an_index_for_both_decks() -> None:
     produced = {a for top in PLAY_TABLE for cop in top for value in cop for held in value for a in held}
     produced |= {a for plays in KITTY_PLAYS for a in plays} | set(SIMPLE.values())
@@ -94,7 +98,7 @@ def test_encoding_is_the_same_in_every_world_the_seat_cannot_tell_apart(
     players: int, options: dict[str, Any], seed: int
 ) -> None:
     rng = random.Random(seed)
-    compared = 0
+    compared = hidden_moved = 0
     for n, (state, _, _) in enumerate(random_positions("ghooost", players, options, seed, limit=LIMIT)):
         if n % 15:
             continue
@@ -104,7 +108,8 @@ def test_encoding_is_the_same_in_every_world_the_seat_cannot_tell_apart(
                 world = state.sample_world(seat, rng)
                 assert _equal(world.encode(seat), mine)
                 compared += 1
-    assert compared > 0
+                hidden_moved += _hidden(world.to_json()) != _hidden(state.to_json())
+    assert compared > 0 and hidden_moved > compared // 2  # the worlds really differ where the seat cannot see
 
 
 def test_the_encoding_is_not_constant_along_a_game() -> None:
