@@ -86,7 +86,7 @@ def action_index(action: TheLastAction) -> int:
 
 def action_at(index: int) -> TheLastAction:
     if not 0 <= index < ACTION_COUNT:
-        raise IllegalAction(f"a The Last action index runs from 0 to {ACTION_COUNT - 1}, not {index}")
+        raise IllegalAction(f"action index {index} is out of range: indices run from 0 to {ACTION_COUNT - 1}")
     return ACTIONS[index]
 
 
