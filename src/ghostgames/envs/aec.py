@@ -17,6 +17,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from ghostgames.envs.common import (
     IllegalPolicy,
+    check_settings,
     decode,
     illegal_rewards,
     new_state,
@@ -24,7 +25,6 @@ from ghostgames.envs.common import (
     observe,
     rewards,
 )
-from ghostgames.games import get_game
 from ghostgames.rules.contract import IllegalAction, State
 
 
@@ -34,17 +34,9 @@ class GhostGamesAEC(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
     def __init__(self, game: str = "geister", players: int | None = None, options: Mapping[str, Any] | None = None,
                  illegal: IllegalPolicy = "lose", render_mode: str | None = None) -> None:
         super().__init__()
-        self.game = get_game(game)
-        self.players = self.game.min_players if players is None else players
-        self.game.check_players(self.players)
-        self.game.options(self.players, options)  # a bad option is refused here, not at the first reset
-        self.options = dict(options or {})
-        if illegal not in ("lose", "raise"):
-            raise ValueError("illegal is 'lose' (the offending seat loses, as in PettingZoo) or 'raise'")
-        self.illegal = illegal
-        if render_mode not in (None, "ansi"):
-            raise ValueError("render_mode is None or 'ansi'")
-        self.render_mode = render_mode
+        settings = check_settings(game, players, options, illegal, render_mode)
+        self.game, self.players, self.options = settings.game, settings.players, settings.options
+        self.illegal, self.render_mode = settings.illegal, settings.render_mode
         self.possible_agents = [f"seat_{seat}" for seat in range(self.players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._observation_space = observation_space(self.game, self.players)

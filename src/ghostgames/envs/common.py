@@ -4,17 +4,43 @@ illegal action does."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 from gymnasium import spaces
-from numpy.typing import NDArray
 
+from ghostgames.games import get_game
 from ghostgames.rules.contract import Game, IllegalAction, Outcome, State
 
 IllegalPolicy = Literal["lose", "raise"]
 # The reward of each result at the end of a game.
 REWARD = {"win": 1.0, "loss": -1.0, "draw": 0.0}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """An environment's checked settings."""
+
+    game: Game[Any, Any]
+    players: int
+    options: dict[str, Any]
+    illegal: IllegalPolicy
+    render_mode: str | None
+
+
+def check_settings(game: str, players: int | None, options: Mapping[str, Any] | None, illegal: str,
+                   render_mode: str | None) -> Settings:
+    """Refuse bad settings when the environment is made (not at its first reset), saying what works."""
+    rules = get_game(game)
+    count = rules.min_players if players is None else players
+    rules.check_players(count)
+    rules.options(count, options)
+    if illegal not in ("lose", "raise"):
+        raise ValueError("illegal is 'lose' (the offending seat loses the game, as in PettingZoo) or 'raise'")
+    if render_mode not in (None, "ansi"):
+        raise ValueError("render_mode is None or 'ansi'")
+    return Settings(rules, count, dict(options or {}), "lose" if illegal == "lose" else "raise", render_mode)
 
 
 def observation_space(game: Game[Any, Any], players: int) -> spaces.Dict:
@@ -56,7 +82,3 @@ def new_state(game: Game[Any, Any], players: int, options: Mapping[str, Any] | N
     """A fresh game; without a seed, one drawn from the environment's generator (so reset(seed) repeats)."""
     return game.new(players, options, seed=int(rng.integers(2**63)) if seed is None else seed)
 
-
-def mask_of(observation: Mapping[str, Any]) -> NDArray[np.int8]:
-    mask: NDArray[np.int8] = observation["action_mask"]
-    return mask

@@ -19,8 +19,7 @@ from gymnasium import spaces
 
 from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.base import Bot
-from ghostgames.envs.common import REWARD, IllegalPolicy, decode, new_state, observation_space, observe
-from ghostgames.games import get_game
+from ghostgames.envs.common import REWARD, IllegalPolicy, check_settings, decode, new_state, observation_space, observe
 from ghostgames.rules.contract import IllegalAction, State
 
 
@@ -30,11 +29,9 @@ class GhostGamesSolo(gym.Env[dict[str, Any], np.int64]):
     def __init__(self, game: str = "geister", players: int | None = None, seat: int = 0,
                  opponents: str | Sequence[str] = "random", options: Mapping[str, Any] | None = None,
                  illegal: IllegalPolicy = "lose", render_mode: str | None = None) -> None:
-        self.game = get_game(game)
-        self.players = self.game.min_players if players is None else players
-        self.game.check_players(self.players)
-        self.game.options(self.players, options)  # a bad option is refused here, not at the first reset
-        self.options = dict(options or {})
+        settings = check_settings(game, players, options, illegal, render_mode)
+        self.game, self.players, self.options = settings.game, settings.players, settings.options
+        self.illegal, self.render_mode = settings.illegal, settings.render_mode
         if not 0 <= seat < self.players:
             raise ValueError(f"seat is 0 to {self.players - 1} for {self.players} players, not {seat}")
         self.seat = seat
@@ -43,12 +40,6 @@ class GhostGamesSolo(gym.Env[dict[str, Any], np.int64]):
         if len(names) != len(others):
             raise ValueError(f"give one opponent bot, or one per other seat ({len(others)}), not {len(names)}")
         self.bots: dict[int, Bot] = {s: get_bot(name) for s, name in zip(others, names, strict=True)}
-        if illegal not in ("lose", "raise"):
-            raise ValueError("illegal is 'lose' (the learner loses the game) or 'raise'")
-        self.illegal = illegal
-        if render_mode not in (None, "ansi"):
-            raise ValueError("render_mode is None or 'ansi'")
-        self.render_mode = render_mode
         self.observation_space = observation_space(self.game, self.players)
         self.action_space = spaces.Discrete(self.game.action_count(self.players))
         self.state: State[Any] | None = None
