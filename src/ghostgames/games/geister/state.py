@@ -29,7 +29,7 @@ NO_PRIVATE: Mapping[int, Mapping[str, Any]] = Event._field_defaults["private"]
 EXIT_BITS = tuple(sum(1 << sq for sq in EXITS[seat]) for seat in (0, 1))
 # Per seat, (exit square, the moves that leave the board from it), for the `escape` rule.
 ESCAPES: tuple[tuple[tuple[int, tuple[Move, ...]], ...], ...] = tuple(
-    tuple((sq, tuple(MOVES[sq][d] for d in ESCAPE_DIRECTIONS[seat][sq])) for sq in sorted(EXITS[seat]))
+    tuple((sq, tuple(MOVES[sq][d] for d in ESCAPE_DIRECTIONS[seat][sq])) for sq in EXITS[seat])
     for seat in (0, 1)
 )
 # Move generation by table: for a square, the bits of its neighbours, and for each pattern of own ghosts on
