@@ -19,6 +19,21 @@ Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
 log = logging.getLogger(__name__)
 
 
+def run_handler(tasks: set[asyncio.Task[None]], handler: Handler, topic: str, message: dict[str, Any]) -> None:
+    """Call `handler` in a task of its own, kept in `tasks` until it ends: one slow or failing subscriber
+    never holds up the others, and a failure is logged, never raised into the publisher."""
+    task = asyncio.create_task(_call(handler, topic, message))
+    tasks.add(task)
+    task.add_done_callback(tasks.discard)
+
+
+async def _call(handler: Handler, topic: str, message: dict[str, Any]) -> None:
+    try:
+        await handler(topic, message)
+    except Exception:
+        log.exception("fan-out handler failed for %s", topic)
+
+
 class Fanout(ABC):
     @abstractmethod
     async def publish(self, topic: str, message: dict[str, Any]) -> None:
@@ -41,16 +56,7 @@ class LocalFanout(Fanout):
 
     async def publish(self, topic: str, message: dict[str, Any]) -> None:
         for handler in [*self._handlers.get(topic, []), *self._handlers.get("*", [])]:
-            task = asyncio.create_task(self._call(handler, topic, message))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            run_handler(self._tasks, handler, topic, message)
 
     async def subscribe(self, topic: str, handler: Handler) -> None:
         self._handlers[topic].append(handler)
-
-    @staticmethod
-    async def _call(handler: Handler, topic: str, message: dict[str, Any]) -> None:
-        try:
-            await handler(topic, message)
-        except Exception:
-            log.exception("fan-out handler failed for %s", topic)

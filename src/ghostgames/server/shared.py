@@ -24,7 +24,7 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from ghostgames.server.fanout import Fanout, Handler
+from ghostgames.server.fanout import Fanout, Handler, run_handler
 from ghostgames.server.tasks import stop_task
 
 log = logging.getLogger(__name__)
@@ -108,16 +108,7 @@ class RedisFanout(Fanout):
             return
         handlers = [*self._handlers.get(topic, [])] if message["type"] == "message" else self._handlers["*"]
         for handler in handlers:
-            task = asyncio.create_task(self._call(handler, topic, data))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-    @staticmethod
-    async def _call(handler: Handler, topic: str, message: dict[str, Any]) -> None:
-        try:
-            await handler(topic, message)
-        except Exception:
-            log.exception("fan-out handler failed for %s", topic)
+            run_handler(self._tasks, handler, topic, data)
 
     async def close(self) -> None:
         self._closing = True
