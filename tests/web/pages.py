@@ -61,6 +61,14 @@ def start_with_bots(page: Page) -> None:
 
 
 # --- Geister ------------------------------------------------------------------------------------------
+def open_geister_against_a_bot(page: Page, base_url: str, name: str) -> None:
+    """Enter as `name`, open a Geister table with a bot and start it; returns when the setup is ours to do."""
+    enter_as_guest(page, base_url, name)
+    create_table(page, "geister", 2)
+    start_with_bots(page)
+    assert wait_turn_or_end(page)
+
+
 def geister_setup(page: Page, rng: random.Random) -> None:
     """Drag the four good ghosts from the tray onto start squares, then place the bad ones by clicking."""
     page.wait_for_selector(".setup-tray")

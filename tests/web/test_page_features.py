@@ -12,7 +12,15 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.server.harness import ServerProcess
-from tests.web.pages import create_table, enter_as_guest, geister_move, start_with_bots, version, wait_turn_or_end
+from tests.web.pages import (
+    create_table,
+    enter_as_guest,
+    geister_move,
+    open_geister_against_a_bot,
+    start_with_bots,
+    version,
+    wait_turn_or_end,
+)
 
 
 @pytest.fixture()
@@ -25,10 +33,7 @@ def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
 def test_the_page_reconnects_by_itself_when_the_server_comes_back(own_server: ServerProcess, browser: Browser) -> None:
     context = browser.new_context(locale="en-US")
     page = context.new_page()
-    enter_as_guest(page, own_server.http_url, "Rita")
-    create_table(page, "geister", 2)
-    start_with_bots(page)
-    assert wait_turn_or_end(page)
+    open_geister_against_a_bot(page, own_server.http_url, "Rita")
     page.click("button.setup-random")
     page.click("button.setup-ready")
     page.wait_for_selector(".setup-tray", state="detached")
@@ -54,10 +59,7 @@ def test_the_page_reconnects_by_itself_when_the_server_comes_back(own_server: Se
 def test_geister_setup_and_a_move_work_with_the_keyboard_alone(server: ServerProcess, browser: Browser) -> None:
     context = browser.new_context(locale="en-US")
     page = context.new_page()
-    enter_as_guest(page, server.http_url, "Kim")
-    create_table(page, "geister", 2)
-    start_with_bots(page)
-    assert wait_turn_or_end(page)
+    open_geister_against_a_bot(page, server.http_url, "Kim")
 
     # Focus the tray piece, Enter; focus a start square, Enter: one ghost placed each time.
     squares = page.eval_on_selector_all(".square[data-start=mine]", "els => els.map(e => e.dataset.square)")

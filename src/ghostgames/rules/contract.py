@@ -11,15 +11,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
+import numpy as np
+from numpy.typing import NDArray
 from pydantic import BaseModel
 
 from ghostgames.rules.options import options_schema, validate_options
-
-if TYPE_CHECKING:
-    import numpy as np
-    from numpy.typing import NDArray
 
 JSON = dict[str, Any]
 
@@ -257,8 +255,6 @@ class State(ABC, Generic[A]):
 
     def legal_mask(self, seat: int) -> NDArray[np.bool_]:
         """One flag per action index: True where the action is legal for `seat` now."""
-        import numpy as np
-
         mask = np.zeros(self.game.action_count(self.players), dtype=np.bool_)
         for action in self.legal_actions(seat):
             mask[self.game.action_index(action, seat)] = True
