@@ -3,9 +3,10 @@ chat, play it out by clicking and dragging, and both see the disclosed colours a
 
 from __future__ import annotations
 
+import json
 import random
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, WebSocket, expect
 
 from tests.server.harness import ServerProcess
 from tests.web.browser import screenshot_path
@@ -124,3 +125,63 @@ def test_an_illegal_command_shows_a_translated_error_where_the_player_looks(
     page.click("button.do-bot-add")
     wait_for_change(page, before)
     context.close()
+
+
+def test_a_server_update_landing_mid_click_does_not_swallow_the_click(server: ServerProcess, browser: Browser) -> None:
+    """A click is a press and a release. Alice presses Ready; Bob's setup reaches her page before she lets
+    go. Her page must not rebuild the button under her finger, so the release completes her click; and
+    as the table moved on meanwhile (stale_version), the page sends her setup once more by itself."""
+    alice_context = browser.new_context(locale="en-US")
+    bob_context = browser.new_context(locale="en-US")
+    alice, bob = alice_context.new_page(), bob_context.new_page()
+    errors: list[str] = []
+    frames: list[str] = []
+
+    def record(socket: WebSocket) -> None:
+        socket.on("framereceived", lambda payload: frames.append(payload if isinstance(payload, str) else ""))
+
+    alice.on("websocket", record)
+    for page in (alice, bob):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+
+    enter_as_guest(alice, server.http_url, "Alice")
+    link = create_table(alice, "geister", 2, bots=False)
+    enter_as_guest(bob, server.http_url, "Bob")
+    bob.goto(link)
+    say(bob, "/join")
+    expect(alice.locator(".seat[data-seat='1']")).to_contain_text("Bob")
+    say(alice, "/start")
+    expect(bob.locator(".setup-tray")).to_be_visible()
+    alice.click("button.setup-random")
+    expect(alice.locator("button.setup-ready")).to_be_enabled()
+
+    seen = version(alice)
+    box = alice.locator("button.setup-ready").bounding_box()
+    assert box is not None
+    alice.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    alice.mouse.down()
+    bob.click("button.setup-random")
+    bob.click("button.setup-ready")
+
+    def newer_table_arrived() -> bool:
+        for frame in frames:
+            message = json.loads(frame) if frame.startswith("{") else {}
+            if message.get("type") == "table" and message["table"]["version"] > seen:
+                return True
+        return False
+
+    for _ in range(200):  # Bob's setup is pushed to Alice's page while her button is still held down
+        if newer_table_arrived():
+            break
+        alice.wait_for_timeout(50)
+    assert newer_table_arrived(), "Bob's setup never reached Alice's page"
+    assert version(alice) == seen  # the page holds the update back until the release
+    alice.mouse.up()
+
+    alice.wait_for_selector(".setup-tray", state="detached")
+    expect(alice.locator(".square .ghost.good")).to_have_count(4)  # her own four, now on the board
+    assert alice.evaluate("() => document.body.dataset.tableStatus") == "started"
+    assert version(alice) > seen
+    assert errors == []
+    alice_context.close()
+    bob_context.close()

@@ -62,3 +62,30 @@ export function redrawKeepingFocus(root, paint) {
   const again = matches[Math.min(index, matches.length - 1)];
   if (again && !again.disabled) again.focus({ preventScroll: true });
 }
+
+// A press in progress (mouse button, finger or pen down). A click is a press and a release on the same
+// element; if a server update rebuilt the page in between, the click would go nowhere and the player's
+// "Ready" or move would be silently lost. So updates that arrive during a press wait for its release.
+let pressing = false;
+const afterRelease = [];
+
+function release() {
+  pressing = false;
+  // The click event follows the release in the same turn of the event loop; run the waiting updates
+  // after it, so the click lands on the element the player pressed.
+  setTimeout(() => {
+    if (pressing) return;
+    for (const job of afterRelease.splice(0)) job();
+  }, 0);
+}
+
+window.addEventListener("pointerdown", () => (pressing = true), { capture: true });
+window.addEventListener("pointerup", release, { capture: true });
+window.addEventListener("pointercancel", release, { capture: true });
+window.addEventListener("blur", release);
+
+/** Run `job` now, or, while a press is in progress, right after its click (jobs keep their order). */
+export function whenNotPressed(job) {
+  if (pressing) afterRelease.push(job);
+  else job();
+}

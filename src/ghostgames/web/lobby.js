@@ -1,7 +1,7 @@
 // The lobby: who you are, the games with a form to open a table, and the open and running tables,
 // kept live by the server's lobby_table / lobby_remove messages.
 
-import { clear, h } from "./dom.js";
+import { clear, h, whenNotPressed } from "./dom.js";
 import { errorText } from "./errors.js";
 import { has, onLanguageChange, t } from "./i18n.js";
 import { identityForm, logout } from "./identity.js";
@@ -194,19 +194,20 @@ export function lobbyPage(root, connection) {
     whoSlot,
     h("div", { class: "lobby-columns" }, gamesSlot, tablesSlot)));
 
+  // The table lists are rebuilt on every update; one arriving mid-click waits for the click.
   connection.on("lobby", (msg) => {
     games = msg.games || [];
     tables.clear();
     for (const table of msg.tables || []) tables.set(table.id, table);
-    draw();
+    whenNotPressed(draw);
   });
   connection.on("lobby_table", (msg) => {
     tables.set(msg.table.id, msg.table);
-    drawTables();
+    whenNotPressed(drawTables);
   });
   connection.on("lobby_remove", (msg) => {
     tables.delete(msg.table);
-    drawTables();
+    whenNotPressed(drawTables);
   });
   connection.on("error", (msg) => {
     if (!msg.id) showError(msg);

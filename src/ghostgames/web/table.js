@@ -3,7 +3,7 @@
 // messages; errors come back translated, above the game, with the fresh table drawn at once.
 
 import { BOT_LEVELS, chatBox } from "./chat.js";
-import { clear, h } from "./dom.js";
+import { clear, h, whenNotPressed } from "./dom.js";
 import { errorText } from "./errors.js";
 import { has, language, onLanguageChange, t } from "./i18n.js";
 import { identityForm } from "./identity.js";
@@ -504,7 +504,8 @@ export function tablePage(root, connection, tableId) {
     }
   }
 
-  connection.on("table", applyTable);
+  // Server updates redraw the page; one that arrives mid-click waits for the click (see whenNotPressed).
+  connection.on("table", (msg) => whenNotPressed(() => applyTable(msg)));
   connection.on("log", (msg) => {
     if (msg.table === tableId) addLogLines(msg.lines || []);
   });
@@ -520,7 +521,7 @@ export function tablePage(root, connection, tableId) {
     if (msg.table && msg.table !== tableId) return;
     showError(msg);
     chat.add("error", errorText(msg));
-    if (msg.fresh) applyTable(msg.fresh);
+    if (msg.fresh) whenNotPressed(() => applyTable(msg.fresh));
   });
   connection.onOpen(() => {
     drawIdentity();

@@ -109,7 +109,14 @@ export function createRenderer(ctx) {
 
   function sendSetup() {
     const good = Object.keys(placement).filter((sq) => placement[sq] === "good").sort();
-    act(`setup ${good.join(" ")}`);
+    // Send the setup in the words of the view's legal list: if the opponent's setup lands first, the
+    // table's answer is stale_version, and the page resends only an action it finds in that list.
+    const same = (text) => {
+      const squares = text.split(" ").slice(1).sort();
+      return squares.length === good.length && squares.every((sq, i) => sq === good[i]);
+    };
+    const legal = (view.legal || []).find((text) => text.startsWith("setup ") && same(text));
+    act(legal ?? `setup ${good.join(" ")}`);
   }
 
   function squareClickSetup(square) {
