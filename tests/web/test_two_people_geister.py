@@ -128,40 +128,40 @@ def test_an_illegal_command_shows_a_translated_error_where_the_player_looks(
 
 
 def test_a_server_update_landing_mid_click_does_not_swallow_the_click(server: ServerProcess, browser: Browser) -> None:
-    """A click is a press and a release. Alice presses Ready; Bob's setup reaches her page before she lets
+    """A click is a press and a release. Ann presses Ready; Ben's setup reaches her page before she lets
     go. Her page must not rebuild the button under her finger, so the release completes her click; and
     as the table moved on meanwhile (stale_version), the page sends her setup once more by itself."""
-    alice_context = browser.new_context(locale="en-US")
-    bob_context = browser.new_context(locale="en-US")
-    alice, bob = alice_context.new_page(), bob_context.new_page()
+    ann_context = browser.new_context(locale="en-US")
+    ben_context = browser.new_context(locale="en-US")
+    ann, ben = ann_context.new_page(), ben_context.new_page()
     errors: list[str] = []
     frames: list[str] = []
 
     def record(socket: WebSocket) -> None:
         socket.on("framereceived", lambda payload: frames.append(payload if isinstance(payload, str) else ""))
 
-    alice.on("websocket", record)
-    for page in (alice, bob):
+    ann.on("websocket", record)
+    for page in (ann, ben):
         page.on("pageerror", lambda error: errors.append(str(error)))
 
-    enter_as_guest(alice, server.http_url, "Alice")
-    link = create_table(alice, "geister", 2, bots=False)
-    enter_as_guest(bob, server.http_url, "Bob")
-    bob.goto(link)
-    say(bob, "/join")
-    expect(alice.locator(".seat[data-seat='1']")).to_contain_text("Bob")
-    say(alice, "/start")
-    expect(bob.locator(".setup-tray")).to_be_visible()
-    alice.click("button.setup-random")
-    expect(alice.locator("button.setup-ready")).to_be_enabled()
+    enter_as_guest(ann, server.http_url, "Ann")
+    link = create_table(ann, "geister", 2, bots=False)
+    enter_as_guest(ben, server.http_url, "Ben")
+    ben.goto(link)
+    say(ben, "/join")
+    expect(ann.locator(".seat[data-seat='1']")).to_contain_text("Ben")
+    say(ann, "/start")
+    expect(ben.locator(".setup-tray")).to_be_visible()
+    ann.click("button.setup-random")
+    expect(ann.locator("button.setup-ready")).to_be_enabled()
 
-    seen = version(alice)
-    box = alice.locator("button.setup-ready").bounding_box()
+    seen = version(ann)
+    box = ann.locator("button.setup-ready").bounding_box()
     assert box is not None
-    alice.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    alice.mouse.down()
-    bob.click("button.setup-random")
-    bob.click("button.setup-ready")
+    ann.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    ann.mouse.down()
+    ben.click("button.setup-random")
+    ben.click("button.setup-ready")
 
     def newer_table_arrived() -> bool:
         for frame in frames:
@@ -170,18 +170,18 @@ def test_a_server_update_landing_mid_click_does_not_swallow_the_click(server: Se
                 return True
         return False
 
-    for _ in range(200):  # Bob's setup is pushed to Alice's page while her button is still held down
+    for _ in range(200):  # Ben's setup is pushed to Ann's page while her button is still held down
         if newer_table_arrived():
             break
-        alice.wait_for_timeout(50)
-    assert newer_table_arrived(), "Bob's setup never reached Alice's page"
-    assert version(alice) == seen  # the page holds the update back until the release
-    alice.mouse.up()
+        ann.wait_for_timeout(50)
+    assert newer_table_arrived(), "Ben's setup never reached Ann's page"
+    assert version(ann) == seen  # the page holds the update back until the release
+    ann.mouse.up()
 
-    alice.wait_for_selector(".setup-tray", state="detached")
-    expect(alice.locator(".square .ghost.good")).to_have_count(4)  # her own four, now on the board
-    assert alice.evaluate("() => document.body.dataset.tableStatus") == "started"
-    assert version(alice) > seen
+    ann.wait_for_selector(".setup-tray", state="detached")
+    expect(ann.locator(".square .ghost.good")).to_have_count(4)  # her own four, now on the board
+    assert ann.evaluate("() => document.body.dataset.tableStatus") == "started"
+    assert version(ann) > seen
     assert errors == []
-    alice_context.close()
-    bob_context.close()
+    ann_context.close()
+    ben_context.close()
