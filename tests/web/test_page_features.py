@@ -1,4 +1,4 @@
-"""Features of the pages around the games: the page reconnects by itself and the player plays on; the
+"""Features of the pages around the games: the page reconnects by itself and the player plays on (a lobby form half filled in survives it); the
 game works from the keyboard alone; clocks tick; accounts; the language picker; joining from the lobby."""
 
 from __future__ import annotations
@@ -55,6 +55,21 @@ def test_the_page_reconnects_by_itself_when_the_server_comes_back(own_server: Se
     assert version(page) > seen
     context.close()
 
+
+
+def test_a_lobby_form_being_filled_in_survives_a_reconnect(own_server: ServerProcess, browser: Browser) -> None:
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    enter_as_guest(page, own_server.http_url, "Lou")
+    seats = page.locator("form.create-form[data-game=thelast] select[name=seats]")
+    seats.select_option("4")
+    own_server.kill()
+    expect(page.locator("#connection")).to_have_attribute("data-status", "reconnecting")
+    own_server.start()
+    expect(page.locator("#connection")).to_have_attribute("data-status", "online", timeout=30_000)
+    expect(page.locator(".identity-card")).to_contain_text("Lou")  # the lobby was sent afresh
+    expect(seats).to_have_value("4")  # and the half-filled form was kept, not drawn anew
+    context.close()
 
 def test_geister_setup_and_a_move_work_with_the_keyboard_alone(server: ServerProcess, browser: Browser) -> None:
     context = browser.new_context(locale="en-US")

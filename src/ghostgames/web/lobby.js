@@ -159,8 +159,10 @@ export function lobbyPage(root, connection) {
   }
 
   function drawGames(force = false) {
-    if (!force && drawnGames === games) return;
-    drawnGames = games;
+    // A fresh lobby message (after a reconnect, say) carries the same games: keep the forms as filled in.
+    const key = JSON.stringify(games);
+    if (!force && drawnGames === key) return;
+    drawnGames = key;
     clear(gamesSlot).append(h("h2", {}, t("lobby.new_table")), ...games.map((game) =>
       h("section", { class: "card game-card", dataset: { game: game.name } },
         h("h3", {}, t(`game.${game.name}`)),
