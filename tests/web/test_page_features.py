@@ -1,5 +1,6 @@
-"""Features of the pages around the games: the page reconnects by itself and the player plays on (a lobby form half filled in survives it); the
-game works from the keyboard alone; clocks tick; accounts; the language picker; joining from the lobby."""
+"""Features of the pages around the games: the page reconnects by itself and the player plays on (a lobby
+form half filled in survives it); the game works from the keyboard alone; clocks tick; accounts; the language
+picker; joining from the lobby."""
 
 from __future__ import annotations
 
