@@ -67,9 +67,19 @@ export function redrawKeepingFocus(root, paint) {
 // element; if a server update rebuilt the page in between, the click would go nowhere and the player's
 // "Ready" or move would be silently lost. So updates that arrive during a press wait for its release.
 let pressing = false;
+let holdTimer = null;
 const afterRelease = [];
+// A release the page never hears of (the button let go outside the window) must not freeze the table.
+const LONGEST_HOLD_MS = 15000;
+
+function press() {
+  pressing = true;
+  clearTimeout(holdTimer);
+  holdTimer = setTimeout(release, LONGEST_HOLD_MS);
+}
 
 function release() {
+  clearTimeout(holdTimer);
   pressing = false;
   // The click event follows the release in the same turn of the event loop; run the waiting updates
   // after it, so the click lands on the element the player pressed.
@@ -79,7 +89,7 @@ function release() {
   }, 0);
 }
 
-window.addEventListener("pointerdown", () => (pressing = true), { capture: true });
+window.addEventListener("pointerdown", press, { capture: true });
 window.addEventListener("pointerup", release, { capture: true });
 window.addEventListener("pointercancel", release, { capture: true });
 window.addEventListener("blur", release);
