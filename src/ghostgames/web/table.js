@@ -57,16 +57,18 @@ export function tablePage(root, connection, tableId) {
     errorBanner.hidden = true;
   }
 
-  function command(text, { withVersion = true, retry = true } = {}) {
+  function command(text, { withVersion = true, retries = 2, version = undefined } = {}) {
     const msg = { type: "command", table: tableId, text };
-    if (withVersion && table()) msg.version = table().version;
+    if (withVersion && table()) msg.version = version ?? table().version;
     hideError();
     return connection.request(msg).catch((error) => {
-      // Someone else (a bot setting up at the same moment) changed the table: the fresh table is drawn
-      // already; when the same action is still allowed, send it once more instead of troubling the player.
+      // Someone else (a bot setting up at the same moment) changed the table. The error carries the
+      // fresh table; when the same action is still allowed there, send it again against that version
+      // instead of troubling the player.
       const action = text.replace(/^\//, "");
-      if (retry && error?.code === "stale_version" && (message?.view?.legal || []).includes(action)) {
-        return command(text, { withVersion, retry: false });
+      const fresh = error?.fresh ?? message;
+      if (retries > 0 && error?.code === "stale_version" && (fresh?.view?.legal || []).includes(action)) {
+        return command(text, { withVersion, retries: retries - 1, version: fresh?.table?.version });
       }
       return undefined;
     });
