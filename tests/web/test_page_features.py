@@ -1,6 +1,6 @@
 """Features of the pages around the games: the page reconnects by itself and the player plays on (a lobby
-form half filled in survives it); the game works from the keyboard alone; clocks tick; accounts; the language
-picker; joining from the lobby."""
+form half filled in survives it, a command typed meanwhile is sent when it is back); the game works from
+the keyboard alone; clocks tick; accounts; the language picker; joining from the lobby."""
 
 from __future__ import annotations
 
@@ -70,6 +70,23 @@ def test_a_lobby_form_being_filled_in_survives_a_reconnect(own_server: ServerPro
     expect(page.locator("#connection")).to_have_attribute("data-status", "online", timeout=30_000)
     expect(page.locator(".identity-card")).to_contain_text("Lou")  # the lobby was sent afresh
     expect(seats).to_have_value("4")  # and the half-filled form was kept, not drawn anew
+    context.close()
+
+
+def test_a_command_typed_while_the_page_is_offline_is_sent_when_it_is_back(own_server: ServerProcess,
+                                                                           browser: Browser) -> None:
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    enter_as_guest(page, own_server.http_url, "Otto")
+    create_table(page, "thelast", 2, bots=False)
+    own_server.kill()
+    expect(page.locator("#connection")).to_have_attribute("data-status", "reconnecting")
+    box = page.locator("input.chat-input")
+    box.fill("/bot add")
+    box.press("Enter")
+    own_server.start()
+    expect(page.locator("#connection")).to_have_attribute("data-status", "online", timeout=30_000)
+    expect(page.locator(".seat[data-seat='1']")).to_have_class(re.compile(r"\bkind-bot\b"))
     context.close()
 
 def test_geister_setup_and_a_move_work_with_the_keyboard_alone(server: ServerProcess, browser: Browser) -> None:

@@ -180,6 +180,11 @@ def test_a_server_update_landing_mid_click_does_not_swallow_the_click(server: Se
 
     ann.wait_for_selector(".setup-tray", state="detached")
     expect(ann.locator(".square .ghost.good")).to_have_count(4)  # her own four, now on the board
+    # Her click was sent against the table she saw; the server said stale_version and the page resent
+    # it quietly: no error line for a problem the page solved by itself.
+    assert any('"stale_version"' in frame for frame in frames)
+    expect(ann.locator(".chat-lines .chat-error")).to_have_count(0)
+    expect(ann.locator(".error-banner")).to_be_hidden()
     assert ann.evaluate("() => document.body.dataset.tableStatus") == "started"
     assert version(ann) > seen
     assert errors == []

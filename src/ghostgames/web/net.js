@@ -36,6 +36,7 @@ export class Connection {
     this.openers = [];
     this.statusListeners = [];
     this.pending = new Map();
+    this.outbox = []; // messages given before the server said welcome: sent right after it
     this.nextId = 1;
     this.delay = 500;
     this.socket = null;
@@ -78,8 +79,14 @@ export class Connection {
     socket.addEventListener("close", () => {
       if (this.socket !== socket) return;
       this.ready = false;
-      for (const [, pending] of this.pending) pending.reject({ code: "disconnected", args: {} });
-      this.pending.clear();
+      // A request already sent may or may not have been carried out: say so. One still in the outbox
+      // was never sent; it waits for the next welcome.
+      const waiting = new Set(this.outbox.map((message) => message.id));
+      for (const [id, pending] of this.pending) {
+        if (waiting.has(id)) continue;
+        pending.reject({ code: "disconnected", args: {} });
+        this.pending.delete(id);
+      }
       if (this.closedOnPurpose) return;
       this.setStatus("reconnecting");
       setTimeout(() => this.connect(), this.delay);
@@ -109,6 +116,7 @@ export class Connection {
       this.ready = true;
       this.setStatus("online");
       for (const opener of this.openers) opener(this);
+      for (const waiting of this.outbox.splice(0)) this.send(waiting);
     }
     if (message.type === "error" && message.code === "bad_token") session.save(null, null);
     if (message.id && this.pending.has(message.id)) {
@@ -121,8 +129,11 @@ export class Connection {
     for (const handler of this.handlers["*"] || []) handler(message);
   }
 
+  /** Send now if the server has welcomed us; otherwise keep it for the welcome, so that a command typed
+   * while the page is still connecting (or reconnecting) is not dropped. */
   send(message) {
-    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+    if (this.ready && this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+    else this.outbox.push(message);
   }
 
   /** Send with an id; resolves with the ack/reply, rejects with the error (also shown by the error handler). */

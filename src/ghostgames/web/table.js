@@ -67,9 +67,11 @@ export function tablePage(root, connection, tableId) {
       // instead of troubling the player.
       const action = text.replace(/^\//, "");
       const fresh = error?.fresh ?? message;
-      if (retries > 0 && error?.code === "stale_version" && (fresh?.view?.legal || []).includes(action)) {
+      if (error?.code !== "stale_version") return undefined; // shown by the error handler
+      if (retries > 0 && (fresh?.view?.legal || []).includes(action)) {
         return command(text, { withVersion, retries: retries - 1, version: fresh?.table?.version });
       }
+      reportError(error);
       return undefined;
     });
   }
@@ -519,10 +521,14 @@ export function tablePage(root, connection, tableId) {
     const body = msg.code === "help" ? helpReply(msg) : msg.code === "who" ? whoReply(msg) : msg.code === "options" ? optionsReply(msg) : msg.text;
     chat.add("reply", body);
   });
-  connection.on("error", (msg) => {
-    if (msg.table && msg.table !== tableId) return;
+  function reportError(msg) {
     showError(msg);
     chat.add("error", errorText(msg));
+  }
+  connection.on("error", (msg) => {
+    if (msg.table && msg.table !== tableId) return;
+    // A stale request is the command's own business: it resends it quietly or reports it (see command).
+    if (!(msg.code === "stale_version" && msg.id)) reportError(msg);
     if (msg.fresh) whenNotPressed(() => applyTable(msg.fresh));
   });
   connection.onOpen(() => {
