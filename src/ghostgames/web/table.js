@@ -65,9 +65,9 @@ export function tablePage(root, connection, tableId) {
       // Someone else (a bot setting up at the same moment) changed the table. The error carries the
       // fresh table; when the same action is still allowed there, send it again against that version
       // instead of troubling the player.
+      if (error?.code !== "stale_version") return undefined; // shown by the error handler
       const action = text.replace(/^\//, "");
       const fresh = error?.fresh ?? message;
-      if (error?.code !== "stale_version") return undefined; // shown by the error handler
       if (retries > 0 && (fresh?.view?.legal || []).includes(action)) {
         return command(text, { withVersion, retries: retries - 1, version: fresh?.table?.version });
       }
