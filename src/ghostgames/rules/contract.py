@@ -172,7 +172,8 @@ class Game(ABC, Generic[OptionsT, A]):
     # A game offers these so that neural networks and the Gymnasium / PettingZoo wrappers (ghostgames.envs)
     # can use it; the server and the bots do not need them.
     def action_count(self, players: int) -> int:
-        """Size of the fixed action index space: the same for every seat and state at this player count."""
+        """Size of the fixed action index space: the same for every seat and state at this player count.
+        ValueError (from check_players) for a count the game is not played with."""
         raise NotImplementedError(f"{self.title} has no action index space yet")
 
     def action_index(self, action: A, seat: int) -> int:
@@ -184,7 +185,7 @@ class Game(ABC, Generic[OptionsT, A]):
         raise NotImplementedError(f"{self.title} has no action index space yet")
 
     def observation_shapes(self, players: int) -> dict[str, tuple[int, ...]]:
-        """The name and shape of every array `encode_view` returns at this player count."""
+        """The name and shape of every array `encode_view` returns at this player count (checked as above)."""
         raise NotImplementedError(f"{self.title} has no observation encoding yet")
 
     def encode_view(self, view: Mapping[str, Any]) -> dict[str, NDArray[np.float32]]:

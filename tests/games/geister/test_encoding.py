@@ -96,13 +96,6 @@ def test_encode_has_the_stated_shapes_dtype_and_range() -> None:
             assert arrays["board"].sum(axis=0).max() <= 1.0
 
 
-def test_only_two_players() -> None:
-    with pytest.raises(ValueError):
-        GAME.observation_shapes(3)
-    with pytest.raises(ValueError):
-        GAME.action_count(3)
-
-
 def test_encoding_is_the_same_in_every_world_the_seat_cannot_tell_apart() -> None:
     rng = random.Random(7)
     for state in POSITIONS[::3]:

@@ -92,22 +92,12 @@ _INDEX: tuple[dict[Setup | Move, int], ...] = tuple({a: i for i, a in enumerate(
 _SQUARE_OF_NAME: dict[str, int] = {square_name(sq): sq for sq in range(SQUARES)}
 
 
-def _check_players(players: int) -> None:
-    if players != 2:
-        raise ValueError(f"Geister is for 2 players, not {players}")
-
-
 def _check_seat(seat: int) -> None:
     if seat not in (0, 1):
         raise IllegalAction(f"Geister seats are 0 and 1, not {seat}")
 
 
 # --- actions ---------------------------------------------------------------------------------------------
-def action_count(players: int) -> int:
-    _check_players(players)
-    return ACTION_COUNT
-
-
 def action_index(action: Setup | Move, seat: int) -> int:
     _check_seat(seat)
     index = _INDEX[seat].get(action)
@@ -124,8 +114,7 @@ def action_at(index: int, seat: int) -> Setup | Move:
 
 
 # --- observations ----------------------------------------------------------------------------------------
-def observation_shapes(players: int) -> dict[str, tuple[int, ...]]:
-    _check_players(players)
+def observation_shapes() -> dict[str, tuple[int, ...]]:
     return {"board": (PLANES, SIZE, SIZE), "vector": (VECTOR,)}
 
 

@@ -49,7 +49,8 @@ class GeisterGame(Game[GeisterOptions, Setup | Move]):
 
     # For learning code; the layout is in encoding.py's docstring (seat 1 sees the board turned 180 degrees).
     def action_count(self, players: int) -> int:
-        return encoding.action_count(players)
+        self.check_players(players)
+        return encoding.ACTION_COUNT
 
     def action_index(self, action: Setup | Move, seat: int) -> int:
         return encoding.action_index(action, seat)
@@ -58,7 +59,8 @@ class GeisterGame(Game[GeisterOptions, Setup | Move]):
         return encoding.action_at(index, seat)
 
     def observation_shapes(self, players: int) -> dict[str, tuple[int, ...]]:
-        return encoding.observation_shapes(players)
+        self.check_players(players)
+        return encoding.observation_shapes()
 
     def encode_view(self, view: Mapping[str, Any]) -> dict[str, NDArray[np.float32]]:
         return encoding.encode_view(view)

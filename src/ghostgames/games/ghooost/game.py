@@ -60,6 +60,7 @@ class GhooostGame(Game[GhooostOptions, GhooostAction]):
 
     # --- learning code (layout in encoding.py) ---------------------------------------------------------
     def action_count(self, players: int) -> int:
+        self.check_players(players)
         return encoding.ACTION_COUNT
 
     def action_index(self, action: GhooostAction, seat: int) -> int:
@@ -69,6 +70,7 @@ class GhooostGame(Game[GhooostOptions, GhooostAction]):
         return encoding.action_at(index)
 
     def observation_shapes(self, players: int) -> dict[str, tuple[int, ...]]:
+        self.check_players(players)
         return encoding.observation_shapes(players)
 
     def encode_view(self, view: Mapping[str, Any]) -> dict[str, NDArray[np.float32]]:

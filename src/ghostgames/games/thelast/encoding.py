@@ -70,10 +70,6 @@ def participant_count(players: int) -> int:
     return 3 if players == 2 else players
 
 
-def action_count(players: int) -> int:
-    return ACTION_COUNT
-
-
 def action_index(action: TheLastAction) -> int:
     if isinstance(action, Play):
         return _INDEX_OF_PLAY[action.card]

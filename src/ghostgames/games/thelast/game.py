@@ -57,7 +57,8 @@ class TheLastGame(Game[TheLastOptions, TheLastAction]):
 
     # --- for learning code (layout: ghostgames.games.thelast.encoding) ---------------------------
     def action_count(self, players: int) -> int:
-        return encoding.action_count(players)
+        self.check_players(players)
+        return encoding.ACTION_COUNT
 
     def action_index(self, action: TheLastAction, seat: int) -> int:
         return encoding.action_index(action)
