@@ -22,7 +22,7 @@ from ghostgames.server.bots import BotRunner
 from ghostgames.server.config import ServerConfig
 from ghostgames.server.connection import Connection, encode
 from ghostgames.server.fanout import Fanout
-from ghostgames.server.shared import LocalLeases, LocalPresence
+from ghostgames.server.shared import STOP_GRACE, LocalLeases, LocalPresence
 from ghostgames.server.tasks import stop_tasks
 from ghostgames.storage import IdTaken, Repository, SeqConflict
 from ghostgames.tables import (
@@ -111,7 +111,7 @@ class Hub:
         tasks = [*self._grace.values(), *self._clock.values(), *(t for _, t in self._bot.values())]
         if self._sweeper is not None:
             tasks.append(self._sweeper)
-        await stop_tasks(tasks, grace=6)
+        await stop_tasks(tasks, grace=STOP_GRACE)
         await self.presence.close()
 
     def context(self, table: Table | None = None) -> Context:

@@ -29,6 +29,9 @@ from ghostgames.server.tasks import stop_task
 
 log = logging.getLogger(__name__)
 PREFIX = "ghostgames:"
+REDIS_TIMEOUT = 5.0  # seconds a Redis command or connect may take before it fails
+# How long shutdown waits for a loop that may be inside a Redis command: that command's timeout, and a bit.
+STOP_GRACE = REDIS_TIMEOUT + 1
 
 _TAKE_OR_RENEW = """
 if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
@@ -50,8 +53,8 @@ class RedisFanout(Fanout):
         self.url = url
         # Commands never wait forever on a stuck connection (a cancelled command can leave one so);
         # the subscription reads on its own client, where a long silence is normal.
-        self.redis: Redis = Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
-        self._listener: Redis = Redis.from_url(url, socket_connect_timeout=5)
+        self.redis: Redis = Redis.from_url(url, socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT)
+        self._listener: Redis = Redis.from_url(url, socket_connect_timeout=REDIS_TIMEOUT)
         self._handlers: dict[str, list[Handler]] = defaultdict(list)
         self._reader: asyncio.Task[None] | None = None
         self._subscribed = asyncio.Event()
@@ -66,7 +69,7 @@ class RedisFanout(Fanout):
 
     async def subscribe(self, topic: str, handler: Handler) -> None:
         self._handlers[topic].append(handler)
-        await stop_task(self._reader, grace=6)
+        await stop_task(self._reader, grace=STOP_GRACE)
         self._subscribed.clear()
         self._reader = asyncio.create_task(self._read())
         with contextlib.suppress(TimeoutError):
@@ -112,7 +115,7 @@ class RedisFanout(Fanout):
 
     async def close(self) -> None:
         self._closing = True
-        await stop_task(self._reader, grace=6)
+        await stop_task(self._reader, grace=STOP_GRACE)
         for client in (self.redis, self._listener):
             with contextlib.suppress(Exception):
                 await client.aclose()
@@ -235,4 +238,4 @@ class RedisPresence(LocalPresence):
 
     async def close(self) -> None:
         self._closing.set()
-        await stop_task(self._task, grace=self.beat + 6)
+        await stop_task(self._task, grace=self.beat + STOP_GRACE)
