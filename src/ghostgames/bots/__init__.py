@@ -18,6 +18,7 @@ from ghostgames.bots.base import Bot, SeatKnowledge
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.random_bot import RandomBot
 from ghostgames.bots.rules_bot import RulesBot
+from ghostgames.bots.style_bots import GeisterStyleBot
 
 # Iterations a search bot uses when it is given neither seconds nor an iteration count.
 DEFAULT_ITERATIONS = {"ismcts": 400, "expert": 400}
@@ -41,6 +42,8 @@ def _make_search(name: str, budget: Budget) -> Bot:
 BOTS: dict[str, Callable[[float | None], Bot]] = {
     "random": lambda seconds: RandomBot(),
     "rules": lambda seconds: RulesBot(),
+    "charge": lambda seconds: GeisterStyleBot("charge"),
+    "defender": lambda seconds: GeisterStyleBot("defender"),
     "ismcts": _search("ismcts"),
     "expert": _search("expert"),
 }

@@ -61,6 +61,10 @@ class Picture:
                 return True
         return False
 
+    def may_capture(self, square: int) -> bool:
+        """Whether taking the enemy ghost on `square` cannot be taking the fourth bad ghost (which loses)."""
+        return self.colour[self.board[square]] == GOOD or self.captured[self.enemy]["bad"] < 3
+
     def hidden_enemies(self) -> list[int]:
         return [g for g in self.ghosts(self.enemy) if self.colour[g] == UNKNOWN]
 

@@ -7,7 +7,7 @@ import random
 from collections.abc import Sequence
 
 from ghostgames.bots.base import SeatKnowledge
-from ghostgames.bots.geister.picture import BAD, GOOD, UNKNOWN, Picture, distance, exit_distance, read
+from ghostgames.bots.geister.picture import BAD, GOOD, Picture, distance, exit_distance, read
 from ghostgames.games.geister.actions import Move
 from ghostgames.games.geister.board import EXITS, OFF_BOARD
 from ghostgames.rules.contract import Action
@@ -37,18 +37,6 @@ def _leave(p: Picture, moves: Sequence[Move], rng: random.Random) -> Move | None
     return None
 
 
-def _may_capture(p: Picture, target: int) -> bool:
-    """Never take what could be the fourth bad ghost (that loses the game)."""
-    colour = p.colour[p.board[target]]
-    if colour == GOOD:
-        return True
-    bad_taken = p.captured[p.enemy]["bad"]
-    if bad_taken < 3:
-        return True
-    unknown_bad_left = 4 - bad_taken
-    return colour == UNKNOWN and unknown_bad_left == 0
-
-
 def _guard_exits(p: Picture, moves: Sequence[Move], rng: random.Random) -> Move | None:
     """An enemy ghost on or next to our corners may be about to leave: take it."""
     home = EXITS[p.enemy]
@@ -57,7 +45,7 @@ def _guard_exits(p: Picture, moves: Sequence[Move], rng: random.Random) -> Move 
         if m.target < 0:
             continue
         victim = p.board[m.target]
-        if victim >= 0 and victim >> 3 == p.enemy and _may_capture(p, m.target):
+        if victim >= 0 and victim >> 3 == p.enemy and p.may_capture(m.target):
             d = min(distance(m.target, e) for e in home)
             if d <= 1:
                 urgent.append((d, m))
@@ -74,7 +62,7 @@ def _safe_capture(p: Picture, moves: Sequence[Move], rng: random.Random) -> Move
         if m.target < 0:
             continue
         victim = p.board[m.target]
-        if victim < 0 or victim >> 3 != p.enemy or not _may_capture(p, m.target):
+        if victim < 0 or victim >> 3 != p.enemy or not p.may_capture(m.target):
             continue
         mine = p.board[m.origin]
         if p.colour[mine] == BAD or not p.attacked_by(m.target, p.enemy, ignore=victim):

@@ -1,0 +1,30 @@
+"""Sparring partners with one Geister style each (`charge`, `defender`); in the other games they play
+like `rules`, so any table can seat them."""
+
+from __future__ import annotations
+
+import importlib
+import random
+
+from ghostgames.bots.base import Bot, SeatKnowledge
+from ghostgames.bots.rules_bot import RulesBot
+from ghostgames.rules.contract import Action
+
+# style name -> module with `choose(knowledge, rng)` for Geister
+GEISTER_STYLES: dict[str, str] = {
+    "charge": "ghostgames.bots.geister.charge",
+    "defender": "ghostgames.bots.geister.defender",
+}
+
+
+class GeisterStyleBot(Bot):
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._module = GEISTER_STYLES[name]
+        self._elsewhere = RulesBot()
+
+    def choose(self, knowledge: SeatKnowledge, rng: random.Random) -> Action:
+        if knowledge.game.name != "geister":
+            return self._elsewhere.choose(knowledge, rng)
+        action: Action = importlib.import_module(self._module).choose(knowledge, rng)
+        return action
