@@ -25,8 +25,13 @@ def test_a_client_silent_at_set_loses_on_time() -> None:
     with running_server(QUICK_TIMEOUT) as server:
         first, second = connect_pair(server)
         assert first.receive() == "SET?"
+        assert second.receive() == "SET?"  # both are asked at once
+        second.send("SET:ABCD")
+        assert second.receive() == "OK "
         assert first.receive().startswith("LST:")
         assert second.receive().startswith("WON:")
+        (result,) = server.wait_results(1)
+    assert (result.winner, result.reason) == (1, "time")
 
 
 def test_running_out_of_budget_loses_even_within_the_per_move_timeout() -> None:
@@ -84,6 +89,7 @@ def test_a_disconnect_during_set_loses() -> None:
         first, second = connect_pair(server)
         assert first.receive() == "SET?"
         first.close()
+        assert second.receive() == "SET?"
         assert second.receive().startswith("WON:")
 
 

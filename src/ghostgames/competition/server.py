@@ -12,7 +12,7 @@ import contextlib
 import logging
 import random
 import socket
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +34,7 @@ from ghostgames.competition.messages import (
 )
 from ghostgames.games import get_game
 from ghostgames.games.geister import GeisterState
-from ghostgames.games.geister.board import START, square_name
+from ghostgames.games.geister.board import START, square_name, step
 from ghostgames.rules.contract import IllegalAction, Outcome
 from ghostgames.rules.record import GameRecord
 
@@ -181,6 +181,9 @@ class Referee:
         self.record = GameRecord("geister", 2, dict(OPTIONS), seed)
         self.budget = [settings.budget, settings.budget]
         self.transcript: list[tuple[int, str, str]] = []
+        # Per ghost, the acknowledgement of its last move on the board: the reference server repeats it
+        # when that ghost then leaves the board (see `_escape_ack`).
+        self.last_ack = [OK] * 16
 
     async def play(self) -> GameResult:
         for conn in self.players:
@@ -211,8 +214,7 @@ class Referee:
     async def _play_to_the_end(self) -> tuple[int | None, str]:
         """The winner (None: a draw) and the reason."""
         try:
-            for seat in (0, 1):
-                await self._setup(seat)
+            await self._setups()
             while (outcome := self.state.outcome()) is None:
                 await self._move(self.state.turn)
         except Forfeit as end:
@@ -233,11 +235,12 @@ class Referee:
         await self._send(seat, ack)
         await asyncio.sleep(self.settings.pause)
 
-    async def _ask(self, seat: int, question: str, again: bool = False) -> None:
-        """Send a question. A first question drops lines sent before it; a repeated one (after `NG `)
-        keeps them, since a client may already have sent its new try on seeing the `NG `."""
+    async def _ask(self, seat: int, question: str, keep_early: bool = False) -> None:
+        """Send a question. A question normally drops lines sent before it; with `keep_early` they stay
+        and the first is the answer: a repeated question (after `NG `), since a client may already have
+        sent its new try on seeing the `NG `, and `SET?`, which some clients answer before it comes."""
         conn = self.players[seat]
-        if not again:
+        if not keep_early:
             if conn.closed.is_set():
                 raise Forfeit(seat, "disconnected")
             conn.discard_unasked()
@@ -278,10 +281,28 @@ class Referee:
         self.budget[seat] = max(0.0, self.budget[seat] - int(elapsed))
 
     # --- the two questions --------------------------------------------------------------------------
+    async def _setups(self) -> None:
+        """Ask both players for their setups at once and take the answers in either order, as the
+        reference server does: a client that drives both connections from one thread may answer the
+        second player's `SET?` first. The first forfeit (time, disconnect) ends the phase."""
+        asked = [asyncio.ensure_future(self._setup(seat)) for seat in (0, 1)]
+        try:
+            await asyncio.wait(asked, return_when=asyncio.FIRST_EXCEPTION)
+        finally:
+            for task in asked:
+                if not task.done():
+                    task.cancel()
+            await asyncio.wait(asked)
+        failed = [task for task in asked if not task.cancelled() and task.exception() is not None]
+        if failed:
+            error = failed[0].exception()
+            assert error is not None
+            raise error
+
     async def _setup(self, seat: int) -> None:
         start = asyncio.get_running_loop().time()
         deadline = self._deadline(seat, start)
-        await self._ask(seat, SET_QUESTION)
+        await self._ask(seat, SET_QUESTION, keep_early=True)  # a SET: sent before SET? is the answer
         while True:
             line = await self._answer(seat, deadline)
             try:
@@ -289,7 +310,7 @@ class Referee:
             except BadMessage:
                 # A bad SET is always answered NG and asked again, whatever --no-ng-terminate says.
                 await self._acknowledge(seat, NG)
-                await self._ask(seat, SET_QUESTION, again=True)
+                await self._ask(seat, SET_QUESTION, keep_early=True)
                 continue
             text = "setup " + " ".join(square_name(START[seat][k]) for k in range(8) if k not in red)
             self.state.apply(seat, text)
@@ -313,16 +334,43 @@ class Referee:
                 text = f"{square_name(origin)} {our_direction(move.direction, seat)}"
                 events = self.state.apply(seat, text)
             except (BadMessage, IllegalAction) as err:
+                self._forget_capture_if_blocked(seat, line)
                 await self._acknowledge(seat, NG)
                 if self.settings.ng_terminates:
                     raise Forfeit(seat, f"illegal move {line!r}: {err}") from None
-                await self._ask(seat, question, again=True)
+                await self._ask(seat, question, keep_early=True)
                 continue
             self.record.actions.append((seat, text))
             self._charge(seat, start)
-            colour = events[0].public.get("colour")
-            await self._acknowledge(seat, OK_BLUE if colour == "good" else OK_RED if colour == "bad" else OK)
+            await self._acknowledge(seat, self._ack(seat * 8 + move.ghost, events[0].public))
             return
+
+    def _ack(self, ghost: int, public: Mapping[str, Any]) -> str:
+        """`OKR` / `OKB` for a capture of a red / blue ghost, else `OK `. A ghost that leaves the board
+        gets the acknowledgement of its own last move on the board again: that is what the reference
+        server sends (it keeps what each ghost last captured and does not clear it on an escape), so a
+        blue ghost that takes a blue ghost on the corner and then leaves hears `OKB` twice."""
+        if public.get("escaped"):
+            return self.last_ack[ghost]
+        colour = public.get("colour")
+        ack = OK_BLUE if colour == "good" else OK_RED if colour == "bad" else OK
+        self.last_ack[ghost] = ack
+        return ack
+
+    def _forget_capture_if_blocked(self, seat: int, line: str) -> None:
+        """The reference server also forgets a ghost's last capture when a move of it is refused because
+        its own ghost stands in the way (and only then), which shows in a later escape's acknowledgement."""
+        try:
+            move = parse_move(line)
+        except BadMessage:
+            return
+        ghost = seat * 8 + move.ghost
+        origin = self.state.pos[ghost]
+        if origin < 0:
+            return
+        target = step(origin, our_direction(move.direction, seat))
+        if target >= 0 and target in self.state.pos[seat * 8 : seat * 8 + 8]:
+            self.last_ack[ghost] = OK
 
 
 class CompetitionServer:
