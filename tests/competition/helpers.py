@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import struct
 import threading
 import time
 from collections.abc import Iterator
@@ -154,3 +155,59 @@ def free_port_pair() -> int:
         except OSError:
             continue
     raise RuntimeError("no two neighbouring free ports")
+
+
+FINAL_BOARD = "14R24R34R44R15B25B35B45B41r31r21r11r40b30b20b10b"
+
+
+class ScriptedServer:
+    """A competition server reduced to a script, one step per connection, the way servers out there
+    behave between games: "game" plays a one-move game that the client wins, "half" asks SET? and
+    hangs up after the answer, "reset" accepts and resets the connection (TCP RST), "close" accepts and
+    closes it without a word, "refuse" stops listening for a moment so connections are refused. After
+    the script the server stops listening for good."""
+
+    def __init__(self, script: list[str]) -> None:
+        self.script = list(script)
+        self.accepted = 0
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self.listener.getsockname()[1])
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> ScriptedServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.listener.close()
+        self._thread.join(10)
+
+    def _run(self) -> None:
+        for step in self.script:
+            if step == "refuse":
+                self.listener.close()
+                time.sleep(0.3)
+                self.listener = socket.create_server(("127.0.0.1", self.port))
+                continue
+            conn, _ = self.listener.accept()
+            self.accepted += 1
+            with conn:
+                conn.settimeout(10)
+                if step == "reset":
+                    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                elif step in ("game", "half"):
+                    self._play(conn, step == "half")
+        self.listener.close()
+
+    @staticmethod
+    def _play(conn: socket.socket, half: bool) -> None:
+        reader = conn.makefile("rb")
+        conn.sendall(b"SET?\r\n")
+        assert reader.readline().startswith(b"SET:")
+        if half:
+            return
+        conn.sendall(b"OK \r\n")
+        conn.sendall(f"MOV?{START_BOARD}\r\n".encode())
+        assert reader.readline().startswith(b"MOV:")
+        conn.sendall(b"OK \r\n")
+        conn.sendall(f"WON:{FINAL_BOARD}\r\n".encode())

@@ -9,10 +9,14 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
-from ghostgames.competition.client import ClientGame, play_games
+import pytest
+from typer.testing import CliRunner
+
+from ghostgames.cli import app
+from ghostgames.competition.client import ClientGame, ServerGone, play_games
 from ghostgames.rules.record import GameRecord
 from ghostgames.storage import list_records
-from tests.competition.helpers import FAST, free_port_pair, running_server
+from tests.competition.helpers import FAST, ScriptedServer, free_port_pair, running_server
 
 
 def play_in_threads(ports: tuple[int, int], games: int, bot: str = "random") -> list[list[ClientGame]]:
@@ -84,3 +88,37 @@ def test_the_commands_play_games_and_the_server_stores_replayable_records(tmp_pa
     stored = list_records(db_url, game="geister", source="competition")
     assert sorted(r.record.to_json()["seed"] for r in stored) == sorted(line["record"]["seed"] for line in lines)
     assert all(r.outcome is not None and r.outcome["reason"] for r in stored)
+
+
+def test_connections_reset_closed_or_refused_between_games_are_tried_again_and_not_counted() -> None:
+    with ScriptedServer(["game", "reset", "close", "refuse", "reset", "game"]) as server:
+        games = play_games("127.0.0.1", server.port, "random", 2, seed=1, connect_wait=20, read_timeout=10)
+    assert [g.result for g in games] == ["won", "won"]
+    assert all(g.started and g.moves == 1 for g in games)
+    assert server.accepted == 5  # two games and three connections dropped before a word
+
+
+def test_a_game_the_server_drops_after_it_started_counts_as_disconnected() -> None:
+    with ScriptedServer(["half", "game"]) as server:
+        games = play_games("127.0.0.1", server.port, "random", 2, seed=1, connect_wait=20, read_timeout=10)
+    assert [g.result for g in games] == ["disconnected", "won"]
+
+
+def test_the_client_gives_up_with_a_clear_message_when_the_server_is_gone() -> None:
+    seen: list[int] = []
+    with ScriptedServer(["game"]) as server, pytest.raises(ServerGone) as gone:
+        play_games("127.0.0.1", server.port, "random", 3, seed=1, connect_wait=1.0, read_timeout=10,
+                   on_game=lambda number, game: seen.append(number))
+    assert seen == [1]
+    message = str(gone.value)
+    assert f"no game 2 on 127.0.0.1:{server.port}" in message and "is the server running?" in message
+
+
+def test_the_client_command_reports_the_games_played_and_exits_with_an_error_when_the_server_is_gone() -> None:
+    with ScriptedServer(["game", "reset"]) as server:
+        result = CliRunner().invoke(app, ["geister-client", "--port", str(server.port), "--bot", "charge",
+                                          "--games", "3", "--wait", "1"])
+    assert result.exit_code == 1, result.output
+    assert "game 1: won after 1 moves of ours" in result.output
+    assert "game 2:" not in result.output  # the reset connection was no game
+    assert "stopped after 1 of 3 games" in " ".join(result.output.split())

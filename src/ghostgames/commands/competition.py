@@ -70,37 +70,46 @@ def geister_client(
     games: int = typer.Option(1, help="games to play in a row"),
     seconds: float | None = typer.Option(None, help="thinking time per move for bots that take one"),
     seed: int | None = typer.Option(None, help="seed of the bot's randomness"),
+    wait: float = typer.Option(30.0, help="seconds to keep trying when the server refuses or drops a "
+                               "connection before a game starts (servers do between games)"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="print every message"),
 ) -> None:
     """Let one of our bots play on a server speaking the Geister AI-competition protocol."""
     from rich.table import Table
 
     from ghostgames.bots import get_bot
-    from ghostgames.competition.client import ClientGame, play_games
+    from ghostgames.competition.client import ClientGame, ServerGone, play_games
 
     try:
         get_bot(bot)
     except KeyError as err:
         raise typer.BadParameter(str(err.args[0])) from None
 
+    results: list[ClientGame] = []
+
     def on_game(number: int, game: ClientGame) -> None:
+        results.append(game)
         console.print(f"game {number}: {game.result} after {game.moves} moves of ours"
                       + (f", {game.refused} refused" if game.refused else ""))
 
     def show(arrow: str, message: str) -> None:
         console.print(f"  {arrow} {message!r}", highlight=False)
 
+    gone: ServerGone | None = None
     try:
-        results = play_games(host, port, bot, games, seconds=seconds, seed=seed, on_game=on_game,
-                             show=show if verbose else None)
-    except OSError as err:
-        raise typer.BadParameter(f"cannot reach {host}:{port}: {err}") from None
+        play_games(host, port, bot, games, seconds=seconds, seed=seed, connect_wait=wait, on_game=on_game,
+                   show=show if verbose else None)
+    except ServerGone as err:
+        gone = err
     table = Table(title=f"{bot} on {host}:{port}")
     for column in ("games", "won", "lost", "draw", "disconnected"):
         table.add_column(column, justify="right")
     table.add_row(str(len(results)), *(str(sum(g.result == r for g in results))
                                        for r in ("won", "lost", "draw", "disconnected")))
     console.print(table)
+    if gone is not None:
+        console.print(f"[red]stopped after {len(results)} of {games} games: {gone}[/red]", highlight=False)
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:
