@@ -29,6 +29,10 @@ MATCHUPS: dict[str, tuple[str, int, tuple[str, ...], float | None, dict[str, Any
     "ghooost4-ismcts-rules": ("ghooost", 4, ("ismcts:300", "rules"), None, {}, 32),
     "thelast3-ismcts-rules-random": ("thelast", 3, ("ismcts:400", "rules", "random"), None, {}, 60),
     "geister-hard-rules": ("geister", 2, ("hard", "rules"), None, {}, 60),
+    # the sparring partners
+    "geister-charge-random": ("geister", 2, ("charge", "random"), None, {}, 1000),
+    "geister-charge-rules": ("geister", 2, ("charge", "rules"), None, {}, 1000),
+    "geister-expert400-charge": ("geister", 2, ("expert:400", "charge"), None, {}, 500),
 }
 
 

@@ -145,8 +145,8 @@ def play_games(host: str, port: int, bot_name: str, games: int, *, seconds: floa
                     break
                 problem = "the server closed the connection before the game started"
             if time.monotonic() + pause > give_up:
-                raise ServerGone(f"no game {number} on {host}:{port}: {tries} connections in {connect_wait:g} s "
-                                 f"started none (last: {problem}); is the server running?")
+                raise ServerGone(f"no game {number} on {host}:{port}: {tries} tries in {connect_wait:g} s, none "
+                                 f"started a game (last: {problem}); is the server running?")
             time.sleep(pause)
             pause = min(2 * pause, LONGEST_RETRY)
         results.append(game)

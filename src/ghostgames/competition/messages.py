@@ -1,9 +1,9 @@
 """The protocol's messages: what the server says, and reading what a client answers.
 
 Server to client: `SET?`, `OK ` / `NG ` (note the space), `OKR` / `OKB` (a capture of a red / blue
-ghost), `MOV?<board>`, and at the end `WON:<board>` / `LST:<board>` / `DRW:<board>`. Client to
-server: `SET:XXXX` (four different letters A-H: the red ghosts) and `MOV:<letter>,<direction>`. Every
-message is one line ending in CR LF.
+ghost; for a ghost leaving the board, what its last move got), `MOV?<board>`, and at the end
+`WON:<board>` / `LST:<board>` / `DRW:<board>`. Client to server: `SET:XXXX` (four different letters
+A-H: the red ghosts) and `MOV:<letter>,<direction>`. Every message is one line ending in CR LF.
 """
 
 from __future__ import annotations
