@@ -182,7 +182,7 @@ class Referee:
         self.budget = [settings.budget, settings.budget]
         self.transcript: list[tuple[int, str, str]] = []
         # Per ghost, the acknowledgement of its last move on the board: the reference server repeats it
-        # when that ghost then leaves the board (see `_escape_ack`).
+        # when that ghost then leaves the board (see `_ack`).
         self.last_ack = [OK] * 16
 
     async def play(self) -> GameResult:
