@@ -47,6 +47,26 @@ def test_a_bot_seat_plays_its_turns_off_the_event_loop_to_the_end(server: Server
     asyncio.run(scenario())
 
 
+@pytest.mark.parametrize("style", ["charge", "defender"])
+def test_a_geister_sparring_style_is_seated_by_name_and_plays_a_game_to_the_end(
+    server: ServerProcess, style: str
+) -> None:
+    async def scenario() -> None:
+        alice = await Client.connect(server, name("alice"))
+        table_id = await alice.create("geister", 2)
+        assert (await alice.command(table_id, f"/bot add {style}"))["type"] == "ack"
+        seats = alice.tables[table_id]["table"]["seats"]
+        assert seats[1]["kind"] == "bot" and seats[1]["bot"] == style
+        assert (await alice.command(table_id, "/start"))["type"] == "ack"
+        await play_until_over(alice, table_id, 4)
+        stored = record_of(server.db_url, table_id)
+        assert 1 in {seat for seat, _ in stored.record.actions}
+        assert_only_own_views(alice, table_id, stored, 0)
+        await alice.close()
+
+    asyncio.run(scenario())
+
+
 def test_bots_are_removed_before_the_start_and_only_bots_are_removed(server: ServerProcess) -> None:
     async def scenario() -> None:
         alice = await Client.connect(server, name("alice"))
