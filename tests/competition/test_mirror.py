@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from ghostgames.bots import get_bot
 from ghostgames.bots.random_bot import RandomBot
 from ghostgames.competition.frames import board_text, from_xy, our_direction, protocol_letter, to_xy
 from ghostgames.competition.messages import parse_move, parse_set
@@ -68,3 +69,13 @@ def test_the_mirror_hides_nothing_from_its_own_seat_and_guesses_only_enemy_colou
     assert goods == 4  # three guessed good among the unknown six, plus the captured one
     pos = state.to_json()["pos"]
     assert pos[8] == parse_square("e5") and pos[11] == -1 and pos[15] == -1  # a at (4,1); d, h captured
+
+
+def test_an_escape_acknowledged_okb_is_not_taken_for_a_capture() -> None:
+    mirror = Mirror(get_bot("charge"), random.Random(1))  # charge leaves at once from a corner
+    board = "00B24R34R44R15R25B35B45B41u31u21u11u40u30u20u10u"
+    answer = mirror.move_answer(board)
+    assert answer in ("MOV:A,N", "MOV:A,W")
+    mirror.acknowledged("OKB")  # what the reference server says if A's previous move took a blue ghost
+    assert mirror.history == [{"MOV:A,N": "a6 n", "MOV:A,W": "a6 w"}[answer]]
+    assert mirror.moves_made == 1

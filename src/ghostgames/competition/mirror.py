@@ -49,7 +49,7 @@ class Mirror:
         self.history: list[str] = []  # the moves of both sides in our notation, for the bot's view
         self._enemy_before: list[int] | None = None  # enemy squares after our last accepted move
         self._own_before: list[int] | None = None
-        self._pending: tuple[str, list[int], list[int]] | None = None
+        self._pending: tuple[str, list[int], list[int], bool] | None = None  # our move, waiting for its ack
 
     # --- SET? -------------------------------------------------------------------------------------
     def set_answer(self) -> str:
@@ -108,20 +108,23 @@ class Mirror:
         enemy_after = [int(p) for p in pos[8:]]
         target = step(origin, direction)
         own_after[ghost] = target if target != OFF_BOARD else ESCAPED
-        if target in enemy_after:
+        takes = target != OFF_BOARD and target in enemy_after
+        if takes:
             enemy_after[enemy_after.index(target)] = CAPTURED
-        self._pending = (f"{square_name(origin)} {direction}", own_after, enemy_after)
+        self._pending = (f"{square_name(origin)} {direction}", own_after, enemy_after, takes)
         return f"MOV:{LETTERS[ghost]},{protocol_letter(direction, ME)}"
 
     def acknowledged(self, ack: str) -> None:
-        """The server's answer to our move: commit it (`OK `, `OKR`, `OKB`) or forget it (`NG `)."""
+        """The server's answer to our move: commit it (`OK `, `OKR`, `OKB`) or forget it (`NG `). The
+        colour in `OKR` / `OKB` counts only for a move onto an enemy ghost: the reference server may also
+        answer an escape with one (the ack of that ghost's previous move)."""
         pending, self._pending = self._pending, None
         if pending is None or ack.startswith("NG"):
             return
-        text, own_after, enemy_after = pending
-        if ack == "OKR":
+        text, own_after, enemy_after, takes = pending
+        if takes and ack == "OKR":
             text += " xbad"
-        elif ack == "OKB":
+        elif takes and ack == "OKB":
             text += " xgood"
         self.history.append(text)
         self.moves_made += 1
