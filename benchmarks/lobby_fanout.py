@@ -2,6 +2,10 @@
 
     .venv/bin/python benchmarks/lobby_fanout.py --listeners 500 --creations 200 --runs 3
     .venv/bin/python benchmarks/lobby_fanout.py --flush 0 --flush 0.25 --json lobby.json
+    .venv/bin/python benchmarks/lobby_fanout.py --before /tmp/old/src   # another version's server beside
+
+`--before` runs the server from another source tree (e.g. `git archive <commit> src | tar -x -C /tmp/old`)
+as one more column, in the same alternation, so a change is measured against what it changed.
 
 For each flush interval (`GHOSTGAMES_LOBBY_FLUSH`; 0 sends each change as soon as the event loop is free,
 close to the old one-message-per-change lobby) it starts a server, connects the listeners, has four
@@ -35,7 +39,7 @@ HOSTS = 4
 async def _request(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
     await ws.send(json.dumps(message))
     while True:
-        answer = json.loads(await ws.recv())
+        answer: dict[str, Any] = json.loads(await ws.recv())
         if answer.get("id") == message.get("id"):
             return answer
 
@@ -118,8 +122,12 @@ async def _one_run(port: int, listeners: int, creations: int, rss: Any) -> dict[
     return result
 
 
-def run(flush: float, listeners: int, creations: int) -> dict[str, Any]:
+def run(flush: float, listeners: int, creations: int, source: Path | None = None) -> dict[str, Any]:
     os.environ["GHOSTGAMES_LOBBY_FLUSH"] = str(flush)
+    if source is not None:
+        os.environ["PYTHONPATH"] = str(source)
+    else:
+        os.environ.pop("PYTHONPATH", None)
     with tempfile.TemporaryDirectory() as directory:
         servers = start_servers(1, None, None, Path(directory))
         try:
@@ -135,28 +143,30 @@ def main() -> None:
     parser.add_argument("--flush", type=float, action="append", default=[], help="flush intervals to compare")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--before", type=Path, default=None, help="another version's src/ to run beside")
     args = parser.parse_args()
-    flushes = args.flush or [0.0, 0.25]
+    settings: dict[str, tuple[float, Path | None]] = {f"flush {f:g} s": (f, None) for f in args.flush or [0.0, 0.25]}
+    if args.before is not None:
+        settings = {"before": (0.0, args.before.resolve()), **settings}
     load = os.getloadavg()
-    runs: dict[float, list[dict[str, Any]]] = {flush: [] for flush in flushes}
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in settings}
     for _ in range(args.runs):
-        for flush in flushes:
-            runs[flush].append(run(flush, args.listeners, args.creations))
-    medians = {flush: {key: statistics.median(r[key] for r in results) for key in results[0]
-                       if results[0][key] is not None} for flush, results in runs.items()}
+        for name, (flush, source) in settings.items():
+            runs[name].append(run(flush, args.listeners, args.creations, source))
+    medians = {name: {key: statistics.median(r[key] for r in results) for key in results[0]
+                      if results[0][key] is not None} for name, results in runs.items()}
     table = Table(title=f"{args.listeners} lobby listeners, {args.creations} creations; median of {args.runs} "
                         f"(load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f})")
     table.add_column("figure")
-    for flush in flushes:
-        table.add_column(f"flush {flush:g} s", justify="right")
-    for key in medians[flushes[0]]:
-        table.add_row(key, *(str(medians[flush].get(key)) for flush in flushes))
+    for name in settings:
+        table.add_column(name, justify="right")
+    for key in medians[next(iter(settings))]:
+        table.add_row(key, *(str(medians[name].get(key)) for name in settings))
     Console().print(table)
     if args.json is not None:
         args.json.write_text(json.dumps({"listeners": args.listeners, "creations": args.creations,
                                          "runs": args.runs, "load": load,
-                                         "medians": {str(f): m for f, m in medians.items()},
-                                         "all": {str(f): r for f, r in runs.items()}}, indent=1))
+                                         "medians": medians, "all": runs}, indent=1))
 
 
 if __name__ == "__main__":

@@ -95,7 +95,6 @@ class Hub:
         self._lobby_removed: set[str] = set()
         self._lobby_flush: asyncio.Task[None] | None = None
         self._lobby_flushed = 0.0
-        self.lobby_updates = 0  # lobby_update messages sent, each to every listener (for the bench)
         per_person, per_address = config.create_per_person, config.create_per_address
         self._creations_by_person = KeyedBuckets(per_person / 60.0, per_person)
         self._creations_by_address = KeyedBuckets(per_address / 60.0, per_address)
@@ -216,7 +215,6 @@ class Hub:
             return
         # One encoding for every listener: the cost grows with listeners x flushes, not x changes.
         text = encode({"type": "lobby_update", "tables": list(changed.values()), "removed": sorted(removed)})
-        self.lobby_updates += 1
         for conn in listeners:
             conn.send_text(text)
 
@@ -236,14 +234,16 @@ class Hub:
         In a task of its own: callers may hold the table's lock, and closing takes it."""
         if table.status in ("started", "closed") or self.watchers.get(table.id) or table.occupied():
             return
-        task = asyncio.create_task(self.close(table.id, "abandoned", lambda t: not self.watchers.get(t.id)
+        task = asyncio.create_task(self.close_table(table.id, "abandoned", lambda t: not self.watchers.get(t.id)
                                               and t.status != "started" and not t.occupied()))
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
 
-    async def close(self, table_id: str, reason: str, still: Callable[[Table], bool]) -> bool:
+    async def close_table(self, table_id: str, reason: str, still: Callable[[Table], bool]) -> bool:
         """Close a table through its events (so a restart keeps it closed) when `still(table)` holds under
-        its lock; True when it closed."""
+        its lock and no other worker has a connection watching it; True when it closed."""
+        if self.shared and await self.presence.elsewhere(table_id, WATCHING):
+            return False
         try:
             decision = await self.run(table_id, lambda t, ctx: Decision(t.decide_close(reason) if still(t) else []))
         except TableError as err:
@@ -302,7 +302,7 @@ class Hub:
                 self._idle_since[table.id] = now  # watched on another worker
                 continue
             reason = f"nobody sat or watched for {self.config.idle_close:g} s"
-            if await self.close(table.id, reason, self._idle):
+            if await self.close_table(table.id, reason, self._idle):
                 closed += 1
         return closed
 
