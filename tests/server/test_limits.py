@@ -104,11 +104,23 @@ def test_review_2_a_person_owns_a_bounded_number_of_open_tables(tmp_path: Path) 
     server = ServerProcess(tmp_path, env={"GHOSTGAMES_MAX_OPEN_TABLES": "2"}).start()
     try:
         token = guest_token(server, "Hoarder")
-        assert [post_table(server, token)[0] for _ in range(2)] == [200, 200]
+        made = [post_table(server, token) for _ in range(2)]
+        assert [status for status, _, _ in made] == [200, 200]
         status, body, _ = post_table(server, token)
         assert status == 409 and body["code"] == "too_many_tables"
         assert body["args"]["open"] == 2 and body["args"]["limit"] == 2
         assert "2 open tables" in body["message"]
+
+        async def play_one_out() -> None:  # a finished game no longer counts
+            async with await Client.connect(server, token=token) as hoarder:
+                table_id = made[0][1]["id"]
+                await hoarder.watch(table_id)
+                for text in ("/join", "/bot add random", "/start", "/resign"):
+                    assert (await hoarder.command(table_id, text, version=None))["type"] == "ack", text
+                await hoarder.until_table(table_id, lambda m: m["table"]["status"] == "finished")
+
+        asyncio.run(play_one_out())
+        assert post_table(server, token)[0] == 200
     finally:
         server.stop()
 

@@ -343,11 +343,13 @@ class Hub:
         """At most config.max_open_tables tables of one's own at once, and new ones at a bounded pace per
         person and per address (token buckets); a refusal says when to try again. Per worker process."""
         key = user.lower()
-        owned = sum(1 for t in self.tables.values() if (t.created_by or "").lower() == key)
+        # Finished tables do not count: they are out of play, and close when nobody is left there.
+        owned = sum(1 for t in self.tables.values()
+                    if t.status in ("open", "started") and (t.created_by or "").lower() == key)
         limit = self.config.max_open_tables
         if owned >= limit:
             raise TableError(
-                "too_many_tables", f"you already have {owned} open tables and {limit} is the most; finish or leave "
+                "too_many_tables", f"you already have {owned} open tables and {limit} is the most; play or leave "
                 f"one first (a table nobody sits at or watches closes after {self.config.idle_close:g} s)",
                 open=owned, limit=limit, idle_close=self.config.idle_close)
         limits = [(self._creations_by_person, key)]
