@@ -21,8 +21,7 @@ from websockets.sync.client import ClientConnection, connect
 from tests.server.harness import ServerProcess
 
 TYPES = ["hello", "lobby", "unlobby", "create", "watch", "unwatch", "command", "action", "ping"]
-ANSWERS = {"error", "pong", "welcome", "lobby", "ack", "reply", "table", "chat", "log", "lobby_table",
-           "lobby_remove"}
+ANSWERS = {"error", "pong", "welcome", "lobby", "ack", "reply", "table", "chat", "log", "lobby_update"}
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False)

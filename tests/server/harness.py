@@ -38,6 +38,11 @@ FAST_ENV = {
     "GHOSTGAMES_BOT_WORKERS": "1",
     "GHOSTGAMES_RATE": "1000",
     "GHOSTGAMES_BURST": "2000",
+    # Every test client comes from 127.0.0.1 and some suites share one server: the creation limits are
+    # high here; the tests of those limits set their own.
+    "GHOSTGAMES_CREATE_PER_PERSON": "1000",
+    "GHOSTGAMES_CREATE_PER_ADDRESS": "1000",
+    "GHOSTGAMES_MAX_OPEN_TABLES": "1000",
 }
 
 

@@ -124,14 +124,13 @@ def test_the_lobby_hears_of_new_tables_and_of_abandoned_ones_closing(server: Ser
         assert lobby["type"] == "lobby" and {g["name"] for g in lobby["games"]} == {"geister", "ghooost", "thelast"}
         host = await Client.connect(server, "LobbyHost")
         table_id = await host.create("thelast", 2)
-        listed = await watcher.wait_for(lambda m: m.get("type") == "lobby_table" and m["table"]["id"] == table_id)
-        assert listed["table"]["status"] == "open"
-        moves_before = len([m for m in watcher.received if m.get("type") == "lobby_table"])
+        listed = await watcher.wait_for(lambda m: m.get("type") == "lobby_update"
+                                        and table_id in [t["id"] for t in m["tables"]])
+        assert next(t for t in listed["tables"] if t["id"] == table_id)["status"] == "open"
         await host.command(table_id, "just chatting")
         await host.command(table_id, "/leave")
         await host.command(table_id, "/leave")  # no seat any more: stops watching
-        await watcher.wait_for(lambda m: m.get("type") == "lobby_remove" and m["table"] == table_id)
-        assert moves_before >= 1
+        await watcher.wait_for(lambda m: m.get("type") == "lobby_update" and table_id in m["removed"])
         assert table_id not in [t["id"] for t in server.get("/api/tables")]
         await host.close()
         await watcher.close()

@@ -159,3 +159,31 @@ def test_a_rematch_empties_the_seats_of_people_who_left_and_waits_for_them_to_be
     _do(table, log, "dave", "/join")
     _do(table, log, "bob", "/start")
     assert table.status == "started" and table.round == 2
+
+
+def test_a_table_closes_only_out_of_play_and_stays_closed_when_rebuilt() -> None:
+    created = creation_event("t1", "thelast", 2, {}, "none", "Ann")
+    table = Table(created)
+    events = [created]
+
+    def step(new: list[dict[str, object]]) -> None:
+        for event in new:
+            table.apply(event, 0.0)
+            events.append(event)
+
+    step(table.decide("Ann", Join(None), None, ctx()).events)
+    assert table.decide_close("idle") == []  # a person sits at the open table: their grace period frees it
+    step(table.decide("Ann", BotAdd("random"), None, ctx()).events)
+    step(table.decide("Ann", parse_command("/start"), None, ctx()).events)
+    assert table.status == "started" and table.decide_close("idle") == []  # a running game never closes
+    step(table.decide("Ann", parse_command("/resign"), None, ctx()).events)
+    assert table.status == "finished"
+    closing = table.decide_close("nobody sat or watched for 300 s")
+    assert closing == [{"kind": "closed", "reason": "nobody sat or watched for 300 s"}]
+    step(closing)
+    assert table.status == "closed" and table.summary(0.0)["status"] == "closed"
+    assert table.decide_close("again") == []
+    assert Table.from_events(events).status == "closed"
+    with pytest.raises(TableError) as err:
+        table.decide("Bob", Join(None), None, ctx())
+    assert err.value.code == "wrong_status"

@@ -19,7 +19,7 @@ from ghostgames.tables import TableError
 router = APIRouter(prefix="/api")
 STATUS = {
     "auth_required": 401, "bad_token": 401, "bad_login": 401, "name_taken": 409, "no_such_table": 404,
-    "no_such_record": 404, "not_seated": 403,
+    "no_such_record": 404, "not_seated": 403, "create_limited": 429, "too_many_tables": 409,
 }
 
 
@@ -46,7 +46,9 @@ class TokenOut(BaseModel):
 
 
 def error_response(err: TableError) -> JSONResponse:
-    return JSONResponse(err.to_json(), status_code=STATUS.get(err.code, 400))
+    retry_after = err.args_.get("retry_after")
+    headers = {"Retry-After": str(retry_after)} if isinstance(retry_after, int) else None
+    return JSONResponse(err.to_json(), status_code=STATUS.get(err.code, 400), headers=headers)
 
 
 def _people(request: Request) -> People:
@@ -133,7 +135,8 @@ async def create_table(body: TableIn, request: Request, authorization: str | Non
     hub = _hub(request)
     try:
         identity = await _identity(request, authorization)
-        created = await hub.create(identity.name, body.game, body.seats, body.options, body.clock)
+        address = request.client.host if request.client else None
+        created = await hub.create(identity.name, body.game, body.seats, body.options, body.clock, address)
     except TableError as err:
         return error_response(err)
     return hub.summary(created)

@@ -29,6 +29,16 @@ class ServerConfig:
     max_message: int = 16 * 1024  # bytes per client message
     rate_per_second: float = 20.0
     rate_burst: float = 40.0
+    # New tables (HTTP and WebSocket alike): a token bucket per person and one per address; each allows
+    # a burst of that many tables, refilled at that many a minute. A person owns at most max_open_tables.
+    create_per_person: float = 10.0
+    create_per_address: float = 30.0
+    max_open_tables: int = 10
+    # A table out of play (open or finished) with no person seated and no connection watching closes after
+    # idle_close seconds; a sweep looks every sweep_every seconds (from start, so rebuilt tables too).
+    sweep_every: float = 30.0
+    idle_close: float = 300.0
+    lobby_flush: float = 0.25  # lobby listeners get the changes gathered over this long in one message
     web_dir: Path = field(default=WEB_DIR)
 
     @classmethod
@@ -44,6 +54,12 @@ class ServerConfig:
             max_message=int(_env_float("GHOSTGAMES_MAX_MESSAGE", 16 * 1024)),
             rate_per_second=_env_float("GHOSTGAMES_RATE", 20.0),
             rate_burst=_env_float("GHOSTGAMES_BURST", 40.0),
+            create_per_person=_env_float("GHOSTGAMES_CREATE_PER_PERSON", 10.0),
+            create_per_address=_env_float("GHOSTGAMES_CREATE_PER_ADDRESS", 30.0),
+            max_open_tables=int(_env_float("GHOSTGAMES_MAX_OPEN_TABLES", 10)),
+            sweep_every=_env_float("GHOSTGAMES_SWEEP_EVERY", 30.0),
+            idle_close=_env_float("GHOSTGAMES_IDLE_CLOSE", 300.0),
+            lobby_flush=_env_float("GHOSTGAMES_LOBBY_FLUSH", 0.25),
             web_dir=Path(os.environ.get("GHOSTGAMES_WEB") or WEB_DIR),
         )
         return replace(config, **{k: v for k, v in overrides.items() if v is not None})

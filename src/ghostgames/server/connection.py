@@ -27,6 +27,7 @@ class Connection:
         self.websocket = websocket
         self.bucket = bucket
         self.user: str | None = None
+        self.address: str | None = None  # the peer's IP address, for limits kept per address
         self.guest = True
         self.watching: set[str] = set()
         self.lobby = False

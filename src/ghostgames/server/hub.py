@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 import secrets
 import time
@@ -22,6 +23,7 @@ from ghostgames.server.bots import BotRunner
 from ghostgames.server.config import ServerConfig
 from ghostgames.server.connection import Connection, encode
 from ghostgames.server.fanout import Fanout
+from ghostgames.server.ratelimit import KeyedBuckets, take_all
 from ghostgames.server.shared import STOP_GRACE, LocalLeases, LocalPresence
 from ghostgames.server.tasks import stop_tasks
 from ghostgames.storage import IdTaken, Repository, SeqConflict
@@ -38,6 +40,9 @@ from ghostgames.tables.commands import Leave
 from ghostgames.tables.table import EventData
 
 log = logging.getLogger(__name__)
+# The presence entry a worker keeps for a table any of its connections watches (anonymous ones too), so
+# another worker's sweep never closes a table someone there is looking at. No person's name has '*'.
+WATCHING = "*watching*"
 TABLE_OPTIONS = {
     "clock": {
         "allowed": "'none', seconds per move like '30', or bank+increment like '300+5'",
@@ -75,13 +80,24 @@ class Hub:
         self._bot: dict[tuple[str, int], tuple[int, asyncio.Task[None]]] = {}
         self._rng = random.SystemRandom()
         self._lobby_seen: dict[str, str] = {}
-        self._closing: set[asyncio.Task[None]] = set()
+        self._closing: set[asyncio.Task[Any]] = set()
         # Several workers (see server/shared.py): one lease per table for its bots and clocks, presence
         # across workers for grace periods, and a look at the event log before every change.
         self.leases = LocalLeases()
         self.presence = LocalPresence()
         self.shared = False
         self._sweeper: asyncio.Task[None] | None = None
+        # Empty tables close after config.idle_close seconds: when each was first seen idle.
+        self._idle_since: dict[str, float] = {}
+        self._idle_sweeper: asyncio.Task[None] | None = None
+        # Lobby changes gathered until the next flush: table id -> summary, and ids gone.
+        self._lobby_changed: dict[str, dict[str, Any]] = {}
+        self._lobby_removed: set[str] = set()
+        self._lobby_flush: asyncio.Task[None] | None = None
+        self._lobby_flushed = 0.0
+        per_person, per_address = config.create_per_person, config.create_per_address
+        self._creations_by_person = KeyedBuckets(per_person / 60.0, per_person)
+        self._creations_by_address = KeyedBuckets(per_address / 60.0, per_address)
 
     def share(self, leases: LocalLeases, presence: LocalPresence) -> None:
         """Run as one of several workers on one database."""
@@ -106,11 +122,11 @@ class Hub:
         await self.presence.start()
         if self.shared:
             self._sweeper = asyncio.create_task(self._sweep_absent())
+        self._idle_sweeper = asyncio.create_task(self._sweep_idle())
 
     async def stop(self) -> None:
-        tasks = [*self._grace.values(), *self._clock.values(), *(t for _, t in self._bot.values())]
-        if self._sweeper is not None:
-            tasks.append(self._sweeper)
+        tasks = [*self._grace.values(), *self._clock.values(), *(t for _, t in self._bot.values()),
+                 *self._closing, self._sweeper, self._idle_sweeper, self._lobby_flush]
         await stop_tasks(tasks, grace=STOP_GRACE)
         await self.presence.close()
 
@@ -169,35 +185,126 @@ class Hub:
         self._tell_lobby(table, summary)
 
     def _tell_lobby(self, table: Table, summary: dict[str, Any]) -> None:
-        """The lobby hears of a table only when what it lists changed (not on every move)."""
+        """The lobby hears of a table only when what it lists changed (not on every move), and then in the
+        next gathered `lobby_update`, not at once."""
+        if table.status == "closed":
+            return  # _forget tells the lobby it is gone
         signature = repr((summary["status"], summary["round"], summary["seats"], summary["spectators"],
                           summary["settings"], summary["votes"], summary["clock"]["mode"]))
         if self._lobby_seen.get(table.id) == signature:
             return
         self._lobby_seen[table.id] = signature
-        for conn in list(self.lobby):
-            conn.send({"type": "lobby_table", "table": summary})
+        if self.lobby:  # nobody listening: a new listener gets the whole list anyway
+            self._lobby_changed[table.id] = summary
+            self._lobby_soon()
 
-    async def _close_if_abandoned(self, table: Table) -> None:
-        """A table nobody sits at (bots aside) and nobody watches, not in a running game, is closed."""
-        if table.status == "started" or self.watchers[table.id]:
+    def _lobby_soon(self) -> None:
+        """Flush the gathered lobby changes at most once per config.lobby_flush seconds: the first change
+        after a quiet spell goes out at once, later ones wait for the next flush."""
+        if self._lobby_flush is None or self._lobby_flush.done():
+            delay = max(0.0, self._lobby_flushed + self.config.lobby_flush - time.monotonic())
+            self._lobby_flush = asyncio.create_task(self._flush_lobby(delay))
+
+    async def _flush_lobby(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        self._lobby_flushed = time.monotonic()
+        changed, removed = self._lobby_changed, self._lobby_removed
+        self._lobby_changed, self._lobby_removed = {}, set()
+        listeners = list(self.lobby)
+        if not listeners or not (changed or removed):
             return
-        if any(seat.kind == "human" for seat in table.seats):
+        # One encoding for every listener: the cost grows with listeners x flushes, not x changes.
+        text = encode({"type": "lobby_update", "tables": list(changed.values()), "removed": sorted(removed)})
+        for conn in listeners:
+            conn.send_text(text)
+
+    def lobby_listen(self, conn: Connection) -> dict[str, Any]:
+        """Add a lobby listener; the whole list it starts from (later changes come as lobby_update)."""
+        self.lobby.add(conn)
+        return self.lobby_message()
+
+    def _idle(self, table: Table) -> bool:
+        """Out of play and left alone: open with no person seated or finished, and watched by nobody here."""
+        if self.watchers.get(table.id):
+            return False
+        return table.status == "finished" or (table.status == "open" and not table.occupied())
+
+    def _close_soon_if_abandoned(self, table: Table) -> None:
+        """The last watcher left a table nobody sits at (bots aside), not in a running game: close it now.
+        In a task of its own: callers may hold the table's lock, and closing takes it."""
+        if table.status in ("started", "closed") or self.watchers.get(table.id) or table.occupied():
             return
-        if self.tables.pop(table.id, None) is None:
-            return
-        await asyncio.to_thread(self.repo.set_status, table.id, "closed")
+        task = asyncio.create_task(self.close_table(table.id, "abandoned", lambda t: not self.watchers.get(t.id)
+                                              and t.status != "started" and not t.occupied()))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def close_table(self, table_id: str, reason: str, still: Callable[[Table], bool]) -> bool:
+        """Close a table through its events (so a restart keeps it closed) when `still(table)` holds under
+        its lock and no other worker has a connection watching it; True when it closed."""
+        if self.shared and await self.presence.elsewhere(table_id, WATCHING):
+            return False
+        try:
+            decision = await self.run(table_id, lambda t, ctx: Decision(t.decide_close(reason) if still(t) else []))
+        except TableError as err:
+            log.info("closing %s: %s", table_id, err.message)
+            return False
+        return bool(decision.events)
+
+    def _forget(self, table: Table) -> None:
+        """A closed table leaves memory; its timers stop; the lobby hears it is gone."""
+        self.tables.pop(table.id, None)
         self._lobby_seen.pop(table.id, None)
-        tasks = [self._clock.pop(table.id, None), *(t for (tid, _), (_, t) in self._bot.items() if tid == table.id)]
+        self._idle_since.pop(table.id, None)
+        tasks = [self._clock.pop(table.id, None), *(t for (tid, _), (_, t) in self._bot.items() if tid == table.id),
+                 *(t for (tid, _), t in self._grace.items() if tid == table.id)]
         for task in tasks:
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
         for key in [k for k in self._bot if k[0] == table.id]:
             del self._bot[key]
-        self.watchers.pop(table.id, None)
-        self.present.pop(table.id, None)
-        for conn in list(self.lobby):
-            conn.send({"type": "lobby_remove", "table": table.id})
+        for name_key in [k for k in self._grace if k[0] == table.id]:
+            del self._grace[name_key]
+        watchers = self.watchers.pop(table.id, set())
+        for conn in watchers:
+            conn.watching.discard(table.id)
+        if watchers:
+            self.presence.set_local(table.id, WATCHING, False)
+        for name in self.present.pop(table.id, {}):
+            self.presence.set_local(table.id, name, False)
+        self._lobby_changed.pop(table.id, None)
+        if self.lobby:
+            self._lobby_removed.add(table.id)
+            self._lobby_soon()
+
+    async def _sweep_idle(self) -> None:
+        """Every config.sweep_every seconds: close tables idle for config.idle_close seconds. It runs from
+        the start, so tables rebuilt from the log after a restart are swept too."""
+        while True:
+            await asyncio.sleep(self.config.sweep_every)
+            try:
+                await self.sweep_idle()
+            except Exception:
+                log.exception("the idle-table sweep failed; it runs again in %.0f s", self.config.sweep_every)
+
+    async def sweep_idle(self) -> int:
+        """One sweep; the number of tables it closed."""
+        now = time.monotonic()
+        closed = 0
+        for table in list(self.tables.values()):
+            if not self._idle(table):
+                self._idle_since.pop(table.id, None)
+                continue
+            since = self._idle_since.setdefault(table.id, now)
+            if now - since < self.config.idle_close:
+                continue
+            if self.shared and await self.presence.elsewhere(table.id, WATCHING):
+                self._idle_since[table.id] = now  # watched on another worker
+                continue
+            reason = f"nobody sat or watched for {self.config.idle_close:g} s"
+            if await self.close_table(table.id, reason, self._idle):
+                closed += 1
+        return closed
 
     def lobby_message(self) -> dict[str, Any]:
         return {"type": "lobby", "games": games_list(), "tables": [self.summary(t) for t in self.tables.values()]}
@@ -209,12 +316,16 @@ class Hub:
             raise TableError("no_such_table", f"there is no table {table_id!r}", table=table_id)
         return table
 
-    async def create(self, user: str | None, game: str, seats: int, options: dict[str, Any], clock: object) -> Table:
+    async def create(self, user: str | None, game: str, seats: int, options: dict[str, Any], clock: object,
+                     address: str | None = None) -> Table:
+        """A new table, once its settings are sound and its creator within the limits (docs/server.md)."""
         if user is None:
             raise TableError("auth_required", "choose a name first (send hello with a token or a guest name)")
+        created = creation_event(secrets.token_hex(4), game, seats, options, clock, user)
+        self._check_creation_limits(user, address)
         for attempt in range(5):
-            table_id = secrets.token_hex(4 + attempt)
-            created = creation_event(table_id, game, seats, options, clock, user)
+            table_id = created["id"] if attempt == 0 else secrets.token_hex(4 + attempt)
+            created = {**created, "id": table_id}
             try:
                 await asyncio.to_thread(self.repo.create_table, table_id, created["game"], seats, created)
                 break
@@ -228,6 +339,31 @@ class Hub:
         await self.fanout.publish("tables", {"table": table_id, "seq": table.seq, "worker": self.worker})
         return table
 
+    def _check_creation_limits(self, user: str, address: str | None) -> None:
+        """At most config.max_open_tables tables of one's own at once, and new ones at a bounded pace per
+        person and per address (token buckets); a refusal says when to try again. Per worker process."""
+        key = user.lower()
+        # Finished tables do not count: they are out of play, and close when nobody is left there.
+        owned = sum(1 for t in self.tables.values()
+                    if t.status in ("open", "started") and (t.created_by or "").lower() == key)
+        limit = self.config.max_open_tables
+        if owned >= limit:
+            raise TableError(
+                "too_many_tables", f"you already have {owned} open tables and {limit} is the most; play or leave "
+                f"one first (a table nobody sits at or watches closes after {self.config.idle_close:g} s)",
+                open=owned, limit=limit, idle_close=self.config.idle_close)
+        limits = [(self._creations_by_person, key)]
+        if address:
+            limits.append((self._creations_by_address, address))
+        now = time.monotonic()
+        wait = take_all(limits, now)
+        if wait > 0:
+            by_person = self._creations_by_person.wait(key, now) >= wait
+            retry = max(1, math.ceil(wait))
+            raise TableError(
+                "create_limited", f"too many new tables {'from you' if by_person else 'from your address'} in a "
+                f"short time; try again in {retry} s", retry_after=retry, per="person" if by_person else "address")
+
     async def load(self, table_id: str) -> Table:
         """The table, from memory or (made by another server process) from the event log."""
         table = self.tables.get(table_id)
@@ -238,8 +374,11 @@ class Hub:
                 events = await asyncio.to_thread(self.repo.events, table_id) if len(table_id) <= 32 else []
                 if not events or await asyncio.to_thread(self.repo.table_status, table_id) == "closed":
                     raise TableError("no_such_table", f"there is no table {table_id!r}", table=table_id)
-                self.tables[table_id] = Table.from_events(events, time.monotonic())
-                self._schedule(self.tables[table_id])
+                loaded = Table.from_events(events, time.monotonic())
+                if loaded.status == "closed":
+                    raise TableError("no_such_table", f"there is no table {table_id!r}", table=table_id)
+                self.tables[table_id] = loaded
+                self._schedule(loaded)
         return self.tables[table_id]
 
     async def run(self, table_id: str, decide: Callable[[Table, Context], Decision]) -> Decision:
@@ -250,6 +389,8 @@ class Hub:
                 table = self.get(table_id)
                 if self.shared:
                     await self._catch_up(table)  # another worker may have moved it on a moment ago
+                    if table.status == "closed":
+                        raise TableError("no_such_table", f"there is no table {table_id!r}", table=table_id)
                 decision = decide(table, self.context(table))
                 if decision.events:
                     try:
@@ -277,7 +418,8 @@ class Hub:
     async def _commit(self, table: Table, events: list[EventData]) -> None:
         status = None
         for event in events:
-            status = {"started": "started", "finished": "finished", "rematch": "open"}.get(event["kind"], status)
+            status = {"started": "started", "finished": "finished", "rematch": "open",
+                      "closed": "closed"}.get(event["kind"], status)
         record = None
         finished = next((e for e in events if e["kind"] == "finished"), None)
         if finished is not None and table.seed is not None and table.options is not None:
@@ -298,9 +440,12 @@ class Hub:
             if event["kind"] == "chat":
                 chats.append(event)
         self._deliver(table, lines, chats)
-        self._schedule(table)
+        if table.status == "closed":
+            self._forget(table)
+        else:
+            self._schedule(table)
         await self.fanout.publish("tables", {"table": table.id, "seq": table.seq, "worker": self.worker})
-        await self._close_if_abandoned(table)
+        self._close_soon_if_abandoned(table)
 
     async def _catch_up(self, table: Table) -> None:
         """Apply what other processes stored since this process last looked."""
@@ -314,7 +459,10 @@ class Hub:
                 chats.append(event)
         if events:
             self._deliver(table, lines, chats)
-            self._schedule(table)
+            if table.status == "closed":
+                self._forget(table)
+            else:
+                self._schedule(table)
 
     async def _on_fanout(self, topic: str, message: dict[str, Any]) -> None:
         if message.get("worker") == self.worker:
@@ -325,7 +473,10 @@ class Hub:
             if table is None:
                 events = await asyncio.to_thread(self.repo.events, table_id)
                 if events:
-                    self.tables[table_id] = table = Table.from_events(events, time.monotonic())
+                    table = Table.from_events(events, time.monotonic())
+                    if table.status == "closed":
+                        return
+                    self.tables[table_id] = table
                     self._deliver(table, [], [])
                     self._schedule(table)
                 return
@@ -338,6 +489,8 @@ class Hub:
         if table_id not in conn.watching:
             conn.watching.add(table_id)
             self.watchers[table_id].add(conn)
+            if len(self.watchers[table_id]) == 1:
+                self.presence.set_local(table_id, WATCHING, True)
             if conn.user is not None:
                 key = conn.user.lower()
                 self.present[table_id][key] += 1
@@ -357,6 +510,8 @@ class Hub:
             return
         conn.watching.discard(table_id)
         self.watchers[table_id].discard(conn)
+        if not self.watchers[table_id]:
+            self.presence.set_local(table_id, WATCHING, False)
         table = self.tables.get(table_id)
         if conn.user is not None:
             key = conn.user.lower()
@@ -390,10 +545,7 @@ class Hub:
                                         "view": table.view_for(index)})
             conn.send_text(frames[index])
         self._tell_lobby(table, summary)
-        if not self.watchers[table.id]:
-            task = asyncio.create_task(self._close_if_abandoned(table))
-            self._closing.add(task)
-            task.add_done_callback(self._closing.discard)
+        self._close_soon_if_abandoned(table)
 
     def _start_grace(self, table_id: str, name: str) -> None:
         key = (table_id, name.lower())

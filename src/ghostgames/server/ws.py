@@ -26,6 +26,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     config = state.config
     await websocket.accept()
     conn = Connection(websocket, TokenBucket(config.rate_per_second, config.rate_burst))
+    conn.address = websocket.client.host if websocket.client else None
     writer = asyncio.create_task(conn.writer())
     session = Session(conn, state.hub, state.people)
     token = websocket.query_params.get("token")
@@ -105,12 +106,12 @@ class Session:
         elif isinstance(message, m.Hello):
             await self.hello(message)
         elif isinstance(message, m.Lobby):
-            hub.lobby.add(conn)
-            conn.send({**hub.lobby_message(), "id": message.id})
+            conn.send({**hub.lobby_listen(conn), "id": message.id})
         elif isinstance(message, m.Unlobby):
             hub.lobby.discard(conn)
         elif isinstance(message, m.Create):
-            table = await hub.create(conn.user, message.game, message.seats, message.options, message.clock)
+            table = await hub.create(conn.user, message.game, message.seats, message.options, message.clock,
+                                     conn.address)
             conn.send({"type": "ack", "id": message.id, "table": table.id, "version": table.version})
             hub.watch(conn, table.id)
             if message.join:

@@ -39,7 +39,7 @@ from ghostgames.tables.errors import TableError
 from ghostgames.tables.log import LogLine, action_is_public
 
 EventData = dict[str, Any]
-Status = Literal["open", "started", "finished"]
+Status = Literal["open", "started", "finished", "closed"]
 HISTORY = 100
 TAKEOVER_LEVEL = "easy"  # the bot that finishes a seat for a person
 
@@ -330,6 +330,17 @@ class Table:
             if self.seats[index].timeouts + 1 >= TIMEOUTS_FOR_GOOD:
                 events.append({"kind": "takeover", "seat": index, "reason": "timeouts"})
         return events
+
+    def occupied(self) -> bool:
+        """Someone sits here: a person (gone or not), not a bot."""
+        return any(seat.kind == "human" for seat in self.seats)
+
+    def decide_close(self, reason: str) -> list[EventData]:
+        """Close a table out of play: open with no person seated (a person's seat is freed by their grace
+        period first), or finished. Closing is an event like any other, so a restart keeps it closed."""
+        if self.status == "finished" or (self.status == "open" and not self.occupied()):
+            return [{"kind": "closed", "reason": reason}]
+        return []
 
     def decide_absent(self, name: str) -> list[EventData]:
         """A person's grace period ran out: a bot plays their running game, or their open seat is freed."""
@@ -697,6 +708,12 @@ class Table:
         winners = [event["names"][i] for i, r in enumerate(outcome["results"]) if r["rank"] == 1]
         return [LogLine("finished", f"game over ({outcome['reason']}); first: {', '.join(winners)}",
                         {"reason": outcome["reason"], "winners": winners})]
+
+    def _on_closed(self, event: EventData, now: float) -> list[LogLine]:
+        self.status = "closed"
+        self.clocks = None
+        reason = str(event.get("reason") or "")
+        return [LogLine("closed", f"the table closed ({reason})", {"reason": reason})]
 
     def _on_rematch(self, event: EventData, now: float) -> list[LogLine]:
         self.status = "open"

@@ -1,5 +1,5 @@
 // The lobby: who you are, the games with a form to open a table, and the open and running tables,
-// kept live by the server's lobby_table / lobby_remove messages.
+// kept live by the server's lobby_update messages (changes only; the whole list comes once per `lobby`).
 
 import { clear, h, whenNotPressed } from "./dom.js";
 import { errorText } from "./errors.js";
@@ -203,12 +203,11 @@ export function lobbyPage(root, connection) {
     for (const table of msg.tables || []) tables.set(table.id, table);
     whenNotPressed(draw);
   });
-  connection.on("lobby_table", (msg) => {
-    tables.set(msg.table.id, msg.table);
-    whenNotPressed(drawTables);
-  });
-  connection.on("lobby_remove", (msg) => {
-    tables.delete(msg.table);
+  // Changes since the last update (the server gathers them, a few a second at most): tables new or
+  // changed, and ids of tables gone; one we never heard of being removed is simply not there.
+  connection.on("lobby_update", (msg) => {
+    for (const table of msg.tables || []) tables.set(table.id, table);
+    for (const id of msg.removed || []) tables.delete(id);
     whenNotPressed(drawTables);
   });
   connection.on("error", (msg) => {
