@@ -295,7 +295,7 @@ async def _set_up_table(index: int, ports: list[int], stats: Stats, tag: str, th
     if watched.get("type") == "error":
         raise RuntimeError(f"watch refused: {watched}")
     await second.until(lambda m: m["table"]["id"] == table_id)
-    joined = await second.request({"type": "command", "table": table_id, "text": "/join 1"})
+    joined = await second.request({"type": "command", "table": table_id, "text": "/join 2"})  # seat 2 of 2
     if joined["type"] == "error":
         raise RuntimeError(f"join refused: {joined}")
     message = await first.until(lambda m: all(s["kind"] != "empty" for s in m["table"]["seats"]))
