@@ -228,7 +228,7 @@ class Player:
         return table["status"] == "started" and self.seat in table["to_act"] and bool(view.get("legal"))
 
     async def play(self, table_id: str, stop_at: float) -> None:
-        """Act until `stop_at`; seat 0 starts a rematch whenever a game is over."""
+        """Act until `stop_at`; whenever a game is over seat 0 proposes a rematch and seat 1 accepts it."""
         try:
             await self._play(table_id, stop_at)
         except TimeUp:
@@ -240,11 +240,14 @@ class Player:
                                        timeout=30, stop_at=stop_at)
             version = message["table"]["version"]
             if message["table"]["status"] == "finished":
-                if self.seat != 0:
+                # A rematch is a proposal (seat 0) and an accept (seat 1); each waits for its turn to agree.
+                asked = message["table"].get("rematch", [])
+                if self.seat in asked or (self.seat != 0 and 0 not in asked):
                     await self.until(lambda m, seen=version: m["table"]["version"] != seen, timeout=30,
                                      stop_at=stop_at)
                     continue
-                self.stats.games += 1
+                if self.seat == 0:
+                    self.stats.games += 1
                 answer = await self.request({"type": "command", "table": table_id, "text": "/rematch",
                                              "version": version})
                 self._count(answer, None)

@@ -137,6 +137,8 @@ def creation_event(
         settings[name] = value
     for name in SEAT_OPTIONS:
         value = settings.get(name)
+        if isinstance(value, str) and value.strip().isdigit():
+            value = settings[name] = int(value)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats):
             raise seat_option_error(name, seats)  # given as an index from 0 (the wire), told from 1
     settings = _checked_settings(game, seats, settings)

@@ -501,7 +501,10 @@ export function tablePage(root, connection, tableId) {
     const rows = [];
     for (const [name, value] of Object.entries(msg.args?.settings || {})) {
       const label = has(`option.${info?.game}.${name}`) ? optionLabel(info.game, name) : name === "clock" ? t("lobby.clock") : name;
-      rows.push(`${label}: ${name === "clock" ? clockLabel(String(value ?? "none")) : choiceLabel(value)}`);
+      const shown = name === "clock" ? clockLabel(String(value ?? "none"))
+        : SEAT_OPTIONS.includes(name) ? (value === null || value === undefined ? t("choice.random") : String(value + 1))
+        : choiceLabel(value);
+      rows.push(`${label}: ${shown}`);
     }
     for (const [name, voters] of Object.entries(msg.args?.votes || {})) {
       rows.push(`${optionLabel(info?.game, name)}: ${t("table.votes", { n: agreeing(info, voters), total: info?.seats.length ?? 2 })}`);
