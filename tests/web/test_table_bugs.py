@@ -124,7 +124,7 @@ def test_bug_4_the_geister_board_fits_a_phone(server: ServerProcess, browser: Br
         page.context.close()
 
 
-def _float_while_dragging(page: Page, source: str) -> dict[str, Any]:
+def _float_while_dragging(page: Page, source: str, picture: str) -> dict[str, Any]:
     box = page.locator(source).first.bounding_box()
     assert box is not None
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -139,6 +139,7 @@ def _float_while_dragging(page: Page, source: str) -> dict[str, Any]:
       return { x: r.x + r.width / 2, y: r.y + r.height / 2, width: r.width, svg: svg.width,
                position: getComputedStyle(float).position };
     }""")
+    page.screenshot(path=screenshot_path(picture))
     page.mouse.move(x, y, steps=3)  # back home: dropped on itself, nothing is sent
     page.mouse.up()
     assert seen is not None, "no dragged piece"
@@ -152,7 +153,7 @@ def test_bug_5_a_dragged_ghost_and_a_dragged_card_follow_the_pointer(server: Ser
     page.click("button.setup-ready")
     page.wait_for_selector(".setup-tray", state="detached")
     assert wait_turn_or_end(page)
-    ghost = _float_while_dragging(page, ".square.movable")
+    ghost = _float_while_dragging(page, ".square.movable", "bug5-drag-ghost")
     assert ghost["position"] == "fixed"
     assert abs(ghost["x"] - ghost["px"]) < 6 and abs(ghost["y"] - ghost["py"]) < 6, ghost  # under the pointer
     assert ghost["svg"] >= 30, ghost
@@ -163,7 +164,7 @@ def test_bug_5_a_dragged_ghost_and_a_dragged_card_follow_the_pointer(server: Ser
     create_table(page, "thelast", 2)
     start_with_bots(page)
     assert wait_turn_or_end(page)
-    card = _float_while_dragging(page, ".hand .card.playable")
+    card = _float_while_dragging(page, ".hand .card.playable", "bug5-drag-card")
     assert abs(card["x"] - card["px"]) < 6 and abs(card["y"] - card["py"]) < 6, card
     assert card["svg"] >= card["source"] * 0.9, card  # the card keeps its size, not a shrunken white box
     page.context.close()
@@ -248,6 +249,7 @@ def test_bug_9_a_rematch_is_proposed_and_accepted(server: ServerProcess, browser
     expect(bob.locator("button.do-rematch")).to_have_text("Accept the rematch")
     expect(alice.locator("button.do-rematch")).to_have_count(0)
     expect(alice.locator(".log-lines")).to_contain_text("Ann9 asks for a rematch; waiting for Ben9.")
+    bob.screenshot(path=screenshot_path("bug9-rematch-asked"), full_page=True)
     assert alice.evaluate("() => document.body.dataset.tableStatus") == "finished"
     bob.click("button.do-rematch")
     for page in (alice, bob):
