@@ -4,8 +4,8 @@ The benchmark starts the servers itself (`ghostgames serve` on free loopback por
 file unless a database URL is given), seats two scripted players at every table (each on its own
 connection, seat 1 on the next worker when there are several, so fan-out is part of what is measured),
 and lets them play random legal actions as fast as the server answers for S seconds; finished games are
-rematched at once. It reports acknowledged actions per second, the round trip of each action (sent ->
-`ack` received), errors by code, and the resident memory of the server processes.
+rematched at once (seat 0 proposes, seat 1 accepts). It reports acknowledged actions per second, the
+round trip of each action (sent -> `ack` received), errors by code, and the resident memory of the server processes.
 
 Then the same client talks to a bare WebSocket echo server (ghostgames.bench.echo) with the same number
 of connections and messages in flight, and our rate is printed as a fraction of the echo's rate.
