@@ -456,7 +456,9 @@ export function tablePage(root, connection, tableId) {
     const optionName = line.kind === "vote" ? args.option : line.kind === "option" ? args.name : null;
     if (optionName) {
       args.option = optionName === "clock" ? t("lobby.clock") : has(`option.${game}.${optionName}`) ? optionLabel(game, optionName) : optionName;
-      args.value = optionName === "clock" ? clockLabel(String(args.value ?? "none")) : choiceLabel(args.value);
+      args.value = optionName === "clock" ? clockLabel(String(args.value ?? "none"))
+        : SEAT_OPTIONS.includes(optionName) && args.value === null ? t("choice.random") // a seat: already from 1
+        : choiceLabel(args.value);
     }
     for (const [key, value] of Object.entries(args)) if (Array.isArray(value)) args[key] = value.join(", ");
     return has(`log.${line.kind}`) ? t(`log.${line.kind}`, args) : line.text;
