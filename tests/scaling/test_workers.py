@@ -180,7 +180,7 @@ def test_twenty_games_on_two_workers_survive_sigkills_and_lose_no_acknowledged_a
             table_id = await people[0].create(game, count, clock=clock)
             for seat, client in enumerate(people[1:], start=1):
                 await client.watch(table_id)
-                assert (await client.command(table_id, f"/join {seat}", version=None))["type"] == "ack"
+                assert (await client.command(table_id, f"/join {seat + 1}", version=None))["type"] == "ack"
             for _ in range(bots):
                 assert (await people[0].command(table_id, "/bot add random", version=None))["type"] == "ack"
                 bot_tables.append(table_id)

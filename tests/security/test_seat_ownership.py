@@ -41,7 +41,7 @@ def test_a_stranger_can_neither_act_for_a_seat_nor_see_its_secrets(server: Serve
         assert watched["seat"] is None
         assert all(ghost["colour"] is None for ghost in watched["view"]["ghosts"])
         version = mallory.version(table)
-        for text in ("/b2 n", "/move b2 n", "/resign", "/join 0", "/start", "/option disclose"):
+        for text in ("/b2 n", "/move b2 n", "/resign", "/join 1", "/start", "/option disclose"):
             answer = await mallory.command(table, text)
             assert answer["type"] == "error", (text, answer)
         answer = await mallory.act(table, {"type": "move", "from": "b2", "dir": "n"})

@@ -70,8 +70,8 @@ def test_a_table_made_over_http_is_joined_by_link_over_the_websocket(server: Ser
         client = await Client.connect(server, token=me["token"])
         watched = await client.watch(table["id"])
         assert watched["seat"] is None
-        assert (await client.command(table["id"], "/join 3"))["type"] == "ack"
-        assert client.tables[table["id"]]["seat"] == 3
+        assert (await client.command(table["id"], "/join 4"))["type"] == "ack"  # typed from 1
+        assert client.tables[table["id"]]["seat"] == 3  # the wire's index, from 0
         await client.close()
 
     asyncio.run(join())

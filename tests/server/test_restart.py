@@ -24,7 +24,7 @@ def test_sigkill_mid_game_then_restart_keeps_every_acknowledged_action(tmp_path:
         assert (await alice.command(table_id, "/start", version=None))["type"] == "ack"
         # an open table with a vote must survive too
         open_table = await alice.create("thelast", 3, {"rounds": 2}, join=False)
-        assert (await alice.command(open_table, "/join 2", version=None))["type"] == "ack"
+        assert (await alice.command(open_table, "/join 3", version=None))["type"] == "ack"  # index 2
         acknowledged: list[list[str]] = [[], []]
         await alice.until_table(table_id, lambda m: m["table"]["status"] == "started")
         for _ in range(12):  # setups and some moves, then the crash

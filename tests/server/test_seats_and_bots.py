@@ -72,8 +72,8 @@ def test_bots_are_removed_before_the_start_and_only_bots_are_removed(server: Ser
         alice = await Client.connect(server, name("alice"))
         table_id = await alice.create("ghooost", 3)
         await alice.command(table_id, "/bot add medium")
-        assert (await alice.command(table_id, "/bot remove 0"))["code"] == "not_a_bot"
-        assert (await alice.command(table_id, "/bot remove 1"))["type"] == "ack"
+        assert (await alice.command(table_id, "/bot remove 1"))["code"] == "not_a_bot"  # seats typed from 1
+        assert (await alice.command(table_id, "/bot remove 2"))["type"] == "ack"
         assert [s["kind"] for s in alice.tables[table_id]["table"]["seats"]] == ["human", "empty", "empty"]
         await alice.close()
 
@@ -214,7 +214,10 @@ def test_resign_ends_a_two_player_game_and_rematch_lets_the_loser_start_ghooost(
         over = await alice.until_table(table_id, lambda m: m["table"]["status"] == "finished")
         results = over["table"]["result"]["outcome"]["results"]
         assert [r["result"] for r in results] == ["win", "loss"]
-        assert (await alice.command(table_id, "/rematch", version=None))["type"] == "ack"
+        assert (await alice.command(table_id, "/rematch", version=None))["type"] == "ack"  # a proposal
+        asked = await bob.until_table(table_id, lambda m: m["table"]["rematch"] == [0])
+        assert asked["table"]["status"] == "finished"
+        assert (await bob.command(table_id, "/rematch", version=None))["type"] == "ack"  # accepted: it starts
         again = await alice.until_table(table_id, lambda m: m["table"]["status"] == "started"
                                         and m["table"]["round"] == 2)
         assert again["table"]["options"]["first"] == 1  # Bob lost, Bob starts

@@ -17,18 +17,18 @@ def ctx(now: float = 0.0) -> Context:
 def test_one_parser_reads_commands_actions_and_chat() -> None:
     assert parse_command("hello there") == Chat("hello there")
     assert parse_command("/join") == Join(None)
-    assert parse_command("/join 2") == Join(2)
+    assert parse_command("/join 2") == Join(1)  # typed from 1, an index from 0
     assert parse_command("/option disclose") == SetOption("disclose", None)
     assert parse_command("/option clock 300+5") == SetOption("clock", "300+5")
     assert parse_command("/bot add") == BotAdd("easy")
     assert parse_command("/bot add Hard") == BotAdd("hard")
-    assert parse_command("/bot remove 1") == BotRemove(1)
+    assert parse_command("/bot remove 1") == BotRemove(0)
     assert parse_command("/help join") == Help("join")
     assert parse_command("/play 7 7 X") == GameAction("play 7 7 X")
     assert parse_command("/move b2 n") == GameAction("b2 n")
     assert parse_command("/b2 n") == GameAction("b2 n")
     assert parse_command("/setup b1 c1 d2 e2") == GameAction("setup b1 c1 d2 e2")
-    for bad in ("/join x", "/join 1 2", "/bot", "/bot dance", "/start now", "   "):
+    for bad in ("/join x", "/join 0", "/join 1 2", "/bot", "/bot dance", "/start now", "   "):
         with pytest.raises(TableError) as err:
             parse_command(bad)
         assert err.value.code == "bad_argument"
@@ -154,6 +154,8 @@ def test_a_rematch_empties_the_seats_of_people_who_left_and_waits_for_them_to_be
             table.apply(event, 0.0)
     assert table.result is not None and table.result["takeovers"] == {"0": "resigned", "2": "left"}
     _do(table, log, "bob", "/rematch")
+    assert table.status == "finished" and table.rematch_asked == {1}  # Alice (resigned, still seated) accepts
+    _do(table, log, "alice", "/rematch")
     assert table.status == "open" and table.round == 2
     assert [s.name for s in table.seats] == ["alice", "bob", None]
     _do(table, log, "dave", "/join")

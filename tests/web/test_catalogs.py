@@ -16,6 +16,10 @@ from ghostgames.games import get_game
 WEB = Path(__file__).resolve().parents[2] / "src" / "ghostgames" / "web"
 PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 LANGUAGES = ("en", "fr", "de", "ko", "uk")
+# The plural forms each language has (Unicode CLDR, as the browser's Intl.PluralRules names them): a text
+# that counts is stored as `key#form`, once per form of that language.
+PLURAL_FORMS = {"en": {"one", "other"}, "fr": {"one", "many", "other"}, "de": {"one", "other"}, "ko": {"other"},
+                "uk": {"one", "few", "many", "other"}}
 GAMES = ("geister", "ghooost", "thelast")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -32,19 +36,37 @@ def test_languages_offered_by_the_picker_are_the_five_catalogs() -> None:
     assert tuple(re.findall(r'"(\w+)"', offered.group(1))) == LANGUAGES
 
 
+def base(key: str) -> str:
+    """`ghooost.points#few` -> `ghooost.points`: the key the code asks for."""
+    return key.split("#", 1)[0]
+
+
 @pytest.mark.parametrize("lang", LANGUAGES[1:])
 def test_every_key_exists_in_every_language(lang: str) -> None:
-    english, other = catalog("en"), catalog(lang)
-    assert sorted(set(english) - set(other)) == []
-    assert sorted(set(other) - set(english)) == []
+    english, other = {base(k) for k in catalog("en")}, {base(k) for k in catalog(lang)}
+    assert sorted(english - other) == []
+    assert sorted(other - english) == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_counting_text_has_every_plural_form_of_its_language(lang: str) -> None:
+    texts = catalog(lang)
+    counting = {base(k) for k in texts if "#" in k}
+    assert "ghooost.log.take" in counting and "table.waiting_players" in counting
+    for key in counting:
+        forms = {k.split("#", 1)[1] for k in texts if base(k) == key and "#" in k}
+        assert forms == PLURAL_FORMS[lang], f"{lang}:{key} has forms {sorted(forms)}"
+        assert key not in texts, f"{lang}:{key} is both a plain and a counting text"
+        assert all("{n}" in texts[f"{key}#{form}"] for form in forms), f"{lang}:{key} needs {{n}} in every form"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_translations_keep_the_placeholders_and_are_not_empty(lang: str) -> None:
     english, other = catalog("en"), catalog(lang)
+    english_args = {base(k): set(PLACEHOLDER.findall(v)) for k, v in english.items()}
     for key, text in other.items():
         assert text.strip(), f"{lang}:{key} is empty"
-        assert set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(english[key])), f"{lang}:{key}"
+        assert set(PLACEHOLDER.findall(text)) == english_args[base(key)], f"{lang}:{key}"
 
 
 def test_every_key_the_client_code_names_is_in_the_catalog() -> None:
@@ -56,7 +78,7 @@ def test_every_key_the_client_code_names_is_in_the_catalog() -> None:
         used.update(re.findall(r'data-i18n(?:-[\w-]+)?="([\w.]+)"', source))
     used.update(re.findall(r'data-i18n="([\w.]+)"', (WEB / "index.html").read_text(encoding="utf-8")))
     assert len(used) > 100
-    assert sorted(used - set(english)) == []
+    assert sorted(used - {base(k) for k in english}) == []
 
 
 def test_every_server_error_code_has_a_translation() -> None:

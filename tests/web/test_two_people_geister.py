@@ -51,9 +51,9 @@ def test_two_people_set_up_geister_in_the_chat_and_both_see_the_disclosed_colour
 
     # Both vote for disclose in the chat; Alice starts the game the same way.
     say(alice, "/option disclose")
-    expect(bob.locator(".pregame")).to_contain_text("1 of 2 players voted yes")
+    expect(bob.locator(".pregame")).to_contain_text("1 of 2 players agrees")
     say(bob, "/option disclose")
-    expect(alice.locator(".pregame")).to_contain_text("2 of 2 players voted yes")
+    expect(alice.locator(".pregame")).to_contain_text("2 of 2 players agree")
     say(alice, "/start")
     expect(alice.locator(".setup-tray")).to_be_visible()
     expect(bob.locator(".setup-tray")).to_be_visible()

@@ -4,8 +4,8 @@ The benchmark starts the servers itself (`ghostgames serve` on free loopback por
 file unless a database URL is given), seats two scripted players at every table (each on its own
 connection, seat 1 on the next worker when there are several, so fan-out is part of what is measured),
 and lets them play random legal actions as fast as the server answers for S seconds; finished games are
-rematched at once. It reports acknowledged actions per second, the round trip of each action (sent ->
-`ack` received), errors by code, and the resident memory of the server processes.
+rematched at once (seat 0 proposes, seat 1 accepts). It reports acknowledged actions per second, the
+round trip of each action (sent -> `ack` received), errors by code, and the resident memory of the server processes.
 
 Then the same client talks to a bare WebSocket echo server (ghostgames.bench.echo) with the same number
 of connections and messages in flight, and our rate is printed as a fraction of the echo's rate.
@@ -231,7 +231,7 @@ class Player:
         return table["status"] == "started" and self.seat in table["to_act"] and bool(view.get("legal"))
 
     async def play(self, table_id: str, stop_at: float) -> None:
-        """Act until `stop_at`; seat 0 starts a rematch whenever a game is over."""
+        """Act until `stop_at`; whenever a game is over seat 0 proposes a rematch and seat 1 accepts it."""
         try:
             await self._play(table_id, stop_at)
         except TimeUp:
@@ -243,11 +243,14 @@ class Player:
                                        timeout=30, stop_at=stop_at)
             version = message["table"]["version"]
             if message["table"]["status"] == "finished":
-                if self.seat != 0:
+                # A rematch is a proposal (seat 0) and an accept (seat 1); each waits for its turn to agree.
+                asked = message["table"].get("rematch", [])
+                if self.seat in asked or (self.seat != 0 and 0 not in asked):
                     await self.until(lambda m, seen=version: m["table"]["version"] != seen, timeout=30,
                                      stop_at=stop_at)
                     continue
-                self.stats.games += 1
+                if self.seat == 0:
+                    self.stats.games += 1
                 answer = await self.request({"type": "command", "table": table_id, "text": "/rematch",
                                              "version": version})
                 self._count(answer, None)
@@ -298,7 +301,7 @@ async def _set_up_table(index: int, ports: list[int], stats: Stats, tag: str, th
     if watched.get("type") == "error":
         raise RuntimeError(f"watch refused: {watched}")
     await second.until(lambda m: m["table"]["id"] == table_id)
-    joined = await second.request({"type": "command", "table": table_id, "text": "/join 1"})
+    joined = await second.request({"type": "command", "table": table_id, "text": "/join 2"})  # seat 2 of 2
     if joined["type"] == "error":
         raise RuntimeError(f"join refused: {joined}")
     message = await first.until(lambda m: all(s["kind"] != "empty" for s in m["table"]["seats"]))

@@ -234,6 +234,14 @@ class State(ABC, Generic[A]):
     def is_over(self) -> bool:
         return self.outcome() is not None
 
+    def concede(self, outcome: Outcome) -> None:
+        """End the game early with `outcome` (a table's resignation): afterwards the state is over, so its
+        views show what the game reveals at its end (Geister's `disclose`). Each game keeps its result in
+        `_outcome`; a game that keeps it elsewhere overrides this."""
+        if self.is_over():
+            raise IllegalAction("the game is over")
+        self._outcome: Outcome | None = outcome
+
     # --- search and storage -------------------------------------------------------------------
     @abstractmethod
     def clone(self) -> State[A]: ...

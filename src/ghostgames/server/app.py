@@ -71,6 +71,14 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
             return FileResponse(config.web_dir / "index.html")
         return HTMLResponse(PLACEHOLDER)
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        """Browsers ask for /favicon.ico on pages that name no icon: the one icon there is, an SVG."""
+        icon = config.web_dir / "favicon.svg"
+        if icon.exists():
+            return FileResponse(icon, media_type="image/svg+xml")
+        return Response(status_code=404)
+
     if _has_client(config.web_dir):
         app.mount("/", StaticFiles(directory=config.web_dir, html=True), name="web")
     else:

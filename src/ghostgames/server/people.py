@@ -40,8 +40,8 @@ class People:
     def register(self, raw_name: str, password: str) -> Identity:
         name = check_name(raw_name)
         if len(password) < MIN_PASSWORD:
-            raise TableError("bad_argument", f"a password has at least {MIN_PASSWORD} characters",
-                             command="register", reason="password too short", usage="")
+            raise TableError("bad_password", f"a password has at least {MIN_PASSWORD} characters",
+                             min=MIN_PASSWORD)
         try:
             user = self.repo.create_account(name, hash_password(password), self.free_after)
         except NameTaken:

@@ -115,7 +115,7 @@ class Session:
             conn.send({"type": "ack", "id": message.id, "table": table.id, "version": table.version})
             hub.watch(conn, table.id)
             if message.join:
-                decision = await hub.command(conn, table.id, "/join 0", None)
+                decision = await hub.command(conn, table.id, "/join 1", None)  # the first seat, typed from 1
                 assert not decision.reply
         elif isinstance(message, m.Watch):
             await hub.load(message.table)

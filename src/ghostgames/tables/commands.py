@@ -26,7 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "who": ("/who", "who sits where, who is connected, who watches"),
     "help": ("/help [command]", "the commands, or one command, and how to type the game's moves"),
     "resign": ("/resign", "give up the running game"),
-    "rematch": ("/rematch", "play again with the same seats once the game is over"),
+    "rematch": ("/rematch", "ask for (or accept) another game with the same seats once the game is over"),
 }
 # Words that introduce a game action explicitly: `/move b2 n` is the same as `/b2 n`.
 ACTION_PREFIXES = ("move", "action", "do")
@@ -39,7 +39,7 @@ class Chat:
 
 @dataclass(frozen=True, slots=True)
 class Join:
-    seat: int | None
+    seat: int | None  # an index from 0; typed as `/join 1` for the first seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +65,7 @@ class BotAdd:
 
 @dataclass(frozen=True, slots=True)
 class BotRemove:
-    seat: int | None
+    seat: int | None  # an index from 0; typed as `/bot remove 1` for the first seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,9 +112,12 @@ def _bad(name: str, reason: str) -> TableError:
 
 
 def _seat_number(name: str, word: str) -> int:
+    """A seat as people type it (counting from 1) turned into the table's index (counting from 0)."""
     if not word.isdigit():
         raise _bad(name, f"{word!r} is not a seat number")
-    return int(word)
+    if int(word) < 1:
+        raise _bad(name, "seats are numbered from 1")
+    return int(word) - 1
 
 
 def parse_command(text: str) -> Command:

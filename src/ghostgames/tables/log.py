@@ -18,6 +18,9 @@ class LogLine:
     # seat -> (text, args) for the one reader who may know more (e.g. their own secret setup)
     private: Mapping[int, tuple[str, Mapping[str, Any]]] = field(default_factory=dict)
     events: Sequence[Event] = ()
+    # who sat in each seat (index from 0) when the line was written: {"name": label or None, "bot": level
+    # or None}; a reader names the seats of an old line by this, not by who sits there now
+    names: Sequence[Mapping[str, Any]] = ()
 
     def for_reader(self, seat: int | None) -> dict[str, Any]:
         text, args = self.text, self.args
@@ -28,6 +31,7 @@ class LogLine:
             "text": text,
             "args": dict(args),
             "events": [event.for_seat(seat) for event in self.events],
+            "names": [dict(entry) for entry in self.names],
         }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ghostgames.games import GAMES, get_game
@@ -42,6 +42,16 @@ EventData = dict[str, Any]
 Status = Literal["open", "started", "finished", "closed"]
 HISTORY = 100
 TAKEOVER_LEVEL = "easy"  # the bot that finishes a seat for a person
+# Options whose value is a seat. The games count seats from 0 (so do events, settings and the wire
+# protocol); people type and read them from 1, so a table translates what is typed and what it says.
+SEAT_OPTIONS = ("first",)
+# Takeovers after which the person is gone from the game: their seat is freed at a rematch.
+GONE = ("left", "disconnected")
+
+
+def seat_option_error(name: str, seats: int) -> TableError:
+    reason = f"{name} takes a seat from 1 to {seats}, or none for random"
+    return TableError("bad_option", reason, name=name, reason=reason, first=1, last=seats)
 
 
 @dataclass(slots=True)
@@ -63,7 +73,7 @@ class Seat:
     def label(self) -> str:
         if self.bot is not None:
             return f"{self.bot} bot"
-        return self.name or f"seat {self.index}"
+        return self.name or f"seat {self.index + 1}"
 
     def bot_level(self) -> str | None:
         """The bot that plays this seat's current turn, if any."""
@@ -125,6 +135,12 @@ def creation_event(
             votes.append(name)  # a vote is each player's own choice, never a creator's setting
             continue
         settings[name] = value
+    for name in SEAT_OPTIONS:
+        value = settings.get(name)
+        if isinstance(value, str) and value.strip().isdigit():
+            value = settings[name] = int(value)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats):
+            raise seat_option_error(name, seats)  # given as an index from 0 (the wire), told from 1
     settings = _checked_settings(game, seats, settings)
     try:
         spec = ClockSpec.parse(clock)
@@ -170,6 +186,7 @@ class Table:
         self.actions: list[tuple[int, str]] = []
         self.clocks: Clocks | None = None
         self.result: dict[str, Any] | None = None
+        self.rematch_asked: set[int] = set()  # seats whose people asked for or accepted a rematch
         # chat ({"kind": "chat", "name", "seat", "text", "time"}) and public log lines ({"kind": "log", "line"})
         self.history: deque[dict[str, Any]] = deque(maxlen=HISTORY)
         # (version, seat, text, state after, events) of the last action checked, to apply it for free
@@ -251,6 +268,7 @@ class Table:
             "votes": {name: sorted(voters) for name, voters in self.votes.items()},
             "options": self.options, "clock": clock, "to_act": sorted(self.to_act()),
             "spectators": spectators, "created_by": self.created_by, "result": self.result,
+            "rematch": sorted(self.rematch_asked),
         }
 
     def record(self) -> GameRecord:
@@ -369,17 +387,18 @@ class Table:
         self._need_status("open", "finished")
         mine = self.seat_of(user)
         if mine is not None:
-            raise TableError("already_seated", f"you already sit in seat {mine.index}", seat=mine.index)
+            raise TableError("already_seated", f"you already sit in seat {mine.index + 1}", seat=mine.index)
         if wanted is None:
             free = [s for s in self.seats if s.kind == "empty"]
             if not free:
                 raise TableError("table_full", "every seat is taken")
             wanted = free[0].index
         if not 0 <= wanted < self.seat_count:
-            raise TableError("bad_argument", f"seats are numbered 0 to {self.seat_count - 1}",
-                             command="join", reason=f"no seat {wanted}", usage="/join [seat]")
+            raise TableError("bad_argument", f"seats are numbered 1 to {self.seat_count}",
+                             command="join", reason=f"no seat {wanted + 1}; seats are numbered 1 to {self.seat_count}",
+                             usage="/join [seat]")
         if self.seats[wanted].kind != "empty":
-            raise TableError("seat_taken", f"seat {wanted} is taken", seat=wanted)
+            raise TableError("seat_taken", f"seat {wanted + 1} is taken", seat=wanted)
         return [{"kind": "joined", "seat": wanted, "name": user}]
 
     def _leave(self, seat: Seat) -> list[EventData]:
@@ -393,7 +412,8 @@ class Table:
         self._need_status("open")
         empty = [s.index for s in self.seats if s.kind == "empty"]
         if empty:
-            raise TableError("seats_empty", f"seats {', '.join(map(str, empty))} are empty; /join or /bot add",
+            numbers = ", ".join(str(i + 1) for i in empty)
+            raise TableError("seats_empty", f"seats {numbers} are empty; /join or /bot add",
                              seats=empty)
         options = self.effective_options()
         try:
@@ -423,9 +443,13 @@ class Table:
             raise TableError("bad_option", f"{self.game.title} has no option {name!r}; its options are: {names}",
                              name=name, reason=f"the options are: {names}")
         settings = dict(self.settings)
-        if value is not None and value.strip().lower() in ("none", "default"):
+        if value is not None and value.strip().lower() in ("none", "default", "random"):
             settings.pop(name, None)
             return [{"kind": "option", "name": name, "value": None, "reset": True}]
+        if name in SEAT_OPTIONS:
+            if value is None or not value.strip().isdigit() or not 1 <= int(value) <= self.seat_count:
+                raise seat_option_error(name, self.seat_count)
+            return [{"kind": "option", "name": name, "value": int(value) - 1}]
         settings[name] = value
         checked = _checked_settings(self.game, self.seat_count, settings)
         return [{"kind": "option", "name": name, "value": checked[name]}]
@@ -450,7 +474,7 @@ class Table:
                 raise TableError("not_a_bot", "no bot sits at this table", seat=None)
             wanted = bots[-1]
         if not 0 <= wanted < self.seat_count or self.seats[wanted].kind != "bot":
-            raise TableError("not_a_bot", f"no bot sits in seat {wanted}", seat=wanted)
+            raise TableError("not_a_bot", f"no bot sits in seat {wanted + 1}", seat=wanted)
         return [{"kind": "bot_removed", "seat": wanted}]
 
     def _may_arrange(self, user: str) -> None:
@@ -460,6 +484,12 @@ class Table:
 
     def _resign(self, seat: Seat) -> list[EventData]:
         self._need_status("started")
+        if seat.takeover in GONE:
+            raise TableError("not_seated", "you left this game; a bot plays that seat to the end",
+                             seat=seat.index, reason=seat.takeover)
+        if seat.takeover == "resigned":
+            raise TableError("not_seated", "you resigned this game; a bot plays that seat to the end",
+                             seat=seat.index, reason=seat.takeover)
         if seat.takeover is not None:
             raise TableError("bot_playing", "a bot already plays your seat", seat=seat.index, reason=seat.takeover)
         if self.seat_count == 2:
@@ -467,9 +497,24 @@ class Table:
             return [{"kind": "resigned", "seat": seat.index}, self._finished_event(outcome)]
         return [{"kind": "takeover", "seat": seat.index, "reason": "resigned"}]
 
+    def rematch_waiting(self, asked: Collection[int] = ()) -> list[Seat]:
+        """The people still to accept a rematch: seated, not gone, not asked yet (bots accept at once)."""
+        agreed = self.rematch_asked | set(asked)
+        return [s for s in self.seats if s.kind == "human" and s.takeover not in GONE and s.index not in agreed]
+
     def _rematch(self, seat: Seat, ctx: Context) -> list[EventData]:
+        """A rematch is a proposal: it starts once every person still seated asked for it or accepted."""
         self._need_status("finished")
-        freed = [s.index for s in self.seats if s.takeover in ("left", "disconnected")]
+        if seat.takeover in GONE:
+            raise TableError("not_seated", "you left this game; /join to play the next one", seat=seat.index)
+        waiting = self.rematch_waiting([seat.index])
+        if waiting:
+            if seat.index in self.rematch_asked:
+                names = [s.label for s in waiting]
+                raise TableError("rematch_pending", f"you asked for a rematch; waiting for {', '.join(names)}",
+                                 names=names, seats=[s.index for s in waiting])
+            return [{"kind": "rematch_asked", "seat": seat.index}]
+        freed = [s.index for s in self.seats if s.takeover in GONE]
         first: int | None = None
         outcome = (self.result or {}).get("outcome")
         if outcome and "first" in self.game.options_schema():
@@ -554,7 +599,7 @@ class Table:
                 state = "connected" if ctx.connected(seat.name) else "away"
                 if seat.takeover:
                     state += f", a bot plays ({seat.takeover})"
-            lines.append(f"seat {seat.index}: {seat.label if seat.kind != 'empty' else '-'} ({state})")
+            lines.append(f"seat {seat.index + 1}: {seat.label if seat.kind != 'empty' else '-'} ({state})")
             seats.append({"seat": seat.index, "name": seat.label if seat.kind != "empty" else None, "state": state})
         lines.append("spectators: " + (", ".join(ctx.spectators) or "none"))
         return Reply("who", "\n".join(lines), {"seats": seats, "spectators": list(ctx.spectators)})
@@ -572,7 +617,11 @@ class Table:
             if entry["vote"]:
                 voters = sorted(self.votes[option])
                 lines.append(f"{option}: a vote, on when every player votes for it (votes from seats "
-                             f"{', '.join(map(str, voters)) or 'none'}) - {entry['help']}")
+                             f"{', '.join(str(i + 1) for i in voters) or 'none'}) - {entry['help']}")
+            elif option in SEAT_OPTIONS:
+                value = self.settings.get(option, entry["default"])
+                shown = "random" if value is None else str(value + 1)
+                lines.append(f"{option} = {shown} (a seat from 1 to {self.seat_count}, or none for random)")
             else:
                 value = self.settings.get(option, entry["default"])
                 lines.append(f"{option} = {value!r} ({entry['allowed']}) - {entry['help']}")
@@ -600,6 +649,9 @@ class Table:
         lines: list[LogLine] = handler(event, now)
         if self.clocks is not None and self.status == "started":
             self.clocks.sync(self.clock_seats(), now)
+        # Who sat where when the line was written: a line keeps its names when seats change later.
+        names = tuple({"name": s.label if s.kind != "empty" else None, "bot": s.bot} for s in self.seats)
+        lines = [replace(line, names=names) for line in lines]
         for line in lines:
             self.history.append({"kind": "log", "line": line.for_reader(None)})
         return lines
@@ -607,7 +659,8 @@ class Table:
     def _on_joined(self, event: EventData, now: float) -> list[LogLine]:
         seat = self.seats[int(event["seat"])]
         seat.name, seat.bot, seat.takeover = str(event["name"]), None, None
-        return [LogLine("joined", f"{seat.name} sits in seat {seat.index}", {"name": seat.name, "seat": seat.index})]
+        return [LogLine("joined", f"{seat.name} sits in seat {seat.index + 1}",
+                        {"name": seat.name, "seat": seat.index})]
 
     def _on_left(self, event: EventData, now: float) -> list[LogLine]:
         seat = self.seats[int(event["seat"])]
@@ -615,18 +668,20 @@ class Table:
         seat.name, seat.takeover, seat.timeouts = None, None, 0
         for voters in self.votes.values():
             voters.discard(seat.index)
-        return [LogLine("left", f"{name} left seat {seat.index}", {"name": name, "seat": seat.index})]
+        self.rematch_asked.discard(seat.index)
+        return [LogLine("left", f"{name} left seat {seat.index + 1}", {"name": name, "seat": seat.index})]
 
     def _on_bot_added(self, event: EventData, now: float) -> list[LogLine]:
         seat = self.seats[int(event["seat"])]
         seat.bot, seat.name = str(event["level"]), None
-        return [LogLine("bot_added", f"a {seat.bot} bot sits in seat {seat.index}",
+        return [LogLine("bot_added", f"a {seat.bot} bot sits in seat {seat.index + 1}",
                         {"level": seat.bot, "seat": seat.index})]
 
     def _on_bot_removed(self, event: EventData, now: float) -> list[LogLine]:
         seat = self.seats[int(event["seat"])]
         level, seat.bot = seat.bot, None
-        return [LogLine("bot_removed", f"the {level} bot left seat {seat.index}", {"level": level, "seat": seat.index})]
+        return [LogLine("bot_removed", f"the {level} bot left seat {seat.index + 1}",
+                        {"level": level, "seat": seat.index})]
 
     def _on_option(self, event: EventData, now: float) -> list[LogLine]:
         name, value = str(event["name"]), event.get("value")
@@ -637,6 +692,8 @@ class Table:
         else:
             self.settings[name] = value
         shown = str(self.clock_spec) if name == "clock" else value
+        if name in SEAT_OPTIONS and isinstance(value, int):
+            shown = value + 1  # people read seats from 1
         return [LogLine("option", f"option {name} is now {shown}", {"name": name, "value": shown})]
 
     def _on_vote(self, event: EventData, now: float) -> list[LogLine]:
@@ -654,6 +711,7 @@ class Table:
         self.status = "started"
         self.actions = []
         self.result = None
+        self.rematch_asked = set()
         for seat in self.seats:
             seat.takeover, seat.timeouts, seat.clock_turn = None, 0, False
         self.clocks = Clocks(self.clock_spec, self.seat_count)
@@ -704,6 +762,9 @@ class Table:
         self.status = "finished"
         self.result = {"outcome": event["outcome"], "names": event["names"], "takeovers": event["takeovers"]}
         self.clocks = None
+        if self.state is not None and not self.state.is_over():
+            # Ended by the table (a resignation): the game ends too, so it shows what it reveals at its end.
+            self.state.concede(Outcome.from_json(event["outcome"]))
         outcome = event["outcome"]
         winners = [event["names"][i] for i, r in enumerate(outcome["results"]) if r["rank"] == 1]
         return [LogLine("finished", f"game over ({outcome['reason']}); first: {', '.join(winners)}",
@@ -715,8 +776,16 @@ class Table:
         reason = str(event.get("reason") or "")
         return [LogLine("closed", f"the table closed ({reason})", {"reason": reason})]
 
+    def _on_rematch_asked(self, event: EventData, now: float) -> list[LogLine]:
+        seat = self.seats[int(event["seat"])]
+        self.rematch_asked.add(seat.index)
+        waiting = [s.label for s in self.rematch_waiting()]
+        return [LogLine("rematch_asked", f"{seat.label} asks for a rematch; waiting for {', '.join(waiting)}",
+                        {"name": seat.label, "seat": seat.index, "waiting": waiting})]
+
     def _on_rematch(self, event: EventData, now: float) -> list[LogLine]:
         self.status = "open"
+        self.rematch_asked = set()
         self.round = int(event["round"])
         for index in event.get("freed", []):
             seat = self.seats[int(index)]

@@ -2,16 +2,38 @@
 
 import { has, t } from "./i18n.js";
 
+// Error args that hold seat indexes (from 0, as everywhere on the wire); people read seats from 1.
+const SEAT_ARGS = ["seat", "seats"];
+
 function flat(value) {
   if (Array.isArray(value)) return value.join(", ");
   if (value === null || value === undefined) return "–";
   return String(value);
 }
 
+function seatNumbers(value) {
+  if (Array.isArray(value)) return value.map(seatNumbers);
+  return typeof value === "number" ? value + 1 : value;
+}
+
+/** The translation key for an error: some codes read better with a variant that fits their args. */
+function keyOf(code, args) {
+  // An option that takes a seat says which seats (first takes a seat from 1 to 2, or none for random).
+  if (code === "bad_option" && "last" in args) return "error.bad_option_seat";
+  // Not a typed command (a form's field): no usage to show, the server's reason is the message.
+  if (code === "bad_argument" && !args.usage) return "error.bad_argument_plain";
+  return `error.${code}`;
+}
+
 export function errorText(error) {
   const code = error?.code || "internal_error";
   const args = {};
-  for (const [name, value] of Object.entries(error?.args || {})) args[name] = flat(value);
-  if (has(`error.${code}`)) return t(`error.${code}`, args);
+  for (const [name, value] of Object.entries(error?.args || {})) {
+    args[name] = flat(SEAT_ARGS.includes(name) ? seatNumbers(value) : value);
+  }
+  // the server's own words when there is no usage to show ("an empty message")
+  if (code === "bad_argument" && !args.usage) args.reason = error?.message || args.reason;
+  const key = keyOf(code, error?.args || {});
+  if (has(key)) return t(key, args);
   return t("error.unknown", { code });
 }

@@ -1,5 +1,5 @@
 // Translations: JSON catalogs in /i18n/{lang}.json, one flat key -> text map per language.
-// Texts may hold {name} placeholders. A missing key falls back to English, then to the key itself,
+// Texts may hold {name} placeholders; a text that counts has one entry per plural form (see lookup). A missing key falls back to English, then to the key itself,
 // so a gap is visible instead of silent (the catalog test keeps every language complete).
 
 export const LANGUAGES = ["en", "fr", "de", "ko", "uk"];
@@ -48,12 +48,27 @@ export function onLanguageChange(listener) {
 }
 
 export function has(key) {
-  return key in catalog || key in fallback;
+  return key in catalog || key in fallback || `${key}#other` in catalog || `${key}#other` in fallback;
+}
+
+const pluralRules = {};
+
+/**
+ * A text with plural forms is stored as `key#one`, `key#few`, `key#other`… one entry per form the language
+ * has (Intl.PluralRules names them: English one/other, Korean other only, Ukrainian one/few/many/other);
+ * `args.n` picks the form.
+ */
+function lookup(texts, lang, key, args) {
+  if (key in texts) return texts[key];
+  if (!(`${key}#other` in texts)) return undefined;
+  pluralRules[lang] ||= new Intl.PluralRules(lang);
+  const form = pluralRules[lang].select(Number(args.n ?? 0));
+  return texts[`${key}#${form}`] ?? texts[`${key}#other`];
 }
 
 /** The text for `key` in the current language with {placeholders} filled from `args`. */
 export function t(key, args = {}) {
-  let text = catalog[key] ?? fallback[key] ?? key;
+  const text = lookup(catalog, current, key, args) ?? lookup(fallback, "en", key, args) ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in args ? String(args[name]) : whole));
 }
 

@@ -30,6 +30,10 @@ export function choiceLabel(value) {
   return has(`choice.${value}`) ? t(`choice.${value}`) : String(value);
 }
 
+// Options whose value is a seat: the wire and the games count seats from 0, people from 1 (a form shows
+// 1..N and sends N - 1; at a table `/option first 1` is typed as read).
+export const SEAT_OPTIONS = ["first"];
+
 /** The values to offer for an option: its choices, or on/off(/none) when the server says so in words. */
 export function choicesOf(spec) {
   if (spec.choices && spec.choices.length) return spec.choices;
@@ -45,7 +49,12 @@ export function optionFields(game) {
     let input;
     const id = `opt-${game.name}-${name}`;
     const choices = choicesOf(spec);
-    if (choices) {
+    if (SEAT_OPTIONS.includes(name)) {
+      input = h("select", { id, name },
+        h("option", { value: "" }, t("choice.random")),
+        Array.from({ length: game.max_players }, (_, seat) => h("option", { value: String(seat) }, String(seat + 1))));
+      inputs.push([name, () => (input.value === "" ? undefined : Number(input.value)), spec]);
+    } else if (choices) {
       input = h("select", { id, name });
       choices.forEach((choice, index) => {
         const option = h("option", { value: String(index) }, choiceLabel(choice));
@@ -168,7 +177,9 @@ export function lobbyPage(root, connection) {
         h("h3", {}, t(`game.${game.name}`)),
         h("p", { class: "muted" }, t(`game.${game.name}.blurb`), " ",
           h("a", { href: `/help/${document.documentElement.lang}/${game.name}.html` }, t("ui.rules"))),
-        h("p", { class: "muted" }, t("lobby.players", { min: game.min_players, max: game.max_players })),
+        h("p", { class: "muted" }, game.min_players === game.max_players
+          ? t("lobby.players_exact", { n: game.min_players })
+          : t("lobby.players", { min: game.min_players, max: game.max_players })),
         createForm(game))));
   }
 

@@ -7,7 +7,7 @@ import { clear, h, whenNotPressed } from "./dom.js";
 import { errorText } from "./errors.js";
 import { has, language, onLanguageChange, t } from "./i18n.js";
 import { identityForm } from "./identity.js";
-import { CLOCKS, choiceLabel, choicesOf, clockLabel, copyLink, optionHelp, optionLabel } from "./lobby.js";
+import { CLOCKS, SEAT_OPTIONS, choiceLabel, choicesOf, clockLabel, copyLink, optionHelp, optionLabel } from "./lobby.js";
 import { api } from "./net.js";
 
 const GAME_MODULES = {
@@ -35,6 +35,8 @@ export function tablePage(root, connection, tableId) {
 
   const table = () => message?.table;
   const mySeat = () => (message ? message.seat : null);
+  /** I left or resigned this running game: a bot plays my seat to the end, I only watch it. */
+  const gaveUp = () => ["left", "resigned"].includes(table()?.seats?.[mySeat()]?.takeover);
   const seatName = (seat) => {
     if (seat === "ghost") return t("thelast.ghost");
     const info = table()?.seats?.[seat];
@@ -173,7 +175,7 @@ export function tablePage(root, connection, tableId) {
           dataset: { seat: seat.seat } },
         h("span", { class: "seat-no" }, String(seat.seat + 1)),
         h("span", { class: "seat-name" }, seat.kind === "empty" ? t("seat.empty") : seatName(seat.seat)),
-        seat.seat === mySeat() ? h("span", { class: "chip you" }, t("seat.you")) : null,
+        seat.seat === mySeat() && !gaveUp() ? h("span", { class: "chip you" }, t("seat.you")) : null,
         toAct.has(seat.seat) && running ? h("span", { class: "chip turn", title: t("seat.to_act") }, "▶ ", t("seat.to_act")) : null,
         state.length ? h("span", { class: "seat-state muted" }, state.join(", ")) : null,
         h("span", { class: "clock", dataset: { clockSeat: seat.seat } }, clockText(seat.seat)),
@@ -215,13 +217,23 @@ export function tablePage(root, connection, tableId) {
         controls.append(button(t("table.leave"), "/leave", { cls: "do-leave" }));
       }
     } else if (info.status === "started") {
-      if (seated) controls.append(button(t("table.resign"), "/resign", { cls: "do-resign danger" }));
+      if (seated && !gaveUp()) controls.append(button(t("table.resign"), "/resign", { cls: "do-resign danger" }));
     } else if (info.status === "finished") {
       if (seated) {
-        controls.append(button(t("table.rematch"), "/rematch", { primary: true, cls: "do-rematch" }));
+        // A rematch is proposed by one and accepted by the others (bots accept at once).
+        const asked = info.rematch || [];
+        if (!asked.includes(mySeat())) {
+          const label = asked.length ? t("table.rematch_accept") : t("table.rematch");
+          controls.append(button(label, "/rematch", { primary: true, cls: "do-rematch" }));
+        }
         controls.append(button(t("table.leave"), "/leave", { cls: "do-leave" }));
       }
     }
+  }
+
+  /** Who is for a vote option: the people who voted yes and every bot (bots always agree). */
+  function agreeing(info, voters) {
+    return voters.length + (info?.seats || []).filter((seat) => seat.kind === "bot").length;
   }
 
   function drawPregame() {
@@ -237,8 +249,8 @@ export function tablePage(root, connection, tableId) {
       if (option.vote) {
         const voters = info.votes?.[name] || [];
         const mine = seated && voters.includes(mySeat());
-        value = h("span", {},
-          t("table.votes", { n: voters.length, total: info.seats.length }), " ",
+        value = h("span", { class: "vote-count" },
+          t("table.votes", { n: agreeing(info, voters), total: info.seats.length }), " ",
           seated
             ? h("label", { class: "vote" },
                 h("input", { type: "checkbox", name: `vote-${name}`, checked: mine,
@@ -248,7 +260,14 @@ export function tablePage(root, connection, tableId) {
       } else {
         const current = info.settings?.[name] ?? option.default;
         const choices = choicesOf(option);
-        if (seated && choices) {
+        if (SEAT_OPTIONS.includes(name)) {
+          // a seat: shown and typed from 1 (`/option first 1` is the first seat), kept from 0
+          const select = h("select", { name: `setting-${name}`, disabled: !seated,
+              onchange: () => command(`/option ${name} ${select.value === "" ? "none" : Number(select.value) + 1}`) },
+            h("option", { value: "", selected: current === null || current === undefined }, t("choice.random")),
+            info.seats.map((seat) => h("option", { value: String(seat.seat), selected: current === seat.seat }, String(seat.seat + 1))));
+          value = select;
+        } else if (seated && choices) {
           const select = h("select", { name: `setting-${name}`, onchange: () => {
               const choice = choices[Number(select.value)];
               command(`/option ${name} ${choice === true ? "on" : choice === false ? "off" : choice === null ? "none" : choice}`);
@@ -335,6 +354,11 @@ export function tablePage(root, connection, tableId) {
         result.append(ranking);
       }
       statusBanner.append(result);
+      const asked = info.rematch || [];
+      if (asked.length) {
+        statusBanner.append(h("p", { class: "rematch-asked" },
+          t("table.rematch_asked", { names: asked.map(seatName).join(", ") })));
+      }
     }
   }
 
@@ -380,38 +404,61 @@ export function tablePage(root, connection, tableId) {
     return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
   }
 
+  /**
+   * A seat's name as it was when `line` was written (the line's `names`), in the reader's language: the
+   * log never renames the past after people leave and bots sit down. Lines without `names` use today's.
+   */
+  function nameThen(line, seat) {
+    const was = seat === "ghost" ? null : line.names?.[seat];
+    if (!was) return seatName(seat);
+    if (was.bot) return t("seat.bot", { seat: Number(seat) + 1, level: t(`bot.${was.bot}`) });
+    return was.name ?? seatName(seat);
+  }
+
   function lineText(line) {
     const args = { ...(line.args || {}) };
+    const lineCtx = line.names?.length ? { ...ctx, seatName: (seat) => nameThen(line, seat) } : ctx;
+    const wasBot = (seat) => (line.names?.length ? Boolean(line.names[seat]?.bot) : table()?.seats?.[seat]?.kind === "bot");
     if (line.kind === "action") {
       const described = (line.events || [])
-        .map((event) => gameModule?.describeEvent?.(event, ctx))
+        .map((event) => gameModule?.describeEvent?.(event, lineCtx))
         .filter(Boolean)
         .map(sentence);
+      const name = lineCtx.seatName(args.seat);
       let text = described.length
         ? described.join(" ")
-        : args.action ? t("log.action", { name: seatName(args.seat), action: args.action }) : t("log.action_secret", { name: seatName(args.seat) });
-      if (args.by === "bot" && table()?.seats?.[args.seat]?.kind === "human") text += ` (${t("log.by_bot")})`;
+        : args.action ? t("log.action", { name, action: args.action }) : t("log.action_secret", { name });
+      if (args.by === "bot" && !wasBot(args.seat)) text += ` (${t("log.by_bot")})`;
       if (args.by === "clock") text += ` (${t("log.by_clock")})`;
       return text;
     }
     if (line.kind === "finished") {
       const reasonKey = gameModule?.REASONS?.[args.reason];
-      const reason = sentence(reasonKey ? t(reasonKey) : gameModule?.reasonText?.(args.reason, ctx) || "");
-      const winners = displayNames(args.winners || []).join(", ");
+      const reason = sentence(reasonKey ? t(reasonKey) : gameModule?.reasonText?.(args.reason, lineCtx) || "");
+      const winners = (line.names?.length
+        ? (args.winners || []).map((label) => {
+            const seat = line.names.findIndex((was) => was.name === label);
+            return seat >= 0 ? nameThen(line, seat) : label;
+          })
+        : displayNames(args.winners || [])).join(", ");
       return winners ? t("log.finished", { winners, reason }) : t("log.finished_draw", { reason });
     }
     if (typeof args.seat === "number") {
       args.seat_no = args.seat + 1;
-      if (table()?.seats?.[args.seat]?.kind === "bot") args.name = seatName(args.seat);
+      if (wasBot(args.seat)) args.name = nameThen(line, args.seat);
     }
-    if (typeof args.name === "string") args.name = displayName(args.name);
+    // an old line without `names`: bot labels ("easy bot") named by today's seats
+    if (typeof args.name === "string" && !line.names?.length) args.name = displayName(args.name);
+    if (Array.isArray(args.waiting)) args.waiting = displayNames(args.waiting);
     if (line.kind === "takeover") args.reason = t(`takeover.${args.reason}`);
     if (line.kind === "bot_added" || line.kind === "bot_removed") args.level = t(`bot.${args.level}`);
     const game = table()?.game;
     const optionName = line.kind === "vote" ? args.option : line.kind === "option" ? args.name : null;
     if (optionName) {
       args.option = optionName === "clock" ? t("lobby.clock") : has(`option.${game}.${optionName}`) ? optionLabel(game, optionName) : optionName;
-      args.value = optionName === "clock" ? clockLabel(String(args.value ?? "none")) : choiceLabel(args.value);
+      args.value = optionName === "clock" ? clockLabel(String(args.value ?? "none"))
+        : SEAT_OPTIONS.includes(optionName) && args.value === null ? t("choice.random") // a seat: already from 1
+        : choiceLabel(args.value);
     }
     for (const [key, value] of Object.entries(args)) if (Array.isArray(value)) args[key] = value.join(", ");
     return has(`log.${line.kind}`) ? t(`log.${line.kind}`, args) : line.text;
@@ -456,10 +503,13 @@ export function tablePage(root, connection, tableId) {
     const rows = [];
     for (const [name, value] of Object.entries(msg.args?.settings || {})) {
       const label = has(`option.${info?.game}.${name}`) ? optionLabel(info.game, name) : name === "clock" ? t("lobby.clock") : name;
-      rows.push(`${label}: ${name === "clock" ? clockLabel(String(value ?? "none")) : choiceLabel(value)}`);
+      const shown = name === "clock" ? clockLabel(String(value ?? "none"))
+        : SEAT_OPTIONS.includes(name) ? (value === null || value === undefined ? t("choice.random") : String(value + 1))
+        : choiceLabel(value);
+      rows.push(`${label}: ${shown}`);
     }
     for (const [name, voters] of Object.entries(msg.args?.votes || {})) {
-      rows.push(`${optionLabel(info?.game, name)}: ${t("table.votes", { n: voters.length, total: info?.seats.length ?? 2 })}`);
+      rows.push(`${optionLabel(info?.game, name)}: ${t("table.votes", { n: agreeing(info, voters), total: info?.seats.length ?? 2 })}`);
     }
     return h("div", { class: "options-reply" }, h("p", {}, t("reply.options")), h("ul", {}, rows.map((row) => h("li", {}, row))));
   }

@@ -295,7 +295,8 @@ export function createRenderer(ctx) {
       }
     }
 
-    const escapes = moves.filter((m) => m.from === selected && !m.to);
+    // A corner exit can be left two ways (a6 n, a6 w): the same escape, so one button.
+    const escapes = moves.filter((m) => m.from === selected && !m.to).slice(0, 1);
     const side = (owner) => {
       const taken = view.captured[owner];
       const pics = [];
@@ -304,7 +305,8 @@ export function createRenderer(ctx) {
       return h("div", { class: `captured captured-${owner === bottom ? "bottom" : "top"}`, dataset: { owner } },
         h("h4", {}, t("geister.captured_from", { name: ctx.seatName(owner) })),
         h("div", { class: "captured-pics" }, pics.length ? pics : h("span", { class: "muted" }, "–")),
-        h("p", { class: "captured-count" }, t("geister.captured_count", { good: taken.good, bad: taken.bad })),
+        h("p", { class: "captured-count" }, t("geister.captured_count", {
+          good: t("geister.captured_good", { n: taken.good }), bad: t("geister.captured_bad", { n: taken.bad }) })),
       );
     };
     const files = cols.map((c) => h("span", {}, FILES[c]));
