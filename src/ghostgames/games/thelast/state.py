@@ -630,6 +630,41 @@ class TheLastState(State[TheLastAction]):
             raise ValueError("the seating order must name every participant once")
         if not 0 <= self.actor < self.players:
             raise ValueError("the seat to act must be a seat")
+        self._check_hands()
+
+    def _check_hands(self) -> None:
+        """Refuse hands that no play of the rules leads to: sizes out of step with the trick, public cards
+        that are not where everybody knows them to be, a colour held against a void shown this round."""
+        played = set(self.trick_who)
+        full = {len(hand) + (p in played) for p, hand in enumerate(self.hands)}
+        if len(full) > 1:
+            sizes = ", ".join(f"{self._who(p)} {len(hand)}" for p, hand in enumerate(self.hands))
+            raise ValueError(f"every hand must hold as many cards as the others, one fewer once its owner has "
+                             f"played in the current trick; the hands hold {sizes}")
+        lines = self.timelines()
+        for p, hand in enumerate(self.hands):
+            if p == self.ghost:
+                continue
+            pile = self.piles[p]
+            who = self._who(p)
+            if not set(self.shown_hand[p]) <= set(hand) or not set(self.shown_pile[p]) <= set(pile):
+                raise ValueError(f"{who}'s shown cards must be in its hand and pile")
+            if not set(self.mixed[p]) <= set(hand) | set(pile):
+                raise ValueError(f"{who}'s taken points cards must be in its hand or its pile")
+            laid = slot_cards(pile, self.shown_pile[p])
+            place = places(lines[p], len(hand), len(laid), self.shown_hand[p], self.mixed[p])
+            for card in hand:
+                taken = place.taken.get(card)
+                if (taken[1] if taken else place.hand_colours >> COLOUR_OF[card] & 1) == 0:
+                    raise ValueError(f"{who} holds {CARD_NAMES[card]}, a colour it showed it had none of")
+            for k, card in enumerate(laid):
+                taken = place.taken.get(card)
+                if not (k in taken[0] if taken else place.slot_colours[k] >> COLOUR_OF[card] & 1):
+                    raise ValueError(f"{who} laid {CARD_NAMES[card]} face down, a colour it showed it had none of "
+                                     "then, or a card it had not taken yet")
+
+    def _who(self, p: int) -> str:
+        return GHOST_NAME if p == self.ghost else f"seat {p + 1}"
 
 
 def _int_lists(data: Any) -> list[list[int]]:
