@@ -87,6 +87,7 @@ class GeisterOptions(BaseModel):
 
 class GeisterState(State[GeisterAction]):
     __slots__ = (
+        "_deduced",
         "_outcome",
         "board",
         "escape",
@@ -126,6 +127,7 @@ class GeisterState(State[GeisterAction]):
         self.max_plies = options.max_plies
         self.moves: list[str] = []
         self._outcome: Outcome | None = None
+        self._deduced: tuple[int, dict[int, bool]] | None = None  # (plies, deduced_colours()), see there
 
     # --- whose move -----------------------------------------------------------------------------
     def to_act(self) -> frozenset[int]:
@@ -390,10 +392,19 @@ class GeisterState(State[GeisterAction]):
         return world
 
     def deduced_colours(self) -> dict[int, bool]:
-        """Ghost id -> good, for the ghosts whose colour every seat can work out from public facts."""
+        """Ghost id -> good, for the ghosts whose colour every seat can work out from public facts.
+
+        Kept until the next move: a search samples many worlds from one position, and the deductions
+        replay the whole move list. (A clone starts without it; the dict is never changed in place.)
+        """
+        cached: tuple[int, dict[int, bool]] | None = getattr(self, "_deduced", None)
+        if cached is not None and cached[0] == len(self.moves):
+            return cached[1]
         outcome = self._outcome
         result: Result = "going" if outcome is None else ("draw" if outcome.results[0].result == "draw" else "win")
-        return exit_deductions(self.moves, self.pos, not self.escape, result)
+        deduced = exit_deductions(self.moves, self.pos, not self.escape, result)
+        self._deduced = (len(self.moves), deduced)
+        return deduced
 
     def to_json(self) -> JSON:
         return {
