@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -58,6 +58,7 @@ class TheLastOptions(BaseModel):
 class TheLastState(State[TheLastAction]):
     __slots__ = (
         "_outcome",
+        "_plans",
         "actor",
         "current",
         "game",
@@ -117,6 +118,7 @@ class TheLastState(State[TheLastAction]):
         # Finished tricks of this round: (leader, ((who, card), ...), points card, winner, how it was taken).
         self.tricks: list[tuple[int, tuple[tuple[int, int], ...], int, int, str]] = []
         self._outcome: Outcome | None = None
+        self._plans: dict[int, tuple[tuple[int, int, int, int], WorldPlan]] = {}  # see _world_plan
 
     # --- dealing ----------------------------------------------------------------------------------
     def deal_round(self, events: list[Event]) -> None:
@@ -494,6 +496,29 @@ class TheLastState(State[TheLastAction]):
         """
         world = self.clone()
         world.seed = rng.randrange(2**63)
+        plan = self._world_plan(seat)
+        dealt = deal(plan.pool, COLOUR_OF, plan.groups, plan.known, rng)
+        rest = dealt[0]
+        g = 1
+        for p, slots in zip(plan.others, plan.slots, strict=True):
+            world.hands[p] = sorted(dealt[g])
+            laid = [dealt[g + 1 + k][0] for k in range(slots)]
+            g += 1 + slots
+            world.piles[p] = self._pile_with(p, laid)
+        if self.ghost >= 0:
+            world.hands[self.ghost] = [rest.pop() for _ in self.hands[self.ghost]]
+        world.points = [rest.pop() for _ in self.points]
+        world.spare = [rest.pop() for _ in self.spare]
+        return world
+
+    def _world_plan(self, seat: int) -> WorldPlan:
+        """What `sample_world(seat)` deals and where it may go. Kept until the next action (a search samples
+        many worlds from one position); a clone starts without it."""
+        key = (self.round, len(self.tricks), len(self.trick_cards), self.phase)
+        plans: dict[int, tuple[tuple[int, int, int, int], WorldPlan]] = getattr(self, "_plans", {})
+        cached = plans.get(seat)
+        if cached is not None and cached[0] == key:
+            return cached[1]
         others = [p for p in range(len(self.hands)) if p != seat and p != self.ghost]
         lines = self.timelines()
         unseen: list[Places] = []
@@ -521,19 +546,9 @@ class TheLastState(State[TheLastAction]):
                     slot_types[k] |= bit_of[card]
             groups.append((place.hand, hand_types))
             groups.extend((1, types) for types in slot_types)
-        dealt = deal(pool, COLOUR_OF, groups, known, rng)
-        rest = dealt[0]
-        g = 1
-        for p, place in zip(others, unseen, strict=True):
-            world.hands[p] = sorted(dealt[g])
-            laid = [dealt[g + 1 + k][0] for k in range(len(place.slot_colours))]
-            g += 1 + len(place.slot_colours)
-            world.piles[p] = self._pile_with(p, laid)
-        if self.ghost >= 0:
-            world.hands[self.ghost] = [rest.pop() for _ in self.hands[self.ghost]]
-        world.points = [rest.pop() for _ in self.points]
-        world.spare = [rest.pop() for _ in self.spare]
-        return world
+        plan = WorldPlan(others, [len(u.slot_colours) for u in unseen], known, pool, groups)
+        self._plans = {**plans, seat: (key, plan)}
+        return plan
 
     def timelines(self) -> list[Timeline]:
         """Each participant's public voids and swaps of this round (see `deductions`)."""
@@ -665,6 +680,17 @@ class TheLastState(State[TheLastAction]):
 
     def _who(self, p: int) -> str:
         return GHOST_NAME if p == self.ghost else f"seat {p + 1}"
+
+
+class WorldPlan(NamedTuple):
+    """The deal behind a sampled world: the other participants (not the ghost) with their face-down slot
+    counts, their taken points cards, the unseen cards and the groups of places (see `deal.deal`)."""
+
+    others: list[int]
+    slots: list[int]
+    known: list[int]
+    pool: list[int]
+    groups: list[tuple[int, int]]
 
 
 def _int_lists(data: Any) -> list[list[int]]:
