@@ -44,19 +44,6 @@ class Timeline:
         return mask
 
 
-def required_mask(position: int, ring_size: int, cards: list[int]) -> int:
-    """Colour bits the participant at `position` of a trick must play if it holds one (0: any card):
-    a follower the led colour, the last player any colour already in the trick."""
-    if position == 0:
-        return 0
-    if position < ring_size - 1:
-        return COLOUR_BIT[cards[0]]
-    mask = 0
-    for card in cards[:position]:
-        mask |= COLOUR_BIT[card]
-    return mask
-
-
 def timelines(
     count: int,
     ghost: int,
@@ -64,7 +51,10 @@ def timelines(
     tricks: list[tuple[int, Plays, int, int, str]],
     trick: Plays,
 ) -> list[Timeline]:
-    """Every participant's voids and swaps in this round, in the order they happened (times from 0)."""
+    """Every participant's voids and swaps in this round, in the order they happened (times from 0).
+
+    A follower must play the led colour if it can, the last player any colour already in the trick (the
+    ghost's included); playing none of the required colours shows a void in all of them."""
     lines = [Timeline() for _ in range(count)]
     time = 0
     last = ring_size - 1
