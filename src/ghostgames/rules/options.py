@@ -11,7 +11,9 @@ import typing
 from collections.abc import Mapping
 from typing import Any
 
+import annotated_types
 from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
 
 
 class OptionError(ValueError):
@@ -35,6 +37,19 @@ def describe_allowed(annotation: Any) -> str:
     if annotation is float:
         return "a number"
     return getattr(annotation, "__name__", str(annotation))
+
+
+def describe_bounds(info: FieldInfo) -> str:
+    """Words for a field's range (pydantic `ge`/`le`), e.g. " from 1 to 100"; empty without one."""
+    low = next((m.ge for m in info.metadata if isinstance(m, annotated_types.Ge)), None)
+    high = next((m.le for m in info.metadata if isinstance(m, annotated_types.Le)), None)
+    if low is not None and high is not None:
+        return f" from {low} to {high}"
+    if low is not None:
+        return f" of at least {low}"
+    if high is not None:
+        return f" of at most {high}"
+    return ""
 
 
 def _coerce(value: Any) -> Any:
@@ -66,7 +81,7 @@ def validate_options(game: str, model: type[BaseModel], options: Mapping[str, An
         first = err.errors()[0]
         name = str(first["loc"][0]) if first["loc"] else ""
         if name in fields:
-            allowed = describe_allowed(fields[name].annotation)
+            allowed = describe_allowed(fields[name].annotation) + describe_bounds(fields[name])
             got = options.get(name)
             extra = f" ({first['msg']})" if "ctx" in first and "error" in first["ctx"] else ""
             raise OptionError(f"option {name!r} takes {allowed}, not {got!r}{extra}") from None

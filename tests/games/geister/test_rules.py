@@ -59,9 +59,23 @@ def test_setup_squares_are_the_middle_four_of_the_two_nearest_rows() -> None:
     state = fresh()
     with pytest.raises(IllegalAction, match="not one of your start squares"):
         state.apply(0, "setup a1 c1 d1 e1")
-    with pytest.raises(IllegalAction, match="not one of your start squares"):
+    with pytest.raises(IllegalAction, match="are not your start squares"):
         state.apply(1, "setup b1 c1 d1 e1")
     assert len(state.legal_actions(0)) == 70  # choose 4 of 8
+
+
+def test_review_12_a_setup_on_wrong_squares_names_them_and_the_squares_that_work() -> None:
+    state = fresh()
+    with pytest.raises(IllegalAction) as err:
+        state.apply(0, "setup b5 c5 d5 e5")
+    assert err.value.reason.startswith("b5, c5, d5 and e5 are not your start squares (they are your opponent's)")
+    assert "you start on b1, c1, d1, e1, b2, c2, d2, e2" in err.value.reason
+    assert "'setup b1 c1 d1 e1'" in err.value.reason
+    with pytest.raises(IllegalAction) as err:
+        state.apply(1, "setup a6 b6 c6 d6")
+    assert err.value.reason.startswith("a6 is not one of your start squares; you start on b5, c5, d5, e5, b6")
+    assert "opponent" not in err.value.reason
+    assert state.set_up == [False, False]
 
 
 def test_setup_is_secret_the_opponent_sees_only_a_ghost() -> None:
@@ -217,6 +231,36 @@ def test_capturing_all_four_enemy_bad_ghosts_loses() -> None:
     outcome = state.outcome()
     assert outcome is not None and outcome.results[0].result == "loss" and outcome.results[1].result == "win"
     assert "bad" in outcome.reason
+
+
+def test_review_11_capturing_the_fourth_bad_ghost_on_an_exit_loses() -> None:
+    """Under `reach` one move can land a good ghost on an exit and take the fourth bad ghost: the capture
+    decides, so the mover loses."""
+    state = position({"a5": (0, "good"), **SEAT0_BAD_CORNER, "a6": (1, "bad"), "d6": (1, "good"),
+                      "e6": (1, "good"), "f5": (1, "good"), "e5": (1, "good")})
+    assert state.view(0)["captured"][1] == {"good": 0, "bad": 3}
+    events = state.apply(0, "a5 n")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.results[0].result == "loss" and outcome.results[1].result == "win"
+    assert outcome.reason == "captured all four bad ghosts"
+    assert [e.kind for e in events] == ["move", "end"] and events[0].public["colour"] == "bad"
+
+
+def test_review_11_capturing_the_fourth_good_ghost_on_an_exit_wins_by_the_capture() -> None:
+    state = position({"a5": (0, "good"), **SEAT0_BAD_CORNER, "a6": (1, "good"), **SEAT1_BAD_CORNER})
+    state.apply(0, "a5 n")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.results[0].result == "win"
+    assert outcome.reason == "captured all four good ghosts"
+
+
+def test_review_11_a_capture_that_decides_nothing_leaves_the_exit_win() -> None:
+    state = position({"a5": (0, "good"), **SEAT0_BAD_CORNER, "a6": (1, "bad"), "f1": (1, "good"),
+                      "e6": (1, "bad"), "f5": (1, "bad"), "e5": (1, "good")})
+    state.apply(0, "a5 n")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.results[0].result == "win"
+    assert outcome.reason == "a good ghost reached an exit"
 
 
 def test_after_the_end_nobody_may_act() -> None:

@@ -64,3 +64,10 @@ def test_options_default_to_one_round_and_reject_bad_values() -> None:
         GAME.options(3, {"rounds": 0})
     with pytest.raises(ValueError, match="2 to 5"):
         GAME.new(6)
+
+
+@pytest.mark.parametrize("rounds", [0, "0", 101, -3])
+def test_review_12_a_rounds_value_out_of_range_names_the_range(rounds: object) -> None:
+    with pytest.raises(ValueError) as err:
+        GAME.options(3, {"rounds": rounds})
+    assert str(err.value) == f"option 'rounds' takes a whole number from 1 to 100, not {rounds!r}"

@@ -167,7 +167,7 @@ def test_a_card_in_the_seats_own_hand_sets_its_hand_entry_and_nobody_elses() -> 
 
 
 def test_trick_rows_are_relative_to_the_seat_so_its_own_card_is_row_zero() -> None:
-    state = position(4, ["R12 B3", "G5 Y7", "R2", "B9 G9"], points_card="Y12", leader=1,
+    state = position(4, ["R12 B3", "G5", "R2", "B9 G9"], points_card="Y12", leader=1,
                      trick=[(1, "R11"), (2, "R1")])
     # Seat 3 is to act: seat 1 is two after it, seat 2 three after it.
     obs = state.encode(3)

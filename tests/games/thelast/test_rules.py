@@ -8,7 +8,7 @@ import random
 import pytest
 
 from ghostgames.games import get_game
-from ghostgames.games.thelast.cards import CARD_NAMES
+from ghostgames.games.thelast.cards import CARD_NAMES, COLOUR_BIT
 from ghostgames.games.thelast.state import TheLastState
 from ghostgames.rules import IllegalAction
 from ghostgames.rules.chance import derive_rng
@@ -104,7 +104,7 @@ def test_a_following_player_without_the_led_colour_plays_any_card() -> None:
 
 
 def test_the_last_player_may_play_any_colour_already_played_led_or_not() -> None:
-    state = position(3, ["B2 G3", "Y2 B1 G4", "R2 B3 G9 Y7"], points="G1 G2 G5", trick=[(0, "R5"), (1, "B9")])
+    state = position(3, ["B2 G3 G6", "Y2 B1 G4", "R2 B3 G9 Y7"], points="G1 G2 G5", trick=[(0, "R5"), (1, "B9")])
     assert legal(state, 2) == {"play R2", "play B3"}
     assert state.view(2)["allowed_colours"] == ["R", "B"]
     assert state.view(0)["required_colours"] == ["R", "B"]
@@ -112,7 +112,7 @@ def test_the_last_player_may_play_any_colour_already_played_led_or_not() -> None
 
 
 def test_the_last_player_must_play_a_played_colour_if_they_hold_one() -> None:
-    state = position(3, ["B2 G3", "Y2 B1 G4", "R2 G9 Y7"], points="G1 G2 G5", trick=[(0, "R5"), (1, "B9")])
+    state = position(3, ["B2 G3", "Y2 G4", "R2 G9 Y7"], points="G1 G2 G5", trick=[(0, "R5"), (1, "B9")])
     reason = unchanged_after_illegal(state, 2, "play G9")
     assert "last player" in reason
 
@@ -128,12 +128,12 @@ def test_the_last_player_may_play_the_ghosts_colour() -> None:
 
 
 def test_the_last_player_without_a_played_colour_plays_any_card() -> None:
-    state = position(3, ["B2 G3", "Y2 B1 G4", "G9 Y7"], points="G1 G2 G5", trick=[(0, "R5"), (1, "B9")])
+    state = position(3, ["B2", "G4", "G9 Y7"], points="G1 G2 G5", trick=[(0, "R5"), (1, "B9")])
     assert legal(state, 2) == {"play G9", "play Y7"}
 
 
 def test_the_last_players_colour_wins_and_its_highest_card_takes_the_points_card() -> None:
-    state = position(3, ["B2 G3", "Y2 B1 G4", "R2 B3 Y7"], points="G11 G2 G5", trick=[(0, "R5"), (1, "B9")])
+    state = position(3, ["B2 G3 G6", "Y2 B1 G4", "R2 B3 Y7 Y8"], points="G11 G2 G5", trick=[(0, "R5"), (1, "B9")])
     events = state.apply(2, "play B3")
     trick = [e.for_seat(None) for e in events if e.kind == "trick"]
     assert trick == [{"kind": "trick", "winner": 1, "card": "B9", "points": "G11"}]
@@ -143,14 +143,14 @@ def test_the_last_players_colour_wins_and_its_highest_card_takes_the_points_card
 
 
 def test_a_last_player_who_plays_a_colour_nobody_else_played_wins() -> None:
-    state = position(3, ["B2 G3", "Y2 B1 G4", "G1 Y5"], points="G11 G2 G5", trick=[(0, "R5"), (1, "R9")])
+    state = position(3, ["B2 G3", "Y2 G4", "G1 Y5 Y6"], points="G11 G2 G5", trick=[(0, "R5"), (1, "R9")])
     state.apply(2, "play G1")
     assert state.to_act() == frozenset({2})
     assert state.view(None)["tricks"][-1]["winner"] == 2
 
 
 def test_keep_lays_the_points_card_face_down_as_a_penalty() -> None:
-    state = position(3, ["B2", "B1 G4", "Y5"], points="Y11 G2", trick=[(0, "R5"), (1, "R9"), (2, "R1")], won_by=1)
+    state = position(3, ["B2 B3", "B1 G4", "Y5 Y6"], points="Y11 G2", trick=[(0, "R5"), (1, "R9"), (2, "R1")], won_by=1)
     state.apply(1, "keep")
     assert cards("Y11")[0] in state.piles[1]
     assert state.view(1)["penalty"] == 11
@@ -161,7 +161,7 @@ def test_keep_lays_the_points_card_face_down_as_a_penalty() -> None:
 
 
 def test_swap_takes_the_points_card_into_the_hand_and_lays_a_chosen_card_face_down() -> None:
-    state = position(3, ["B2", "B1 G4", "Y5"], points="Y11 G2", trick=[(0, "R5"), (1, "R9"), (2, "R1")], won_by=1)
+    state = position(3, ["B2 B3", "B1 G4", "Y5 Y6"], points="Y11 G2", trick=[(0, "R5"), (1, "R9"), (2, "R1")], won_by=1)
     events = state.apply(1, "swap G4")
     assert names(state.hands[1]) == {"B1", "Y11"}
     assert names(state.piles[1]) == {"G4"}
@@ -177,13 +177,13 @@ def test_swap_takes_the_points_card_into_the_hand_and_lays_a_chosen_card_face_do
 
 
 def test_a_swap_lays_down_a_card_from_the_hand_not_the_points_card_itself() -> None:
-    state = position(3, ["B2", "B1 G4", "Y5"], points="Y11 G2", trick=[(0, "R5"), (1, "R9"), (2, "R1")], won_by=1)
+    state = position(3, ["B2 B3", "B1 G4", "Y5 Y6"], points="Y11 G2", trick=[(0, "R5"), (1, "R9"), (2, "R1")], won_by=1)
     assert "swap Y11" not in legal(state, 1)
     unchanged_after_illegal(state, 1, "swap Y11")
 
 
 def test_a_swapped_in_points_card_stays_known_until_it_is_played() -> None:
-    state = position(3, ["B2", "B1 G4", "Y5"], points="Y11 G2", trick=[(0, "R5"), (1, "R9"), (2, "R1")], won_by=1)
+    state = position(3, ["B2 B3", "B1 G4", "Y5 Y6"], points="Y11 G2", trick=[(0, "R5"), (1, "R9"), (2, "R1")], won_by=1)
     state.apply(1, "swap G4")
     state.apply(1, "play Y11")
     assert state.view(0)["participants"][1]["known_in_hand"] == []
@@ -191,7 +191,7 @@ def test_a_swapped_in_points_card_stays_known_until_it_is_played() -> None:
 
 
 def test_a_second_swap_leaves_an_earlier_known_card_in_hand_or_face_down() -> None:
-    state = position(3, ["B2 B3", "B1 Y11 G4", "Y5 Y6"], points="Y12 G2 G3",
+    state = position(3, ["B2 B3 B4", "B1 Y11 G4", "Y5 Y6 Y7"], points="Y12 G2 G3",
                      trick=[(0, "R5"), (1, "R9"), (2, "R1")], known=["", "Y11"], down=["", "G6"], won_by=1)
     state.apply(1, "swap Y11")
     seen = state.view(2)["participants"][1]
@@ -201,7 +201,7 @@ def test_a_second_swap_leaves_an_earlier_known_card_in_hand_or_face_down() -> No
 
 
 def test_the_winner_leads_the_next_trick() -> None:
-    state = position(3, ["B2", "B1 G4", "Y5"], points="Y11 G2", trick=[(0, "R5"), (1, "R9"), (2, "R1")], won_by=1)
+    state = position(3, ["B2 B3", "B1 G4", "Y5 Y6"], points="Y11 G2", trick=[(0, "R5"), (1, "R9"), (2, "R1")], won_by=1)
     state.apply(1, "keep")
     assert state.view(None)["leader"] == 1
     assert state.to_act() == frozenset({1})
@@ -356,3 +356,52 @@ def test_a_round_ends_and_the_next_is_dealt_in_the_same_state() -> None:
         assert state.view(seat)["round"] == 2
     assert [len(h) for h in state.hands] == [9, 9, 9, 9]
     state.check()
+
+
+# --- states that no play of the rules leads to are refused ---------------------------------------------------
+def test_review_12_hands_of_unequal_size_are_refused() -> None:
+    good = position(3, ["B2 G3", "Y2 G4", "R2 G9 Y7"], points="G1 G2 G5", trick=[(0, "R5"), (1, "B9")])
+    data = good.to_json()
+    data["hands"][0].append(data["spare"].pop())  # seat 1 has played but holds as many as seat 3
+    with pytest.raises(ValueError, match="one fewer once its owner has played") as err:
+        GAME.load(data)
+    assert "seat 1 3, seat 2 2, seat 3 3" in str(err.value)
+    fresh = GAME.new(3, seed=4).to_json()
+    fresh["hands"][2].append(fresh["hands"][1].pop())
+    with pytest.raises(ValueError, match="the hands hold seat 1 12, seat 2 11, seat 3 13"):
+        GAME.load(fresh)
+
+
+def test_review_12_a_hand_holding_a_colour_its_owner_showed_it_lacks_is_refused() -> None:
+    # Seat 2 did not follow red: a red card in its hand cannot have come from play.
+    with pytest.raises(ValueError, match="seat 2 holds R2, a colour it showed it had none of"):
+        position(3, ["B2 G3", "R2 G4", "R3 G9 Y7"], points="G1 G2 G5", trick=[(0, "R5"), (1, "B9")])
+
+
+def test_review_12_a_card_laid_down_against_an_earlier_void_is_refused() -> None:
+    """Find a seat that showed a void and swapped later; put a card of that colour from the points pile
+    into that swap's face-down place: no play could have laid it down there."""
+
+    def found(state: TheLastState) -> tuple[int, int, int] | None:
+        for who, line in enumerate(state.timelines()):
+            laid = [c for c in state.piles[who] if c not in state.shown_pile[who]]
+            times = [t for t, _ in line.swaps][-len(laid):] if laid else []
+            for time, colours in line.voids:
+                fits = [c for c in state.points if COLOUR_BIT[c] & colours]
+                later = [c for c, t in zip(laid, times, strict=True) if t > time and c not in state.mixed[who]]
+                if fits and later:
+                    return who, later[0], fits[0]
+        return None
+
+    state = GAME.new(3, seed=2)
+    assert isinstance(state, TheLastState)
+    rng = random.Random(2)
+    while (hit := found(state)) is None:
+        seat = min(state.to_act())
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    who, laid, card = hit
+    data = state.to_json()
+    data["piles"][who][data["piles"][who].index(laid)] = card
+    data["points"][data["points"].index(card)] = laid
+    with pytest.raises(ValueError, match=f"seat {who + 1} laid {CARD_NAMES[card]} face down, a colour it showed"):
+        GAME.load(data)

@@ -11,6 +11,7 @@ from typing import Any
 
 from ghostgames.games.geister.actions import Move, parse_action
 from ghostgames.games.geister.board import EXITS, NEIGHBOURS, OFF_BOARD, SIZE, START, parse_square
+from ghostgames.games.geister.deductions import Result, exit_deductions
 from ghostgames.rules.contract import IllegalAction
 
 UNKNOWN, GOOD, BAD = 0, 1, 2
@@ -84,6 +85,16 @@ def read(view: dict[str, Any]) -> Picture:
     picture = Picture(me, view["options"]["exit"] == "escape", board, square, colour, list(view["captured"]))
     picture.history = replay_history(view["moves"])
     return picture
+
+
+def view_deductions(view: dict[str, Any]) -> dict[int, bool]:
+    """Ghost id -> good for the colours anybody can work out from this view's public facts."""
+    squares = [parse_square(g["square"]) if g["square"] is not None else -1 for g in view["ghosts"]]
+    outcome = view["outcome"]
+    result: Result = "going"
+    if outcome is not None:
+        result = "draw" if outcome["results"][0]["result"] == "draw" else "win"
+    return exit_deductions(view["moves"], squares, view["options"]["exit"] == "reach", result)
 
 
 def replay_history(moves: list[str]) -> list[GhostHistory]:

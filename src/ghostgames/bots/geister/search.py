@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ghostgames.bots.base import SeatKnowledge
-from ghostgames.bots.geister.picture import GOOD, UNKNOWN, Picture, exit_distance, read
+from ghostgames.bots.geister.picture import GOOD, UNKNOWN, Picture, exit_distance, read, view_deductions
 from ghostgames.bots.policy import SearchPolicy
 from ghostgames.games.geister.actions import Move
 from ghostgames.games.geister.board import EXITS, OFF_BOARD, SIZE
@@ -61,11 +61,17 @@ class GeisterPolicy(SearchPolicy):
 
     def __init__(self, knowledge: SeatKnowledge) -> None:
         super().__init__(knowledge)
-        self.picture = read(knowledge.view())
+        view = knowledge.view()
+        self.picture = read(view)
         self.weights = belief_weights(self.picture, self.belief_forward, self.belief_exposed)
         enemy = self.picture.enemy
         known_good = sum(1 for g in range(enemy * 8, enemy * 8 + 8) if self.picture.colour[g] == GOOD)
-        self.goods_hidden = 4 - known_good
+        # Colours the rules give away (a ghost that stood on its own exit under `reach`) are not a belief:
+        # sample_world already deals them, so the weighted re-deal leaves them alone.
+        deduced = {g: good for g, good in view_deductions(view).items() if g in self.weights}
+        for g in deduced:
+            del self.weights[g]
+        self.goods_hidden = 4 - known_good - sum(deduced.values())
 
     def determinize(self, rng: random.Random) -> State[Any]:
         world = self.knowledge.sample_world(rng)

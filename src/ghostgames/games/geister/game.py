@@ -21,7 +21,8 @@ Move: a square and a direction n/e/s/w (north = towards row 6 for everybody), e.
   'b2-b3' and 'b2b3' also work. Moving onto an enemy ghost captures it and shows its colour.
 Win: bring a good ghost to an exit (seat 0: a6/f6, seat 1: a1/f1) - with option exit=escape it must
   then leave the board with one more move ('a6 n', 'a6 w' or 'a6 out') - or capture all 4 enemy good
-  ghosts, or get all 4 of your bad ghosts captured."""
+  ghosts, or get all 4 of your bad ghosts captured. A move that reaches an exit and takes the 4th
+  enemy bad ghost loses: the capture decides."""
 
 
 class GeisterGame(Game[GeisterOptions, Setup | Move]):

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from ghostgames.games.geister.actions import MOVES, STEPS, Move, Setup
 from ghostgames.games.geister.board import ESCAPE_DIRECTIONS, EXITS, OFF_BOARD, START, square_name
+from ghostgames.games.geister.deductions import Result, exit_deductions
 from ghostgames.rules.contract import JSON, Event, IllegalAction, Outcome, State
 
 if TYPE_CHECKING:
@@ -86,6 +87,7 @@ class GeisterOptions(BaseModel):
 
 class GeisterState(State[GeisterAction]):
     __slots__ = (
+        "_deduced",
         "_outcome",
         "board",
         "escape",
@@ -125,6 +127,7 @@ class GeisterState(State[GeisterAction]):
         self.max_plies = options.max_plies
         self.moves: list[str] = []
         self._outcome: Outcome | None = None
+        self._deduced: tuple[int, dict[int, bool]] | None = None  # (plies, deduced_colours()), see there
 
     # --- whose move -----------------------------------------------------------------------------
     def to_act(self) -> frozenset[int]:
@@ -218,8 +221,7 @@ class GeisterState(State[GeisterAction]):
         start = START[seat]
         wrong = [square_name(s) for s in sorted(action.good) if s not in start]
         if wrong:
-            names = " ".join(square_name(s) for s in sorted(start))
-            raise IllegalAction(f"{', '.join(wrong)} is not one of your start squares ({names})")
+            raise IllegalAction(_not_start_squares(seat, wrong))
         for k, square in enumerate(start):
             self.good[seat * 8 + k] = square in action.good
         self.set_up[seat] = True
@@ -367,6 +369,8 @@ class GeisterState(State[GeisterAction]):
         return other
 
     def sample_world(self, seat: int, rng: random.Random) -> GeisterState:
+        """Deal the enemy colours `seat` has not seen anew: 4 good and 4 bad in all, and every colour that
+        follows from public facts (a ghost that stood on its own exit under `reach`) kept."""
         world = self.clone()
         world.seed = rng.randrange(2**63)
         enemy = 1 - seat
@@ -374,11 +378,33 @@ class GeisterState(State[GeisterAction]):
             return world
         hidden = [g for g in range(enemy * 8, enemy * 8 + 8) if not self.colour_known(g, seat)]
         known_good = sum(1 for g in range(enemy * 8, enemy * 8 + 8) if g not in hidden and self.good[g])
-        colours = [True] * (4 - known_good) + [False] * (len(hidden) - (4 - known_good))
+        deduced = {g: good for g, good in self.deduced_colours().items() if g in hidden}
+        free = [g for g in hidden if g not in deduced]
+        goods = 4 - known_good - sum(deduced.values())
+        if not 0 <= goods <= len(free):  # a hand-made position that breaks the deductions: colours only
+            deduced, free, goods = {}, hidden, 4 - known_good
+        colours = [True] * goods + [False] * (len(free) - goods)
         rng.shuffle(colours)
-        for g, colour in zip(hidden, colours, strict=True):
+        for g, colour in zip(free, colours, strict=True):
+            world.good[g] = colour
+        for g, colour in deduced.items():
             world.good[g] = colour
         return world
+
+    def deduced_colours(self) -> dict[int, bool]:
+        """Ghost id -> good, for the ghosts whose colour every seat can work out from public facts.
+
+        Kept until the next move: a search samples many worlds from one position, and the deductions
+        replay the whole move list. (A clone starts without it; the dict is never changed in place.)
+        """
+        cached: tuple[int, dict[int, bool]] | None = getattr(self, "_deduced", None)
+        if cached is not None and cached[0] == len(self.moves):
+            return cached[1]
+        outcome = self._outcome
+        result: Result = "going" if outcome is None else ("draw" if outcome.results[0].result == "draw" else "win")
+        deduced = exit_deductions(self.moves, self.pos, not self.escape, result)
+        self._deduced = (len(self.moves), deduced)
+        return deduced
 
     def to_json(self) -> JSON:
         return {
@@ -413,6 +439,20 @@ class GeisterState(State[GeisterAction]):
         state.moves = [str(m) for m in data["moves"]]
         state._outcome = Outcome.from_json(data["outcome"]) if data.get("outcome") else None
         return state
+
+
+def _not_start_squares(seat: int, wrong: list[str]) -> str:
+    """Which named squares are wrong, and the squares that would work (with an example)."""
+    mine = [square_name(s) for s in sorted(START[seat])]
+    if len(wrong) == 1:
+        said = f"{wrong[0]} is not one of your start squares"
+    else:
+        said = f"{', '.join(wrong[:-1])} and {wrong[-1]} are not your start squares"
+    theirs = {square_name(s) for s in START[1 - seat]}
+    if all(name in theirs for name in wrong):
+        said += " (they are your opponent's)"
+    return (f"{said}; you start on {', '.join(mine)}: name 4 of them for your good ghosts, "
+            f"e.g. 'setup {' '.join(mine[:4])}'")
 
 
 def _occupancy(pos: list[int]) -> list[int]:

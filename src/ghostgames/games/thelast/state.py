@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -30,6 +30,8 @@ from ghostgames.games.thelast.cards import (
     VALUE_OF,
     colour_letter,
 )
+from ghostgames.games.thelast.deal import deal
+from ghostgames.games.thelast.deductions import ALL_COLOURS, Places, Timeline, places, slot_cards, timelines
 from ghostgames.rules.chance import derive_rng
 from ghostgames.rules.contract import JSON, Event, IllegalAction, Outcome, SeatResult, State
 
@@ -56,6 +58,7 @@ class TheLastOptions(BaseModel):
 class TheLastState(State[TheLastAction]):
     __slots__ = (
         "_outcome",
+        "_plans",
         "actor",
         "current",
         "game",
@@ -115,6 +118,7 @@ class TheLastState(State[TheLastAction]):
         # Finished tricks of this round: (leader, ((who, card), ...), points card, winner, how it was taken).
         self.tricks: list[tuple[int, tuple[tuple[int, int], ...], int, int, str]] = []
         self._outcome: Outcome | None = None
+        self._plans: dict[int, tuple[tuple[int, int, int, int], WorldPlan]] = {}  # see _world_plan
 
     # --- dealing ----------------------------------------------------------------------------------
     def deal_round(self, events: list[Event]) -> None:
@@ -485,39 +489,77 @@ class TheLastState(State[TheLastAction]):
         return other
 
     def sample_world(self, seat: int, rng: random.Random) -> TheLastState:
-        """Keep every card whose place `seat` knows; deal the others at random into the places it cannot see.
-
-        Cards known to be in someone's hand-or-face-down-pile go back among that participant's unseen
-        places; the future rounds get a fresh seed.
+        """Keep every card whose place `seat` knows; deal the others at random into the places it cannot see,
+        so that every deduction the rules allow holds (see `deductions`): nobody holds a colour they showed
+        a void in, a face-down swapped card obeys the voids shown before it was laid down, a points card
+        taken into a hand stays there or goes face down at a later swap. The future rounds get a fresh seed.
         """
         world = self.clone()
         world.seed = rng.randrange(2**63)
-        mixed_all = {c for p, m in enumerate(self.mixed) if p != seat for c in m}
-        free: list[int] = []
-        unseen: list[tuple[int, int, int]] = []  # (participant, unseen hand cards, unseen pile cards)
-        for p in range(len(self.hands)):
-            if p == seat or p == self.ghost:
-                continue
-            hidden_hand = [c for c in self.hands[p] if c not in self.shown_hand[p]]
-            hidden_pile = [c for c in self.piles[p] if c not in self.shown_pile[p]]
-            free.extend(c for c in hidden_hand + hidden_pile if c not in mixed_all)
-            unseen.append((p, len(hidden_hand), len(hidden_pile)))
-        hidden_elsewhere = self.points + self.spare + (self.hands[self.ghost] if self.ghost >= 0 else [])
-        free.extend(hidden_elsewhere)
-        free.sort()  # the hidden cards' true order must not steer the deal (a seeded rng could undo it)
-        rng.shuffle(free)
-        for p, in_hand, in_pile in unseen:
-            mine = self.mixed[p][:]
-            while len(mine) < in_hand + in_pile:
-                mine.append(free.pop())
-            rng.shuffle(mine)
-            world.hands[p] = sorted(self.shown_hand[p] + mine[:in_hand])
-            world.piles[p] = self.shown_pile[p] + mine[in_hand:]
+        plan = self._world_plan(seat)
+        dealt = deal(plan.pool, COLOUR_OF, plan.groups, plan.known, rng)
+        rest = dealt[0]
+        g = 1
+        for p, slots in zip(plan.others, plan.slots, strict=True):
+            world.hands[p] = sorted(dealt[g])
+            laid = [dealt[g + 1 + k][0] for k in range(slots)]
+            g += 1 + slots
+            world.piles[p] = self._pile_with(p, laid)
         if self.ghost >= 0:
-            world.hands[self.ghost] = [free.pop() for _ in self.hands[self.ghost]]
-        world.points = [free.pop() for _ in self.points]
-        world.spare = [free.pop() for _ in self.spare]
+            world.hands[self.ghost] = [rest.pop() for _ in self.hands[self.ghost]]
+        world.points = [rest.pop() for _ in self.points]
+        world.spare = [rest.pop() for _ in self.spare]
         return world
+
+    def _world_plan(self, seat: int) -> WorldPlan:
+        """What `sample_world(seat)` deals and where it may go. Kept until the next action (a search samples
+        many worlds from one position); a clone starts without it."""
+        key = (self.round, len(self.tricks), len(self.trick_cards), self.phase)
+        plans: dict[int, tuple[tuple[int, int, int, int], WorldPlan]] = getattr(self, "_plans", {})
+        cached = plans.get(seat)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        others = [p for p in range(len(self.hands)) if p != seat and p != self.ghost]
+        lines = self.timelines()
+        unseen: list[Places] = []
+        known: list[int] = []  # the others' taken points cards, each a type of its own after the colours
+        for p in others:
+            slots = len(self.piles[p]) - len(self.shown_pile[p])
+            place = places(lines[p], len(self.hands[p]), slots, self.shown_hand[p], self.mixed[p])
+            unseen.append(place)
+            known.extend(place.taken)
+        public = set(known)
+        pool = [c for p in others for c in self.hands[p] + slot_cards(self.piles[p], self.shown_pile[p])
+                if c not in public]
+        pool += self.points + self.spare + (self.hands[self.ghost] if self.ghost >= 0 else [])
+        pool.sort()  # the hidden cards' true places must not steer the deal
+        # Groups: the unseen piles (any colour), then per other participant its hand and its slots.
+        bit_of = {card: 1 << (len(COLOURS) + i) for i, card in enumerate(known)}
+        groups: list[tuple[int, int]] = [(len(pool) - sum(u.dealt for u in unseen), ALL_COLOURS)]
+        for place in unseen:
+            hand_types = place.hand_colours
+            slot_types = place.slot_colours[:]
+            for card, (slot_list, hand) in place.taken.items():
+                if hand:
+                    hand_types |= bit_of[card]
+                for k in slot_list:
+                    slot_types[k] |= bit_of[card]
+            groups.append((place.hand, hand_types))
+            groups.extend((1, types) for types in slot_types)
+        plan = WorldPlan(others, [len(u.slot_colours) for u in unseen], known, pool, groups)
+        self._plans = {**plans, seat: (key, plan)}
+        return plan
+
+    def timelines(self) -> list[Timeline]:
+        """Each participant's public voids and swaps of this round (see `deductions`)."""
+        trick = tuple(zip(self.trick_who, self.trick_cards, strict=True))
+        return timelines(len(self.hands), self.ghost, len(self.ring), self.tricks, trick)
+
+    def _pile_with(self, p: int, laid: list[int]) -> list[int]:
+        """p's pile in its order, with its face-down swapped cards replaced by `laid` (oldest first)."""
+        kept = set(self.shown_pile[p])
+        fresh = iter(laid)
+        return [card if card in kept else next(fresh) for card in self.piles[p]]
 
     def to_json(self) -> JSON:
         return {
@@ -603,6 +645,52 @@ class TheLastState(State[TheLastAction]):
             raise ValueError("the seating order must name every participant once")
         if not 0 <= self.actor < self.players:
             raise ValueError("the seat to act must be a seat")
+        self._check_hands()
+
+    def _check_hands(self) -> None:
+        """Refuse hands that no play of the rules leads to: sizes out of step with the trick, public cards
+        that are not where everybody knows them to be, a colour held against a void shown this round."""
+        played = set(self.trick_who)
+        full = {len(hand) + (p in played) for p, hand in enumerate(self.hands)}
+        if len(full) > 1:
+            sizes = ", ".join(f"{self._who(p)} {len(hand)}" for p, hand in enumerate(self.hands))
+            raise ValueError(f"every hand must hold as many cards as the others, one fewer once its owner has "
+                             f"played in the current trick; the hands hold {sizes}")
+        lines = self.timelines()
+        for p, hand in enumerate(self.hands):
+            if p == self.ghost:
+                continue
+            pile = self.piles[p]
+            who = self._who(p)
+            if not set(self.shown_hand[p]) <= set(hand) or not set(self.shown_pile[p]) <= set(pile):
+                raise ValueError(f"{who}'s shown cards must be in its hand and pile")
+            if not set(self.mixed[p]) <= set(hand) | set(pile):
+                raise ValueError(f"{who}'s taken points cards must be in its hand or its pile")
+            laid = slot_cards(pile, self.shown_pile[p])
+            place = places(lines[p], len(hand), len(laid), self.shown_hand[p], self.mixed[p])
+            for card in hand:
+                taken = place.taken.get(card)
+                if (taken[1] if taken else place.hand_colours >> COLOUR_OF[card] & 1) == 0:
+                    raise ValueError(f"{who} holds {CARD_NAMES[card]}, a colour it showed it had none of")
+            for k, card in enumerate(laid):
+                taken = place.taken.get(card)
+                if not (k in taken[0] if taken else place.slot_colours[k] >> COLOUR_OF[card] & 1):
+                    raise ValueError(f"{who} laid {CARD_NAMES[card]} face down, a colour it showed it had none of "
+                                     "then, or a card it had not taken yet")
+
+    def _who(self, p: int) -> str:
+        return GHOST_NAME if p == self.ghost else f"seat {p + 1}"
+
+
+class WorldPlan(NamedTuple):
+    """The deal behind a sampled world: the other participants (not the ghost) with their face-down slot
+    counts, their taken points cards, the unseen cards and the groups of places (see `deal.deal`)."""
+
+    others: list[int]
+    slots: list[int]
+    known: list[int]
+    pool: list[int]
+    groups: list[tuple[int, int]]
 
 
 def _int_lists(data: Any) -> list[list[int]]:
