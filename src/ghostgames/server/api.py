@@ -17,6 +17,7 @@ from ghostgames.storage import public_replay
 from ghostgames.tables import TableError
 
 router = APIRouter(prefix="/api")
+MAX_RECORD_ID = 2**63 - 1  # the largest id a database integer column holds
 STATUS = {
     "auth_required": 401, "bad_token": 401, "bad_login": 401, "name_taken": 409, "no_such_table": 404,
     "no_such_record": 404, "not_seated": 403,
@@ -148,9 +149,14 @@ async def records(request: Request, game: str | None = None, source: str | None 
 
 
 @router.get("/records/{record_id}/replay")
-async def replay(record_id: int, request: Request) -> Any:
+async def replay(record_id: str, request: Request) -> Any:
     """A finished game step by step, as a spectator saw it: view(None) after each action."""
-    stored = await asyncio.to_thread(_hub(request).repo.get_record, record_id)
+    number = int(record_id) if record_id.isascii() and record_id.isdigit() and len(record_id) < 20 else 0
+    if not 1 <= number <= MAX_RECORD_ID:
+        return error_response(TableError(
+            "no_such_record", f"there is no record {record_id[:40]!r}: record ids are whole numbers from 1 to "
+            f"{MAX_RECORD_ID}, as GET /api/records lists them", record=record_id[:40]))
+    stored = await asyncio.to_thread(_hub(request).repo.get_record, number)
     if stored is None:
-        return error_response(TableError("no_such_record", f"there is no record {record_id}", record=record_id))
+        return error_response(TableError("no_such_record", f"there is no record {number}", record=number))
     return await asyncio.to_thread(public_replay, stored)

@@ -16,6 +16,7 @@ from ghostgames.server.api import router
 from ghostgames.server.bots import BotRunner
 from ghostgames.server.config import ServerConfig
 from ghostgames.server.fanout import Fanout, LocalFanout
+from ghostgames.server.http_errors import install as install_http_errors
 from ghostgames.server.hub import Hub
 from ghostgames.server.people import People
 from ghostgames.server.shared import RedisFanout, RedisLeases, RedisPresence
@@ -62,6 +63,7 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
 
     app = FastAPI(title="ghostgames", version="1", docs_url="/api/docs", openapi_url="/api/openapi.json",
                   redoc_url=None, lifespan=lifespan)
+    install_http_errors(app)
     app.include_router(router)
     app.add_api_websocket_route("/ws", websocket_endpoint)
 
