@@ -50,12 +50,11 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
         app.state.repo = repo
         app.state.people = People(repo, secret, config.token_days)
         app.state.hub = hub
+        await bots.warm_up()  # the first bot move must not wait for a process to start and import
         await hub.start()
-        warm = asyncio.create_task(bots.warm_up())
         try:
             yield
         finally:
-            warm.cancel()
             await hub.stop()
             await hub.fanout.close()
             bots.close()
