@@ -38,6 +38,7 @@ FAST_ENV = {
     "GHOSTGAMES_BOT_WORKERS": "1",
     "GHOSTGAMES_RATE": "1000",
     "GHOSTGAMES_BURST": "2000",
+    "GHOSTGAMES_CLOCK_MIN": "1",  # clocks of a second or two, so timeouts are seen quickly
 }
 
 

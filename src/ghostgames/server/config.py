@@ -29,6 +29,7 @@ class ServerConfig:
     max_message: int = 16 * 1024  # bytes per client message
     rate_per_second: float = 20.0
     rate_burst: float = 40.0
+    clock_min: float = 5.0  # the shortest clock per move a table may choose (tests lower it)
     web_dir: Path = field(default=WEB_DIR)
 
     @classmethod
@@ -44,6 +45,7 @@ class ServerConfig:
             max_message=int(_env_float("GHOSTGAMES_MAX_MESSAGE", 16 * 1024)),
             rate_per_second=_env_float("GHOSTGAMES_RATE", 20.0),
             rate_burst=_env_float("GHOSTGAMES_BURST", 40.0),
+            clock_min=_env_float("GHOSTGAMES_CLOCK_MIN", 5.0),
             web_dir=Path(os.environ.get("GHOSTGAMES_WEB") or WEB_DIR),
         )
         return replace(config, **{k: v for k, v in overrides.items() if v is not None})
