@@ -53,12 +53,13 @@ class ServerProcess:
     database (and the same port unless told otherwise)."""
 
     def __init__(self, tmp_path: Path, env: Mapping[str, str] | None = None, db_url: str | None = None,
-                 port: int | None = None, extra_args: list[str] | None = None) -> None:
+                 port: int | None = None, extra_args: list[str] | None = None, log_level: str = "warning") -> None:
         self.tmp_path = tmp_path
         self.db_url = db_url or f"sqlite:///{tmp_path / 'ghostgames.db'}"
         self.port = port or free_port()
         self.env = {**FAST_ENV, **(env or {})}
         self.extra_args = extra_args or []
+        self.log_level = log_level
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = tmp_path / "server.log"
 
@@ -75,7 +76,7 @@ class ServerProcess:
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "ghostgames", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--db", self.db_url, "--log-level", "warning", *self.extra_args],
+             "--db", self.db_url, "--log-level", self.log_level, *self.extra_args],
             env=env, stdout=log, stderr=subprocess.STDOUT, cwd=self.tmp_path,
         )
         deadline = time.monotonic() + timeout

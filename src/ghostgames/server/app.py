@@ -18,6 +18,7 @@ from ghostgames.server.config import ServerConfig
 from ghostgames.server.fanout import Fanout, LocalFanout
 from ghostgames.server.http_errors import install as install_http_errors
 from ghostgames.server.hub import Hub
+from ghostgames.server.logs import install as redact_tokens_in_logs
 from ghostgames.server.people import People
 from ghostgames.server.shared import RedisFanout, RedisLeases, RedisPresence
 from ghostgames.server.ws import websocket_endpoint
@@ -35,6 +36,7 @@ def _has_client(web_dir: Path) -> bool:
 
 def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None) -> FastAPI:
     config = config or ServerConfig.from_env()
+    redact_tokens_in_logs()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -19,7 +19,6 @@ import threading
 import time
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
-from multiprocessing.synchronize import Barrier
 from typing import Any
 
 from ghostgames.bots import choose_action
@@ -27,7 +26,7 @@ from ghostgames.bots import choose_action
 log = logging.getLogger(__name__)
 PR_SET_PDEATHSIG = 1
 WARM_TIMEOUT = 120.0  # seconds the workers may take to start and import (a loaded machine needs ~15)
-_ready: Barrier | None = None  # in a worker: every worker waits here once, so warm_up reaches each
+WARM_PAUSE = 0.05  # between rounds of warm-up tasks while a worker is still importing
 
 
 def _end_with_parent(parent: int) -> None:
@@ -50,9 +49,8 @@ def _end_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def _start_worker(parent: int, ready: Barrier) -> None:
+def _start_worker(parent: int) -> None:
     """Runs once in each worker as it starts: tie its life to the server's, load every game and bot."""
-    global _ready
     _end_with_parent(parent)
     import ghostgames.bots
     import ghostgames.games
@@ -60,31 +58,34 @@ def _start_worker(parent: int, ready: Barrier) -> None:
     for name in ghostgames.games.GAMES:
         ghostgames.games.get_game(name)
     ghostgames.bots.bot_names()
-    _ready = ready
 
 
-def _report_ready() -> int:
-    """A worker that is started and loaded waits until all are, so each of them answers exactly once."""
-    assert _ready is not None
-    _ready.wait(WARM_TIMEOUT)
+def _worker_pid() -> int:
+    """A worker takes a task only once its start (and so its imports) is done."""
     return os.getpid()
 
 
 class BotRunner:
     def __init__(self, workers: int) -> None:
         self.workers = max(1, workers)
-        context = multiprocessing.get_context("spawn")
-        self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_start_worker,
-                                         initargs=(os.getpid(), context.Barrier(self.workers)))
+        self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=_start_worker, initargs=(os.getpid(),))
 
     async def warm_up(self) -> list[int]:
         """Start every worker process and wait until each has imported the games and bots; their pids.
-        The server awaits this before it accepts connections."""
+        The server awaits this before it accepts connections. A round of tiny tasks starts every process;
+        a worker that is ready first may take them all, so rounds go on until each worker has answered."""
         loop = asyncio.get_running_loop()
-        pids = await asyncio.gather(*(loop.run_in_executor(self._pool, _report_ready)
-                                      for _ in range(self.workers)))
-        log.info("%d bot worker(s) ready: pids %s", len(set(pids)), sorted(pids))
-        return sorted(pids)
+        ready: set[int] = set()
+        deadline = loop.time() + WARM_TIMEOUT
+        while len(ready) < self.workers and loop.time() < deadline:
+            ready.update(await asyncio.gather(*(loop.run_in_executor(self._pool, _worker_pid)
+                                                for _ in range(self.workers))))
+            if len(ready) < self.workers:
+                await asyncio.sleep(WARM_PAUSE)
+        if len(ready) < self.workers:
+            log.warning("only %d of %d bot workers started in %g s", len(ready), self.workers, WARM_TIMEOUT)
+        return sorted(ready)
 
     async def choose(self, state_json: Mapping[str, Any], seat: int, bot: str, seed: int) -> str:
         loop = asyncio.get_running_loop()
