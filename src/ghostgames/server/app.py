@@ -21,6 +21,7 @@ from ghostgames.server.hub import Hub
 from ghostgames.server.logs import install as redact_tokens_in_logs
 from ghostgames.server.people import People
 from ghostgames.server.shared import RedisFanout, RedisLeases, RedisPresence
+from ghostgames.server.throttle import LoginThrottle
 from ghostgames.server.ws import websocket_endpoint
 from ghostgames.storage import Repository
 
@@ -51,6 +52,7 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
         app.state.config = config
         app.state.repo = repo
         app.state.people = People(repo, secret, config.token_days)
+        app.state.login_throttle = LoginThrottle()
         app.state.hub = hub
         await bots.warm_up()  # the first bot move must not wait for a process to start and import
         await hub.start()
