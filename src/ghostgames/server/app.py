@@ -52,6 +52,7 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
         app.state.config = config
         app.state.repo = repo
         app.state.people = People(repo, secret, config.token_days)
+        await asyncio.to_thread(app.state.people.fill_skeletons)
         app.state.login_throttle = LoginThrottle()
         app.state.hub = hub
         await bots.warm_up()  # the first bot move must not wait for a process to start and import
