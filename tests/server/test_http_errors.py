@@ -28,6 +28,12 @@ HOSTILE = [
 ]
 
 
+def _local_address(answer: httpx.Response) -> tuple[str, int]:
+    """The client end of the TCP connection that carried `answer`: the same one means keep-alive held."""
+    address = answer.extensions["network_stream"].get_extra_info("client_addr")
+    return str(address[0]), int(address[1])
+
+
 def _is_documented_error(answer: httpx.Response) -> bool:
     body = answer.json()
     return (answer.headers["content-type"].startswith("application/json") and set(body) == {"code", "message", "args"}
@@ -36,12 +42,16 @@ def _is_documented_error(answer: httpx.Response) -> bool:
 
 def test_review_1_record_id_beyond_64_bits_gets_a_json_error(server: ServerProcess) -> None:
     with httpx.Client(base_url=server.http_url, timeout=10) as client:
+        first = client.get("/api/games")
+        connection = _local_address(first)
         for method, path, status in HOSTILE:
             answer = client.request(method, path)
             assert answer.status_code == status, (path, answer.status_code, answer.text)
             assert _is_documented_error(answer), (path, answer.text)
             # the same connection answers the next request: nothing was reset
-            assert client.get("/api/games").status_code == 200
+            after = client.get("/api/games")
+            assert after.status_code == 200
+            assert _local_address(answer) == _local_address(after) == connection, path
         wrong = client.get("/api/records/9223372036854775808/replay").json()
         assert wrong["code"] == "no_such_record" and "9223372036854775807" in wrong["message"]
         assert client.get("/api/records/18446744073709551616/replay").json()["code"] == "no_such_record"
