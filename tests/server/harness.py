@@ -71,7 +71,7 @@ class ServerProcess:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 
-    def start(self, timeout: float = 30.0) -> ServerProcess:
+    def start(self, timeout: float = 60.0) -> ServerProcess:  # startup includes the bot workers' imports
         env = {**os.environ, **self.env}
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(
