@@ -16,7 +16,7 @@ from tests.server.harness import Client, ServerProcess
 
 
 def test_review_3_the_token_never_appears_in_the_server_logs(tmp_path: Path) -> None:
-    server = ServerProcess(tmp_path, log_level="info").start()  # info: uvicorn writes every request line
+    server = ServerProcess(tmp_path, log_level="trace").start()  # uvicorn at its most talkative: frames too
     try:
         status, me = server.post("/api/guest", {"name": "Tokenholder"})
         assert status == 200
@@ -56,6 +56,10 @@ def test_review_3_the_token_never_appears_in_the_server_logs(tmp_path: Path) -> 
 
 
 def test_review_3_redaction_keeps_everything_but_the_token() -> None:
+    """The shapes a token takes in uvicorn's lines: a query string, a scope at trace level, a frame, a header."""
     assert redact('"GET /ws?token=abc.DEF-ghi_1 HTTP/1.1"') == '"GET /ws?token=[redacted] HTTP/1.1"'
     assert redact("/x?a=1&Token=s3cr3t&b=2") == "/x?a=1&Token=[redacted]&b=2"
     assert redact("/ws?tokens=fine") == "/ws?tokens=fine"
+    assert redact("'query_string': b'token=abc.def'") == "'query_string': b'token=[redacted]'"
+    assert redact('< TEXT \'{"type":"hello","token":"abc.def"}\'') == '< TEXT \'{"type":"hello","token":"[redacted]"}\''
+    assert redact("(b'authorization', b'Bearer abc.def')") == "(b'authorization', b'Bearer [redacted]')"

@@ -1,6 +1,7 @@
 """Log lines never hold a session token: a token sent in a URL's query string (`/ws?token=…`, the old way,
-or by mistake on any path) is replaced by `[redacted]` in every record of the server's loggers,
-uvicorn's access log included, before any handler writes it."""
+or by mistake on any path), in a message that a debug log shows, or in an Authorization header is
+replaced by `[redacted]` in every record of the server's loggers, uvicorn's access log included, before
+any handler writes it."""
 
 from __future__ import annotations
 
@@ -9,29 +10,37 @@ import logging
 import re
 from typing import Any
 
-TOKEN_IN_QUERY = re.compile(r"([?&;](?:token|access_token)=)[^&;\s\"'#]*", re.IGNORECASE)
+# `token=…` in a query string (also as uvicorn's trace log shows a scope: query_string: b'token=…'), a
+# `"token": "…"` in a JSON frame (debug logs show frames), and an Authorization header's credentials.
+SECRETS = (
+    re.compile(r"(\b(?:access_)?token=)[^&;\s\"'#]+", re.IGNORECASE),
+    re.compile(r"(\"token\"\s*:\s*\")[^\"]+", re.IGNORECASE),
+    re.compile(r"(\bbearer\s+)[^\s'\",]+", re.IGNORECASE),
+)
 LOGGERS = ("uvicorn.access", "uvicorn.error")  # the loggers that write request lines and handshakes
 
 
 def redact(text: str) -> str:
-    return TOKEN_IN_QUERY.sub(r"\1[redacted]", text)
+    for pattern in SECRETS:
+        text = pattern.sub(r"\1[redacted]", text)
+    return text
 
 
-def _clean(value: Any) -> Any:
-    return redact(value) if isinstance(value, str) else value
+PLAIN = (str, int, float, type(None))
 
 
 class RedactTokens(logging.Filter):
-    """Rewrites the message and its arguments in place (keeping their shape: uvicorn's access formatter
-    unpacks the argument tuple)."""
+    """Rewrites a record in place. Plain arguments are redacted one by one, keeping their shape (uvicorn's
+    access formatter unpacks that tuple); a record with any other argument (a scope, a frame) is
+    formatted first and the whole text redacted."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.msg, str):
+        args = record.args
+        if isinstance(args, tuple) and all(isinstance(arg, PLAIN) for arg in args) and isinstance(record.msg, str):
             record.msg = redact(record.msg)
-        if isinstance(record.args, tuple):
-            record.args = tuple(_clean(arg) for arg in record.args)
-        elif isinstance(record.args, dict):
-            record.args = {key: _clean(arg) for key, arg in record.args.items()}
+            record.args = tuple(redact(arg) if isinstance(arg, str) else arg for arg in args)
+        else:
+            record.msg, record.args = redact(record.getMessage()), ()
         return True
 
 
