@@ -43,6 +43,7 @@ FAST_ENV = {
     "GHOSTGAMES_CREATE_PER_PERSON": "1000",
     "GHOSTGAMES_CREATE_PER_ADDRESS": "1000",
     "GHOSTGAMES_MAX_OPEN_TABLES": "1000",
+    "GHOSTGAMES_CLOCK_MIN": "1",  # clocks of a second or two, so timeouts are seen quickly
 }
 
 
@@ -57,12 +58,13 @@ class ServerProcess:
     database (and the same port unless told otherwise)."""
 
     def __init__(self, tmp_path: Path, env: Mapping[str, str] | None = None, db_url: str | None = None,
-                 port: int | None = None, extra_args: list[str] | None = None) -> None:
+                 port: int | None = None, extra_args: list[str] | None = None, log_level: str = "warning") -> None:
         self.tmp_path = tmp_path
         self.db_url = db_url or f"sqlite:///{tmp_path / 'ghostgames.db'}"
         self.port = port or free_port()
         self.env = {**FAST_ENV, **(env or {})}
         self.extra_args = extra_args or []
+        self.log_level = log_level
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = tmp_path / "server.log"
 
@@ -74,12 +76,12 @@ class ServerProcess:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 
-    def start(self, timeout: float = 30.0) -> ServerProcess:
+    def start(self, timeout: float = 60.0) -> ServerProcess:  # startup includes the bot workers' imports
         env = {**os.environ, **self.env}
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "ghostgames", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--db", self.db_url, "--log-level", "warning", *self.extra_args],
+             "--db", self.db_url, "--log-level", self.log_level, *self.extra_args],
             env=env, stdout=log, stderr=subprocess.STDOUT, cwd=self.tmp_path,
         )
         deadline = time.monotonic() + timeout

@@ -60,3 +60,25 @@ def test_a_complete_game_on_postgresql(postgres_db: Postgres, tmp_path: Path) ->
         asyncio.run(scenario())
     finally:
         server.stop()
+
+
+def test_review_6_confusable_names_are_refused_on_postgresql(postgres_db: Postgres) -> None:
+    """The skeleton column's migration runs on PostgreSQL too, and a look-alike name is refused there."""
+    from datetime import timedelta
+
+    from ghostgames.server.confusables import skeleton
+    from ghostgames.storage import NameConfusable
+
+    url = postgres_db.fresh_database("skeletons")
+    repo = Repository(url)
+    with repo.engine.begin() as connection:  # a name from before the migration: no skeleton yet
+        connection.exec_driver_sql("INSERT INTO users (name, name_key, guest, created_at) "
+                                   "VALUES ('Veteran', 'veteran', false, now())")
+    assert repo.fill_skeletons(skeleton) == 1
+    week = timedelta(days=7)
+    repo.claim_guest("alice", week, skeleton("alice"))
+    for lookalike in ("\u0430lice", "\uff41lice", "V\u0435teran"):
+        with pytest.raises(NameConfusable):
+            repo.claim_guest(lookalike, week, skeleton(lookalike))
+    assert repo.create_account("alice2", "hash", week, skeleton("alice2")).name == "alice2"
+    repo.close()

@@ -24,6 +24,7 @@ def register(app: typer.Typer) -> None:
         import uvicorn
 
         from ghostgames.server import ServerConfig, create_app
+        from ghostgames.server.logs import uvicorn_log_config
 
         config = ServerConfig.from_env(db_url=db, grace_seconds=grace, bot_delay=bot_delay, redis_url=redis)
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
@@ -32,4 +33,4 @@ def register(app: typer.Typer) -> None:
         if config.redis_url:
             typer.echo(f"redis: {config.redis_url} (fan-out, leases and presence shared with other workers)")
         uvicorn.run(create_app(config), host=host, port=port, ws_max_size=WS_MAX_FRAME, log_level=log_level,
-                    ws_ping_interval=20, ws_ping_timeout=20)
+                    ws_ping_interval=20, ws_ping_timeout=20, log_config=uvicorn_log_config())

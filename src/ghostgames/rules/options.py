@@ -39,17 +39,22 @@ def describe_allowed(annotation: Any) -> str:
     return getattr(annotation, "__name__", str(annotation))
 
 
-def describe_bounds(info: FieldInfo) -> str:
-    """Words for a field's range (pydantic `ge`/`le`), e.g. " from 1 to 100"; empty without one."""
+def _bounds(info: FieldInfo) -> tuple[Any, Any]:
+    """The (lowest, highest) a number field allows, from its `ge`/`le` constraints (None: no bound)."""
     low = next((m.ge for m in info.metadata if isinstance(m, annotated_types.Ge)), None)
     high = next((m.le for m in info.metadata if isinstance(m, annotated_types.Le)), None)
-    if low is not None and high is not None:
-        return f" from {low} to {high}"
-    if low is not None:
-        return f" of at least {low}"
-    if high is not None:
-        return f" of at most {high}"
-    return ""
+    return low, high
+
+
+def describe_field(info: FieldInfo) -> str:
+    """What a field accepts, with its range: "a whole number from 1 to 1000 or none"."""
+    low, high = _bounds(info)
+    text = describe_allowed(info.annotation)
+    if low is None and high is None:
+        return text
+    where = f"from {low} to {high}" if low is not None and high is not None else (
+        f"of at least {low}" if low is not None else f"of at most {high}")
+    return text.replace("a whole number", f"a whole number {where}", 1).replace("a number", f"a number {where}", 1)
 
 
 def _coerce(value: Any) -> Any:
@@ -81,10 +86,11 @@ def validate_options(game: str, model: type[BaseModel], options: Mapping[str, An
         first = err.errors()[0]
         name = str(first["loc"][0]) if first["loc"] else ""
         if name in fields:
-            allowed = describe_allowed(fields[name].annotation) + describe_bounds(fields[name])
-            got = options.get(name)
+            allowed = describe_field(fields[name])
+            got = repr(options.get(name))
+            got = got if len(got) <= 40 else got[:37] + "..."
             extra = f" ({first['msg']})" if "ctx" in first and "error" in first["ctx"] else ""
-            raise OptionError(f"option {name!r} takes {allowed}, not {got!r}{extra}") from None
+            raise OptionError(f"option {name!r} takes {allowed}, not {got}{extra}") from None
         raise OptionError(f"bad options for {game}: {first['msg']}") from None
 
 
@@ -97,7 +103,7 @@ def options_schema(model: type[BaseModel]) -> dict[str, Any]:
         extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
         ann = info.annotation
         entry: dict[str, Any] = {
-            "allowed": describe_allowed(ann),
+            "allowed": describe_field(info),
             "default": info.default,
             "help": info.description or "",
             "vote": bool(extra.get("vote", False)),
@@ -109,5 +115,8 @@ def options_schema(model: type[BaseModel]) -> dict[str, Any]:
             entry["choices"] = list(typing.get_args(literal_args[0]))
         elif ann is bool:
             entry["choices"] = [True, False]
+        low, high = _bounds(info)
+        if low is not None or high is not None:
+            entry["min"], entry["max"] = low, high
         out[name] = entry
     return out

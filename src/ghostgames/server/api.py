@@ -13,13 +13,16 @@ from pydantic import BaseModel, Field
 from ghostgames.server.auth import Identity
 from ghostgames.server.hub import Hub, games_list
 from ghostgames.server.people import People
+from ghostgames.server.throttle import LoginThrottle
 from ghostgames.storage import public_replay
 from ghostgames.tables import TableError
 
 router = APIRouter(prefix="/api")
+MAX_RECORD_ID = 2**63 - 1  # the largest id a database integer column holds
 STATUS = {
     "auth_required": 401, "bad_token": 401, "bad_login": 401, "name_taken": 409, "no_such_table": 404,
     "no_such_record": 404, "not_seated": 403, "create_limited": 429, "too_many_tables": 409,
+    "too_many_tries": 429, "name_confusable": 409,
 }
 
 
@@ -96,7 +99,29 @@ async def register(body: AccountIn, request: Request) -> Any:
 
 @router.post("/login", response_model=TokenOut)
 async def login(body: AccountIn, request: Request) -> Any:
-    return await _sign_in(request, lambda people: people.login(body.name, body.password))
+    """Wrong passwords are throttled per name and per address (docs/protocol.md): 429 `too_many_tries`
+    with `retry_after`, even for the right password while the lock lasts."""
+    throttle: LoginThrottle = request.app.state.login_throttle
+    address = request.client.host if request.client else "unknown"
+    async with throttle.turn(body.name):
+        wait = throttle.wait(body.name, address)
+        if wait:
+            return _too_many_tries(wait)
+        people = _people(request)
+        try:
+            identity = await asyncio.to_thread(people.login, body.name, body.password)
+        except TableError as err:
+            locked = throttle.failed(body.name, address) if err.code == "bad_login" else 0
+            return _too_many_tries(locked) if locked else error_response(err)
+        throttle.succeeded(body.name)
+        return _token_out(people, identity)
+
+
+def _too_many_tries(seconds: int) -> JSONResponse:
+    response = error_response(TableError("too_many_tries", f"too many tries; try again in {seconds} s",
+                                         retry_after=seconds))
+    response.headers["Retry-After"] = str(seconds)
+    return response
 
 
 @router.get("/me")
@@ -151,9 +176,14 @@ async def records(request: Request, game: str | None = None, source: str | None 
 
 
 @router.get("/records/{record_id}/replay")
-async def replay(record_id: int, request: Request) -> Any:
+async def replay(record_id: str, request: Request) -> Any:
     """A finished game step by step, as a spectator saw it: view(None) after each action."""
-    stored = await asyncio.to_thread(_hub(request).repo.get_record, record_id)
+    number = int(record_id) if record_id.isascii() and record_id.isdigit() and len(record_id) < 20 else 0
+    if not 1 <= number <= MAX_RECORD_ID:
+        return error_response(TableError(
+            "no_such_record", f"there is no record {record_id[:40]!r}: record ids are whole numbers from 1 to "
+            f"{MAX_RECORD_ID}, as GET /api/records lists them", record=record_id[:40]))
+    stored = await asyncio.to_thread(_hub(request).repo.get_record, number)
     if stored is None:
-        return error_response(TableError("no_such_record", f"there is no record {record_id}", record=record_id))
+        return error_response(TableError("no_such_record", f"there is no record {number}", record=number))
     return await asyncio.to_thread(public_replay, stored)

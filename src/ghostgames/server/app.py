@@ -16,9 +16,12 @@ from ghostgames.server.api import router
 from ghostgames.server.bots import BotRunner
 from ghostgames.server.config import ServerConfig
 from ghostgames.server.fanout import Fanout, LocalFanout
+from ghostgames.server.http_errors import install as install_http_errors
 from ghostgames.server.hub import Hub
+from ghostgames.server.logs import install as redact_tokens_in_logs
 from ghostgames.server.people import People
 from ghostgames.server.shared import RedisFanout, RedisLeases, RedisPresence
+from ghostgames.server.throttle import LoginThrottle
 from ghostgames.server.ws import websocket_endpoint
 from ghostgames.storage import Repository
 
@@ -34,6 +37,7 @@ def _has_client(web_dir: Path) -> bool:
 
 def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None) -> FastAPI:
     config = config or ServerConfig.from_env()
+    redact_tokens_in_logs()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -48,13 +52,14 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
         app.state.config = config
         app.state.repo = repo
         app.state.people = People(repo, secret, config.token_days)
+        await asyncio.to_thread(app.state.people.fill_skeletons)
+        app.state.login_throttle = LoginThrottle()
         app.state.hub = hub
+        await bots.warm_up()  # the first bot move must not wait for a process to start and import
         await hub.start()
-        warm = asyncio.create_task(bots.warm_up())
         try:
             yield
         finally:
-            warm.cancel()
             await hub.stop()
             await hub.fanout.close()
             bots.close()
@@ -62,6 +67,7 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
 
     app = FastAPI(title="ghostgames", version="1", docs_url="/api/docs", openapi_url="/api/openapi.json",
                   redoc_url=None, lifespan=lifespan)
+    install_http_errors(app)
     app.include_router(router)
     app.add_api_websocket_route("/ws", websocket_endpoint)
 

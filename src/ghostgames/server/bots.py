@@ -2,13 +2,15 @@
 
 The workers are spawned (not forked from a process full of threads and sockets) and end with the
 server: on Linux the kernel kills them when the server dies, even by SIGKILL; elsewhere a watcher thread
-notices the parent is gone.
+notices the parent is gone. They start, and import the games and bots, while the server starts up
+(`warm_up`), so the first bot move after a restart does not wait seconds for a process and its imports.
 """
 
 from __future__ import annotations
 
 import asyncio
 import ctypes
+import logging
 import multiprocessing
 import os
 import signal
@@ -21,7 +23,10 @@ from typing import Any
 
 from ghostgames.bots import choose_action
 
+log = logging.getLogger(__name__)
 PR_SET_PDEATHSIG = 1
+WARM_TIMEOUT = 120.0  # seconds the workers may take to start and import (a loaded machine needs ~15)
+WARM_PAUSE = 0.05  # between rounds of warm-up tasks while a worker is still importing
 
 
 def _end_with_parent(parent: int) -> None:
@@ -44,25 +49,43 @@ def _end_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def _warm_up() -> int:
-    """Import the games and bots once per worker process before the first real move."""
+def _start_worker(parent: int) -> None:
+    """Runs once in each worker as it starts: tie its life to the server's, load every game and bot."""
+    _end_with_parent(parent)
     import ghostgames.bots
     import ghostgames.games
 
     for name in ghostgames.games.GAMES:
         ghostgames.games.get_game(name)
-    return len(ghostgames.bots.bot_names())
+    ghostgames.bots.bot_names()
+
+
+def _worker_pid() -> int:
+    """A worker takes a task only once its start (and so its imports) is done."""
+    return os.getpid()
 
 
 class BotRunner:
     def __init__(self, workers: int) -> None:
         self.workers = max(1, workers)
         self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=_end_with_parent, initargs=(os.getpid(),))
+                                         initializer=_start_worker, initargs=(os.getpid(),))
 
-    async def warm_up(self) -> None:
+    async def warm_up(self) -> list[int]:
+        """Start every worker process and wait until each has imported the games and bots; their pids.
+        The server awaits this before it accepts connections. A round of tiny tasks starts every process;
+        a worker that is ready first may take them all, so rounds go on until each worker has answered."""
         loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self._pool, _warm_up) for _ in range(self.workers)))
+        ready: set[int] = set()
+        deadline = loop.time() + WARM_TIMEOUT
+        while len(ready) < self.workers and loop.time() < deadline:
+            ready.update(await asyncio.gather(*(loop.run_in_executor(self._pool, _worker_pid)
+                                                for _ in range(self.workers))))
+            if len(ready) < self.workers:
+                await asyncio.sleep(WARM_PAUSE)
+        if len(ready) < self.workers:
+            log.warning("only %d of %d bot workers started in %g s", len(ready), self.workers, WARM_TIMEOUT)
+        return sorted(ready)
 
     async def choose(self, state_json: Mapping[str, Any], seat: int, bot: str, seed: int) -> str:
         loop = asyncio.get_running_loop()

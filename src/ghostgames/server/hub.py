@@ -28,6 +28,7 @@ from ghostgames.server.shared import STOP_GRACE, LocalLeases, LocalPresence
 from ghostgames.server.tasks import stop_tasks
 from ghostgames.storage import IdTaken, Repository, SeqConflict
 from ghostgames.tables import (
+    ClockLimits,
     Context,
     Decision,
     LogLine,
@@ -69,6 +70,7 @@ class Hub:
         self.repo = repo
         self.fanout = fanout
         self.bots = bots
+        self.clock_limits = ClockLimits(move_min=config.clock_min)
         self.worker = secrets.token_hex(6)
         self.tables: dict[str, Table] = {}
         self.locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -142,7 +144,8 @@ class Hub:
             return table is None or present.get(name.lower(), 0) > 0
 
         return Context(now=time.monotonic(), new_seed=lambda: self._rng.randrange(2**63), wall=time.time(),
-                       bot_levels=bot_names(), spectators=spectators, connected=connected)
+                       bot_levels=bot_names(), spectators=spectators, connected=connected,
+                       clock_limits=self.clock_limits)
 
     # --- what clients see -------------------------------------------------------------------------
     def summary(self, table: Table) -> dict[str, Any]:
@@ -321,7 +324,7 @@ class Hub:
         """A new table, once its settings are sound and its creator within the limits (docs/server.md)."""
         if user is None:
             raise TableError("auth_required", "choose a name first (send hello with a token or a guest name)")
-        created = creation_event(secrets.token_hex(4), game, seats, options, clock, user)
+        created = creation_event(secrets.token_hex(4), game, seats, options, clock, user, self.clock_limits)
         self._check_creation_limits(user, address)
         for attempt in range(5):
             table_id = created["id"] if attempt == 0 else secrets.token_hex(4 + attempt)

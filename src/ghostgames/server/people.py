@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from ghostgames.server.auth import Identity, Tokens, check_name, hash_password, verify_password
-from ghostgames.storage import NameTaken, Repository
+from ghostgames.server.confusables import skeleton
+from ghostgames.storage import NameConfusable, NameTaken, Repository
 from ghostgames.tables import TableError
 
 MIN_PASSWORD = 6
@@ -16,6 +17,10 @@ class People:
         self.repo = repo
         self.tokens = Tokens(secret, token_days * 86400)
         self.free_after = timedelta(days=token_days)
+
+    def fill_skeletons(self) -> int:
+        """Names stored before skeletons existed get theirs, so new names are compared with them too."""
+        return self.repo.fill_skeletons(skeleton)
 
     def token(self, identity: Identity) -> str:
         return self.tokens.issue(identity)
@@ -32,7 +37,9 @@ class People:
     def guest(self, raw_name: str) -> Identity:
         name = check_name(raw_name)
         try:
-            user = self.repo.claim_guest(name, self.free_after)
+            user = self.repo.claim_guest(name, self.free_after, skeleton(name))
+        except NameConfusable as err:
+            raise _looks_like(name, err.existing) from None
         except NameTaken:
             raise TableError("name_taken", f"the name {name!r} is taken; choose another", name=name) from None
         return Identity(user.name, True)
@@ -43,7 +50,9 @@ class People:
             raise TableError("bad_password", f"a password has at least {MIN_PASSWORD} characters",
                              min=MIN_PASSWORD)
         try:
-            user = self.repo.create_account(name, hash_password(password), self.free_after)
+            user = self.repo.create_account(name, hash_password(password), self.free_after, skeleton(name))
+        except NameConfusable as err:
+            raise _looks_like(name, err.existing) from None
         except NameTaken:
             raise TableError("name_taken", f"the name {name!r} is taken; choose another", name=name) from None
         return Identity(user.name, False)
@@ -54,3 +63,12 @@ class People:
                                                                                             password):
             raise TableError("bad_login", "wrong name or password")
         return Identity(user.name, False)
+
+
+def _looks_like(name: str, existing: str) -> TableError:
+    return TableError(
+        "name_confusable",
+        f"the name {name!r} looks like {existing!r}, which is taken (letters from another script or width "
+        "that look the same count as the same); choose a name that reads differently, e.g. add a word or digits",
+        name=name, existing=existing,
+    )

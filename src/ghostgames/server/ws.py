@@ -19,6 +19,8 @@ from ghostgames.tables import TableError
 
 log = logging.getLogger(__name__)
 PROTOCOL = 1
+URL_TOKEN_DEPRECATED = ("the token in the WebSocket URL (?token=) is read for one more release only: it lands "
+                        "in access logs; send it in the first message, {\"type\": \"hello\", \"token\": ...}")
 
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
@@ -29,9 +31,9 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     conn.address = websocket.client.host if websocket.client else None
     writer = asyncio.create_task(conn.writer())
     session = Session(conn, state.hub, state.people)
-    token = websocket.query_params.get("token")
+    token, deprecated = _upgrade_token(websocket)
     if token:
-        await session.hello(m.Hello(type="hello", token=token))
+        await session.hello(m.Hello(type="hello", token=token), deprecated=deprecated)
     try:
         while not conn.closed:
             frame = await websocket.receive()
@@ -51,6 +53,23 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         conn.stop()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, timeout=1.0)
+
+
+def _upgrade_token(websocket: WebSocket) -> tuple[str | None, str | None]:
+    """A token sent with the upgrade request, and a deprecation note when it came in the URL.
+
+    The place for the token is the first message (`hello`); a client that cannot send one may use an
+    `Authorization: Bearer` header. `?token=` (the URL, which lands in access logs) is read for one more
+    release; the warning logged for it never holds the token."""
+    header = websocket.headers.get("authorization", "")
+    if header.lower().startswith("bearer ") and header[7:].strip():
+        return header[7:].strip(), None
+    token = websocket.query_params.get("token")
+    if not token:
+        return None, None
+    log.warning("a client sent its session token in the WebSocket URL (/ws?token=...); send it in the first "
+                "message (hello) instead: the URL form goes away in the next release")
+    return token, URL_TOKEN_DEPRECATED
 
 
 class Session:
@@ -135,7 +154,7 @@ class Session:
                 conn.send({"type": "ack", "id": message.id, "table": message.table,
                            "version": table.version if table is not None else None})
 
-    async def hello(self, message: m.Hello) -> None:
+    async def hello(self, message: m.Hello, deprecated: str | None = None) -> None:
         """Who this connection speaks for: a token, a new guest name, or nobody (watch only)."""
         identity = None
         try:
@@ -151,9 +170,11 @@ class Session:
             self.conn.send({"type": "welcome", "id": message.id, "protocol": PROTOCOL, "user": None, "token": None})
             return
         self._become(identity.name, identity.guest)
-        self.conn.send({"type": "welcome", "id": message.id, "protocol": PROTOCOL,
-                        "user": {"name": identity.name, "guest": identity.guest},
-                        "token": self.people.token(identity)})
+        welcome = {"type": "welcome", "id": message.id, "protocol": PROTOCOL,
+                   "user": {"name": identity.name, "guest": identity.guest}, "token": self.people.token(identity)}
+        if deprecated:
+            welcome["deprecated"] = deprecated
+        self.conn.send(welcome)
 
     def _become(self, name: str, guest: bool) -> None:
         """Switch the connection's identity; its watched tables see the change in presence."""

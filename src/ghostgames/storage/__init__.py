@@ -8,6 +8,7 @@ from ghostgames.storage.replay import public_replay
 from ghostgames.storage.repository import (
     DEFAULT_URL,
     IdTaken,
+    NameConfusable,
     NameTaken,
     Repository,
     SeqConflict,
@@ -23,6 +24,7 @@ from ghostgames.storage.repository import (
 __all__ = [
     "DEFAULT_URL",
     "IdTaken",
+    "NameConfusable",
     "NameTaken",
     "Repository",
     "SeqConflict",

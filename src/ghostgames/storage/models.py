@@ -25,6 +25,8 @@ class UserRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(32))
     name_key: Mapped[str] = mapped_column(String(32), unique=True)  # lower case: names are unique ignoring case
+    # names that look alike share it (server/confusables.py); null until the server fills it in
+    skeleton: Mapped[str | None] = mapped_column(Text, nullable=True, index=True)
     password_hash: Mapped[str | None] = mapped_column(Text, nullable=True)
     guest: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

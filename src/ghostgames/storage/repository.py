@@ -13,7 +13,7 @@ import importlib.util
 import os
 import secrets
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -41,6 +41,20 @@ class SeqConflict(Exception):
 
 class NameTaken(Exception):
     pass
+
+
+class NameConfusable(NameTaken):
+    """The name looks like a live one (the same skeleton): `existing` is that name."""
+
+    def __init__(self, name: str, existing: str) -> None:
+        super().__init__(name)
+        self.existing = existing
+
+
+def _live(row: UserRow, now: datetime, free_after: timedelta) -> bool:
+    """An account, or a guest whose sessions may still be valid."""
+    created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
+    return not row.guest or created > now - free_after
 
 
 class IdTaken(Exception):
@@ -172,48 +186,55 @@ class Repository:
             row = session.scalar(select(UserRow).where(UserRow.name_key == name.lower()))
             return None if row is None else _user(row)
 
-    def claim_guest(self, name: str, free_after: timedelta) -> User:
-        """A guest name: free when nobody has it, or only a guest whose sessions have all expired."""
+    def claim_guest(self, name: str, free_after: timedelta, skeleton: str | None = None) -> User:
+        """A guest name: free when nobody has it, or only a guest whose sessions have all expired, and no
+        live name has the same `skeleton` (NameConfusable)."""
+        return self._claim(name, free_after, skeleton, None)
+
+    def create_account(self, name: str, password_hash: str, free_after: timedelta, skeleton: str | None = None
+                       ) -> User:
+        """A registered name; may take over a guest name whose sessions have expired."""
+        return self._claim(name, free_after, skeleton, password_hash)
+
+    def _claim(self, name: str, free_after: timedelta, skeleton: str | None, password_hash: str | None) -> User:
+        guest = password_hash is None
         with self.sessions.begin() as session:
             row = session.scalar(select(UserRow).where(UserRow.name_key == name.lower()))
             now = datetime.now(UTC)
+            if row is not None and _live(row, now, free_after):
+                raise NameTaken(name)
+            if skeleton is not None:
+                alike = session.scalars(select(UserRow).where(UserRow.skeleton == skeleton,
+                                                              UserRow.name_key != name.lower()))
+                for other in alike:
+                    if _live(other, now, free_after):
+                        raise NameConfusable(name, other.name)
             if row is not None:
-                created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
-                if not row.guest or created > now - free_after:
-                    raise NameTaken(name)
-                row.name, row.created_at = name, now
+                row.name, row.guest, row.password_hash, row.created_at = name, guest, password_hash, now
+                row.skeleton = skeleton
                 session.flush()
                 return _user(row)
         try:
             with self.sessions.begin() as session:
-                row = UserRow(name=name, name_key=name.lower(), guest=True, password_hash=None, created_at=now)
+                row = UserRow(name=name, name_key=name.lower(), guest=guest, password_hash=password_hash,
+                              created_at=now, skeleton=skeleton)
                 session.add(row)
                 session.flush()
                 return _user(row)
         except IntegrityError:
             raise NameTaken(name) from None
 
-    def create_account(self, name: str, password_hash: str, free_after: timedelta) -> User:
-        """A registered name; may take over a guest name whose sessions have expired."""
-        with self.sessions.begin() as session:
-            row = session.scalar(select(UserRow).where(UserRow.name_key == name.lower()))
-            now = datetime.now(UTC)
-            if row is not None:
-                created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
-                if not row.guest or created > now - free_after:
-                    raise NameTaken(name)
-                row.name, row.guest, row.password_hash, row.created_at = name, False, password_hash, now
-                session.flush()
-                return _user(row)
-        try:
-            with self.sessions.begin() as session:
-                row = UserRow(name=name, name_key=name.lower(), guest=False, password_hash=password_hash,
-                              created_at=now)
-                session.add(row)
-                session.flush()
-                return _user(row)
-        except IntegrityError:
-            raise NameTaken(name) from None
+    def fill_skeletons(self, skeleton: Callable[[str], str], batch: int = 500) -> int:
+        """Give every stored name without a skeleton its skeleton (names stored before they existed)."""
+        filled = 0
+        while True:
+            with self._writing(), self.sessions.begin() as session:
+                rows = list(session.scalars(select(UserRow).where(UserRow.skeleton.is_(None)).limit(batch)))
+                for row in rows:
+                    row.skeleton = skeleton(row.name)
+            filled += len(rows)
+            if len(rows) < batch:
+                return filled
 
     # --- tables and their event logs ----------------------------------------------------------------
     def create_table(self, table_id: str, game: str, seats: int, created: dict[str, Any]) -> None:

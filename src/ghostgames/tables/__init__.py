@@ -1,7 +1,7 @@
 """Tables as pure domain logic: seats, options and votes, the command parser, clocks. No I/O here:
 the server stores the events these classes decide on and hands back the time and the seeds."""
 
-from ghostgames.tables.clock import Clocks, ClockSpec
+from ghostgames.tables.clock import ClockLimits, Clocks, ClockSpec
 from ghostgames.tables.commands import COMMANDS, Command, parse_command
 from ghostgames.tables.errors import TableError
 from ghostgames.tables.log import LogLine
@@ -9,6 +9,7 @@ from ghostgames.tables.table import Context, Decision, Reply, Seat, Table, creat
 
 __all__ = [
     "COMMANDS",
+    "ClockLimits",
     "ClockSpec",
     "Clocks",
     "Command",

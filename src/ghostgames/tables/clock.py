@@ -17,14 +17,51 @@ _BANK = re.compile(r"^(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)$")
 
 
 @dataclass(frozen=True, slots=True)
+class ClockLimits:
+    """The clocks a table may choose, in seconds. Below 5 s a move a person has no time to read the board
+    (the seat would go to a bot at once); above an hour a move, or two hours of bank, nobody waits at a
+    table. A test server may lower `move_min` (GHOSTGAMES_CLOCK_MIN) to see timeouts quickly."""
+
+    move_min: float = 5.0
+    move_max: float = 3600.0
+    bank_min: float = 10.0
+    bank_max: float = 7200.0
+    increment_max: float = 60.0
+
+    def describe(self) -> str:
+        return (f"'none', seconds per move from {self.move_min:g} to {self.move_max:g}, or bank+increment "
+                f"such as 300+5 (bank {self.bank_min:g}-{self.bank_max:g}, increment 0-{self.increment_max:g})")
+
+    def check(self, spec: ClockSpec, text: object) -> ClockSpec:
+        fits = (spec.mode == "none"
+                or (spec.mode == "move" and self.move_min <= spec.seconds <= self.move_max)
+                or (spec.mode == "bank" and self.bank_min <= spec.seconds <= self.bank_max
+                    and 0 <= spec.increment <= self.increment_max))
+        if not fits:
+            raise ValueError(f"option 'clock' takes {self.describe()}, not {str(text)[:40]!r}")
+        return spec
+
+
+@dataclass(frozen=True, slots=True)
 class ClockSpec:
     mode: ClockMode = "none"
     seconds: float = 0.0
     increment: float = 0.0
 
     @classmethod
-    def parse(cls, text: object) -> ClockSpec:
-        """`none`, `30` (seconds per move) or `300+5` (bank + increment); raises ValueError."""
+    def parse(cls, text: object, limits: ClockLimits | None = None) -> ClockSpec:
+        """`none`, `30` (seconds per move) or `300+5` (bank + increment); raises ValueError. A clock a
+        person chooses is checked against `limits`; one read back from stored events is not."""
+        if limits is None:
+            return cls._read(text)
+        try:
+            spec = cls._read(text)
+        except ValueError:
+            spec = ClockSpec("move", -1.0)  # unreadable: refused below with the words that say what works
+        return limits.check(spec, text)
+
+    @classmethod
+    def _read(cls, text: object) -> ClockSpec:
         if text is None:
             return cls()
         if isinstance(text, bool):

@@ -17,7 +17,7 @@ from ghostgames.games import GAMES, get_game
 from ghostgames.rules.contract import Event, Game, IllegalAction, Outcome, State
 from ghostgames.rules.options import OptionError
 from ghostgames.rules.record import GameRecord
-from ghostgames.tables.clock import TIMEOUTS_FOR_GOOD, Clocks, ClockSpec
+from ghostgames.tables.clock import TIMEOUTS_FOR_GOOD, ClockLimits, Clocks, ClockSpec
 from ghostgames.tables.commands import (
     READ_ONLY,
     BotAdd,
@@ -109,10 +109,12 @@ class Context:
     bot_levels: Collection[str] = ("easy", "medium", "hard", "random")
     spectators: tuple[str, ...] = ()
     connected: Callable[[str], bool] = lambda name: True
+    clock_limits: ClockLimits = field(default_factory=ClockLimits)
 
 
 def creation_event(
-    table_id: str, game_name: str, seats: int, options: Mapping[str, Any] | None, clock: object, by: str | None
+    table_id: str, game_name: str, seats: int, options: Mapping[str, Any] | None, clock: object, by: str | None,
+    clock_limits: ClockLimits = ClockLimits(),
 ) -> EventData:
     """Check a new table's game, seat count, settings and clock; the event that creates it."""
     try:
@@ -143,7 +145,7 @@ def creation_event(
             raise seat_option_error(name, seats)  # given as an index from 0 (the wire), told from 1
     settings = _checked_settings(game, seats, settings)
     try:
-        spec = ClockSpec.parse(clock)
+        spec = ClockSpec.parse(clock, clock_limits)
     except ValueError as err:
         raise TableError("bad_option", str(err), name="clock", reason=str(err)) from None
     return {
@@ -285,7 +287,7 @@ class Table:
             return Decision(reply=self._who(ctx))
         if isinstance(command, SetOption) and (command.name is None or (
                 command.value is None and command.name not in self.vote_options)):
-            return Decision(reply=self._options_reply(command.name))
+            return Decision(reply=self._options_reply(command.name, ctx.clock_limits))
         if user is None:
             raise TableError("auth_required", "choose a name first (send hello with a token or a guest name)")
         if isinstance(command, Chat):
@@ -303,7 +305,7 @@ class Table:
             self._may_arrange(user)
             return Decision(self._start(ctx))
         if isinstance(command, SetOption):
-            return Decision(self._option(self._seated(user), command.name or "", command.value))
+            return Decision(self._option(self._seated(user), command.name or "", command.value, ctx.clock_limits))
         if isinstance(command, BotAdd):
             return Decision(self._bot_add(user, command.level, ctx))
         if isinstance(command, BotRemove):
@@ -422,7 +424,7 @@ class Table:
             raise TableError("bad_option", str(err), name="", reason=str(err)) from None
         return [{"kind": "started", "seed": ctx.new_seed(), "options": options, "round": self.round}]
 
-    def _option(self, seat: Seat, name: str, value: str | None) -> list[EventData]:
+    def _option(self, seat: Seat, name: str, value: str | None, clock_limits: ClockLimits) -> list[EventData]:
         self._need_status("open", "finished")
         if name in self.vote_options:
             choice = True if value is None else value.strip().lower()
@@ -433,7 +435,7 @@ class Table:
                      "value": choice in (True, "on", "yes", "true")}]
         if name == "clock":
             try:
-                spec = ClockSpec.parse(value)
+                spec = ClockSpec.parse(value, clock_limits)
             except ValueError as err:
                 raise TableError("bad_option", str(err), name="clock", reason=str(err)) from None
             return [{"kind": "option", "name": "clock", "value": str(spec)}]
@@ -604,7 +606,7 @@ class Table:
         lines.append("spectators: " + (", ".join(ctx.spectators) or "none"))
         return Reply("who", "\n".join(lines), {"seats": seats, "spectators": list(ctx.spectators)})
 
-    def _options_reply(self, name: str | None) -> Reply:
+    def _options_reply(self, name: str | None, clock_limits: ClockLimits) -> Reply:
         schema = self.game.options_schema()
         if name is not None and name not in schema and name != "clock":
             names = ", ".join(sorted([*schema, "clock"]))
@@ -626,8 +628,7 @@ class Table:
                 value = self.settings.get(option, entry["default"])
                 lines.append(f"{option} = {value!r} ({entry['allowed']}) - {entry['help']}")
         if name in (None, "clock"):
-            lines.append(f"clock = {self.clock_spec} ('none', seconds per move like '30', or bank+increment "
-                         "like '300+5')")
+            lines.append(f"clock = {self.clock_spec} ({clock_limits.describe()})")
         return Reply("options", "\n".join(lines), {
             "settings": dict(self.settings), "clock": str(self.clock_spec),
             "votes": {n: sorted(v) for n, v in self.votes.items()},

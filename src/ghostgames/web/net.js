@@ -1,6 +1,7 @@
-// The one WebSocket to the server (docs/protocol.md): hello with the saved token, requests matched to
-// their answers by id, and reconnection by itself with a growing pause. After each (re)connect the
-// pages re-subscribe through onOpen, so a page that lost its socket comes back to the same state.
+// The one WebSocket to the server (docs/protocol.md): the saved token goes in the first message (hello),
+// never in the URL, which servers and proxies log; requests are matched to their answers by id, and the
+// socket reconnects by itself with a growing pause. After each (re)connect the pages re-subscribe
+// through onOpen, so a page that lost its socket comes back to the same state.
 
 const TOKEN_KEY = "ghostgames.token";
 const NAME_KEY = "ghostgames.name";

@@ -54,6 +54,10 @@ MOVES_IF_BLOCKED: tuple[dict[int, tuple[Move, ...]], ...] = (
 )
 
 
+# A game of Geister rarely passes 200 moves (the competition stops at 300); more is a game nobody ends.
+MAX_PLIES = 1000
+
+
 class GeisterOptions(BaseModel):
     model_config = {"extra": "forbid"}
 
@@ -62,20 +66,15 @@ class GeisterOptions(BaseModel):
         description="reach: a good ghost stepping onto an exit corner wins; "
         "escape: a good ghost on an exit corner uses one more move to leave the board",
     )
-    max_plies: int | None = Field(None, description="moves (both sides counted) before the game is a draw")
+    max_plies: int | None = Field(
+        None, ge=1, le=MAX_PLIES, description="moves (both sides counted) before the game is a draw"
+    )
     disclose: bool = Field(
         False,
         description="show every ghost's colour at the end (only when both players choose it)",
         json_schema_extra={"vote": True},
     )
     first: int | None = Field(None, description="seat that moves first (0 or 1); none = random from the seed")
-
-    @field_validator("max_plies")
-    @classmethod
-    def _positive(cls, value: int | None) -> int | None:
-        if value is not None and value < 1:
-            raise ValueError("max_plies must be at least 1")
-        return value
 
     @field_validator("first")
     @classmethod

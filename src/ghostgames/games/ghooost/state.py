@@ -72,6 +72,11 @@ PILES = tuple(
 )
 
 
+# A round rarely lasts 200 turns and a match 20 rounds; the limits only stop a game that would not end.
+MAX_TURNS = 5000
+MAX_ROUNDS = 100
+
+
 class GhooostOptions(BaseModel):
     model_config = {"extra": "forbid"}
 
@@ -87,20 +92,17 @@ class GhooostOptions(BaseModel):
         description="play rounds until somebody holds a second Bouh! (none = on for 3+ players; "
         "with 2 players a match is one round)",
     )
-    max_turns: int = Field(1000, description="turns in one round before it ends as a draw (no Bouh!, no points)")
+    max_turns: int = Field(
+        1000, ge=1, le=MAX_TURNS, description="turns in one round before it ends as a draw (no Bouh!, no points)"
+    )
     max_rounds: int = Field(
         30,
+        ge=1,
+        le=MAX_ROUNDS,
         description="rounds (drawn ones included) after which an undecided match ends: the leader among "
         "the players with fewer than two Bouh! wins, tied leaders draw",
     )
     first: int | None = Field(None, description="seat that starts the first round; none = random from the seed")
-
-    @field_validator("max_turns", "max_rounds")
-    @classmethod
-    def _positive(cls, value: int) -> int:
-        if value < 1:
-            raise ValueError("must be at least 1")
-        return value
 
     @field_validator("first")
     @classmethod
