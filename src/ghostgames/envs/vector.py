@@ -29,7 +29,7 @@ Observation = dict[str, Any]  # {"observation": {"board": (N, 6, 6, 6), "vector"
 StepResult = tuple[Observation, NDArray[np.float32], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]
 
 
-def _most_threads() -> int:
+def most_threads() -> int:
     """The threads numba may use in this process (its NUMBA_NUM_THREADS: the cores, unless set lower)."""
     most: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]  # set at run time from the environment
     return most
@@ -53,7 +53,7 @@ class GeisterVectorEnv:
             fields = ", ".join(GeisterOptions.model_fields)
             raise ValueError(f"bad Geister options ({fields} are known): {err}") from None
         self.num_envs = int(num_envs)
-        most = _most_threads()
+        most = most_threads()
         if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
                                     or not 1 <= threads <= most):
             raise ValueError(f"threads is 1 to {most} (the cores numba may use here), or None for all, not {threads!r}")
