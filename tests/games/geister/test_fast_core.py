@@ -100,7 +100,7 @@ def assert_same_position(state: GeisterState, row: np.ndarray[Any, Any]) -> None
         np.testing.assert_array_equal(board, expected["board"])
         np.testing.assert_array_equal(vector, expected["vector"])
         mask = np.empty(214, dtype=np.int8)
-        fast.legal_mask(row, seat, mask, SCRATCH)
+        fast.legal_mask(row, seat, mask)
         np.testing.assert_array_equal(mask.astype(bool), state.legal_mask(seat))
     expected_seat = -1 if state.outcome() else min(state.to_act()) if not state.playing else state.turn
     assert fast.seat_to_act(row) == expected_seat

@@ -483,8 +483,17 @@ def move_code(index: int, seat: int) -> int:
 
 
 @_compiled
-def legal_mask(s: Board, seat: int, mask: NDArray[np.int8], moves: NDArray[np.int32]) -> None:
-    """Fill `mask` (214,) as `state.legal_mask(seat)` does; `moves` is scratch space (MAX_MOVES,)."""
+def _mark_steps(mask: NDArray[np.int8], sources: np.uint64, direction: int, seat: int) -> None:
+    """Set the mask index of each step in `direction` from the squares in `sources`."""
+    while sources:
+        lowest = sources & (~sources + _ONE)
+        mask[move_index(popcount(lowest - _ONE) * 4 + direction, seat)] = 1
+        sources ^= lowest
+
+
+@_compiled
+def legal_mask(s: Board, seat: int, mask: NDArray[np.int8]) -> None:
+    """Fill `mask` (214,) as `state.legal_mask(seat)` does (the steps found with bitboards)."""
     mask[:] = 0
     if s[WINNER] != RUNNING:
         return
@@ -494,9 +503,16 @@ def legal_mask(s: Board, seat: int, mask: NDArray[np.int8], moves: NDArray[np.in
         return
     if s[TURN] != seat:
         return
-    n = legal_moves(s, moves)
-    for j in range(n):
-        mask[move_index(moves[j], seat)] = 1
+    north, east, south, west = step_sources(occupancy(s, seat))
+    _mark_steps(mask, north, 0, seat)
+    _mark_steps(mask, east, 1, seat)
+    _mark_steps(mask, south, 2, seat)
+    _mark_steps(mask, west, 3, seat)
+    if s[ESCAPE_RULE] == 1:
+        for e in range(ESCAPE_CODE.shape[1]):
+            ghost = s[BOARD + ESCAPE_SQUARE[seat, e]]
+            if ghost >= 0 and (ghost >> 3) == seat and s[GOOD + ghost] == 1:
+                mask[move_index(ESCAPE_CODE[seat, e], seat)] = 1
 
 
 @_compiled
@@ -516,11 +532,11 @@ def _start(s: Board, rng: Rng, i: int, escape: int, max_plies: int, disclose: in
 
 @_compiled
 def _observe(s: Board, boards: NDArray[np.float32], vectors: NDArray[np.float32], masks: NDArray[np.int8],
-             seats: NDArray[np.int8], i: int, moves: NDArray[np.int32]) -> None:
+             seats: NDArray[np.int8], i: int) -> None:
     seat = seat_to_act(s)
     seats[i] = seat
     encode(s, seat, boards[i], vectors[i])
-    legal_mask(s, seat, masks[i], moves)
+    legal_mask(s, seat, masks[i])
 
 
 @_compiled_parallel
@@ -529,9 +545,8 @@ def batch_reset(states: Board, rng: Rng, escape: int, max_plies: int, disclose: 
                 seats: NDArray[np.int8]) -> None:
     """Start every game of the batch and write the first observation of each (for the seat to act)."""
     for i in numba.prange(states.shape[0]):
-        moves = np.empty(MAX_MOVES, dtype=np.int32)
         _start(states[i], rng, i, escape, max_plies, disclose, first)
-        _observe(states[i], boards, vectors, masks, seats, i, moves)
+        _observe(states[i], boards, vectors, masks, seats, i)
 
 
 @_compiled_parallel
@@ -543,7 +558,6 @@ def batch_step(states: Board, rng: Rng, actions: NDArray[np.int64], escape: int,
     that ends reports its rewards (+1 win, -1 loss, 0 draw per seat), `done` and its winner (-1 running,
     seat, 2 draw), and starts again at once: the observation is then the new game's first one."""
     for i in numba.prange(states.shape[0]):
-        moves = np.empty(MAX_MOVES, dtype=np.int32)
         s = states[i]
         apply_index(s, seat_to_act(s), int(actions[i]))
         winner = s[WINNER]
@@ -556,7 +570,7 @@ def batch_step(states: Board, rng: Rng, actions: NDArray[np.int64], escape: int,
                 rewards[i, winner] = 1.0
                 rewards[i, 1 - winner] = -1.0
             _start(s, rng, i, escape, max_plies, disclose, first)
-        _observe(s, boards, vectors, masks, seats, i, moves)
+        _observe(s, boards, vectors, masks, seats, i)
 
 
 @_compiled_parallel
