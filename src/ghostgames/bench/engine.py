@@ -158,9 +158,10 @@ def _load() -> float:
     return round(os.getloadavg()[0], 2)
 
 
-def median_rate(results: list[EngineResult]) -> float:
-    """The median games/s of several runs of one engine (the figure to quote on a shared machine)."""
-    return float(statistics.median(r.games_per_second for r in results))
+def median_rate(results: list[EngineResult], of: str = "games") -> float:
+    """The median games/s (or actions/s) of several runs of one engine: the figure to quote on a shared
+    machine. With a batch, actions/s are the environment steps/s."""
+    return float(statistics.median(r.games_per_second if of == "games" else r.actions_per_second for r in results))
 
 
 def write_json(results: list[EngineResult], path: Path) -> None:

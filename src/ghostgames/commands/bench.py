@@ -37,6 +37,8 @@ def bench_engine(
         raise typer.BadParameter(str(err.args[0])) from None
     if runs < 1:
         raise typer.BadParameter("--runs is at least 1")
+    if (batch is not None or threads is not None) and "fast" not in engine:
+        raise typer.BadParameter("--batch and --threads go with --engine fast (python plays one game at a time)")
     counts = players or [rules.min_players]
     results: list[engine_bench.EngineResult] = []
     try:
@@ -48,23 +50,29 @@ def bench_engine(
                                                     batch=batch if fast else None, threads=threads if fast else None))
     except ValueError as err:
         raise typer.BadParameter(str(err)) from None
-    table = Table(title=f"{rules.title}: random complete games, one process")
-    for column in ("engine", "batch", "players", "games", "seconds", "games/s", "best second", "actions/s",
-                   "actions/game", "load"):
+    # Seconds and actions per game are in the JSON; the table keeps to 80 columns.
+    several = len(counts) > 1
+    title = f"{rules.title}{'' if several else f', {counts[0]} players'}: random complete games, one process"
+    table = Table(title=title)
+    columns = ["engine", "batch", *(["players"] if several else []), "games", "games/s", "best second",
+               "actions/s", "load"]
+    for column in columns:
         table.add_column(column, justify="right")
     for r in results:
-        table.add_row(r.engine, str(r.batch or "-"), str(r.players), str(r.games), f"{r.seconds:.1f}",
+        table.add_row(r.engine, str(r.batch or "-"), *([str(r.players)] if several else []), str(r.games),
                       f"{r.games_per_second:,.0f}", f"{r.best_second_games:,}", f"{r.actions_per_second:,.0f}",
-                      f"{r.mean_actions_per_game:.1f}", f"{r.load_1min:.2f}")
+                      f"{r.load_1min:.2f}")
     console = Console()
     console.print(table)
     for n in counts:
-        medians = {name: engine_bench.median_rate([r for r in results if r.engine == name and r.players == n])
-                   for name in dict.fromkeys(engine)}
-        line = ", ".join(f"{name} {rate:,.0f} games/s" for name, rate in medians.items())
+        runs_of = {name: [r for r in results if r.engine == name and r.players == n] for name in dict.fromkeys(engine)}
+        medians = {name: engine_bench.median_rate(rs) for name, rs in runs_of.items()}
+        line = ", ".join(f"{name} {rate:,.0f} games/s ({engine_bench.median_rate(runs_of[name], 'actions'):,.0f} "
+                         "actions/s)" for name, rate in medians.items())
         if len(medians) > 1:
             base = next(iter(medians.values()))
-            line += " (" + ", ".join(f"{name} {rate / base:.1f}x" for name, rate in list(medians.items())[1:]) + ")"
+            line += "; " + ", ".join(f"{name} {rate / base:.1f}x {next(iter(medians))}"
+                                     for name, rate in list(medians.items())[1:])
         console.print(f"{n} players, median of {runs} run(s): {line}")
     for r in results:
         if r.warmup_seconds > 1.0:
