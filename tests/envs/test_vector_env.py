@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -130,3 +132,13 @@ def test_a_mirror_is_a_real_reference_state() -> None:
     assert isinstance(env.state(0), GeisterState)
     with pytest.raises(IndexError, match="game index is 0 to 0"):
         env.state(1)
+
+
+def test_the_rollout_example_in_docs_learning_md_runs_and_finishes_games(capsys: pytest.CaptureFixture[str]) -> None:
+    text = (Path(__file__).parents[2] / "docs" / "learning.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    [example] = [b for b in blocks if "GeisterVectorEnv(" in b]
+    exec(compile(example, "docs/learning.md", "exec"), {})
+    won = capsys.readouterr().out
+    match = re.search(r"seat 0 and seat 1: \[(\d+)\.? +(\d+)\.?\]", won)
+    assert match and int(match[1]) + int(match[2]) > 0, won
