@@ -108,12 +108,13 @@ class GeisterVectorEnv:
         return self._observation(), self._out(self._rewards), done, truncated, info
 
     def random_actions(self) -> NDArray[np.int64]:
-        """A uniformly random legal action index per game (compiled; seeded with the environment)."""
+        """A uniformly random legal action index per game, as sampling its action mask uniformly would
+        give (compiled, from the game itself; seeded with the environment)."""
         if not self._started:
             raise RuntimeError("call reset() before random_actions()")
         out = np.empty(self.num_envs, dtype=np.int64)
         numba.set_num_threads(self.threads)
-        fast.random_masked_actions(self._masks, self._action_rng, out)
+        fast.batch_random_actions(self._states, self._action_rng, out)
         return out
 
     def close(self) -> None:

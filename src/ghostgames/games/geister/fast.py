@@ -105,6 +105,8 @@ IS_ESCAPE = np.array(
     dtype=np.int32,
 )
 START_SQUARE = np.array(START, dtype=np.int32)
+ROW_OF = np.array([sq // 6 for sq in range(SQUARES)], dtype=np.int32)
+COLUMN_OF = np.array([sq % 6 for sq in range(SQUARES)], dtype=np.int32)
 # SETUP_GOOD[i, k]: 1 when setup index i makes the seat's ghost k good (encoding.py's index order).
 SETUP_GOOD = np.array([[1 if k in good else 0 for k in range(8)] for good in combinations(range(8), 4)],
                       dtype=np.int32)
@@ -434,7 +436,7 @@ def encode(s: Board, seat: int, board: NDArray[np.float32], vector: NDArray[np.f
             enemy_on_board += 1
             plane = 3 if (not disclosed or colour == UNSET) else (4 if colour == 1 else 5)
         rel = sq if seat == 0 else SQUARES - 1 - sq
-        board[plane, rel // 6, rel % 6] = 1.0
+        board[plane, ROW_OF[rel], COLUMN_OF[rel]] = 1.0
     set_up_own = s[SET_UP + seat] == 1
     set_up_enemy = s[SET_UP + enemy] == 1
     in_setup = not (s[SET_UP] == 1 and s[SET_UP + 1] == 1)
@@ -579,20 +581,24 @@ def batch_step(states: Board, rng: Rng, actions: NDArray[np.int64], escape: int,
         _observe(s, boards, vectors, masks, seats, i)
 
 
+@_compiled
+def random_action(s: Board, rng: Rng, i: int) -> int:
+    """A uniformly random legal action index of the seat to act (-1 once the game is over): a setup, or a
+    move counted with bitboards, as picking uniformly from its legal mask would."""
+    seat = seat_to_act(s)
+    if seat < 0:
+        return -1
+    if s[SET_UP + seat] == 0:
+        return random_below(rng, i, SETUP_COUNT)
+    sources = step_sources(occupancy(s, seat))
+    return move_index(nth_move(s, sources, random_below(rng, i, move_count(s, sources))), seat)
+
+
 @_compiled_parallel
-def random_masked_actions(masks: NDArray[np.int8], rng: Rng, out: NDArray[np.int64]) -> None:
-    """A uniformly random legal index per row of `masks` (stream i of `rng` for row i)."""
-    for i in numba.prange(masks.shape[0]):
-        count = 0
-        for a in range(ACTION_COUNT):
-            count += masks[i, a]
-        pick = random_below(rng, i, count)
-        for a in range(ACTION_COUNT):
-            if masks[i, a]:
-                if pick == 0:
-                    out[i] = a
-                    break
-                pick -= 1
+def batch_random_actions(states: Board, rng: Rng, out: NDArray[np.int64]) -> None:
+    """random_action for every game of the batch (stream i of `rng` for game i)."""
+    for i in numba.prange(states.shape[0]):
+        out[i] = random_action(states[i], rng, i)
 
 
 # --- to and from the reference ------------------------------------------------------------------------------
