@@ -58,6 +58,7 @@ class EngineResult:
     threads: int
     warmup_seconds: float  # before the timed run: loading (or, the first time on a machine, compiling) the core
     load_1min: float  # the machine's load average when the run started (`uptime`): a shared machine swings
+    cpu_seconds: float  # CPU time this process used in the run (all its threads): less swayed by the load
     seconds: float
     games: int
     actions: int
@@ -84,6 +85,7 @@ def run(game_name: str, players: int, seconds: float, seed: int = 0,
         raise ValueError("--batch and --threads go with --engine fast (the python engine plays one game at a time)")
     rng = random.Random(seed)
     games = actions = 0
+    cpu = time.process_time()
     start = time.perf_counter()
     deadline = start + seconds
     # Games per whole second of the run: on a shared host the speed swings between seconds, and the
@@ -99,9 +101,10 @@ def run(game_name: str, players: int, seconds: float, seed: int = 0,
         games += 1
         per_second[-1] += 1
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu
     whole = per_second[:-1] if len(per_second) > 1 else per_second
     return EngineResult(
-        game.name, players, opts, "python", None, 1, 0.0, _load(), elapsed, games, actions, games / elapsed,
+        game.name, players, opts, "python", None, 1, 0.0, _load(), cpu, elapsed, games, actions, games / elapsed,
         actions / elapsed, actions / max(games, 1), max(whole), platform.python_version(),
     )
 
@@ -131,6 +134,7 @@ def _run_fast(players: int, seconds: float, seed: int, opts: dict[str, Any], bat
     warmup = time.perf_counter() - warmup
     games = actions = 0
     per_second: list[int] = [0]
+    cpu = time.process_time()
     start = time.perf_counter()
     second_ends, deadline = start + 1.0, start + seconds
     while (now := time.perf_counter()) < deadline:
@@ -147,10 +151,11 @@ def _run_fast(players: int, seconds: float, seed: int, opts: dict[str, Any], bat
         games += chunk
         per_second[-1] += chunk
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu
     whole = per_second[:-1] if len(per_second) > 1 else per_second
     return EngineResult(
-        "geister", players, opts, "fast", batch, 1 if env is None else env.threads, warmup, _load(), elapsed, games,
-        actions, games / elapsed, actions / elapsed, actions / max(games, 1), max(whole), platform.python_version(),
+        "geister", players, opts, "fast", batch, 1 if env is None else env.threads, warmup, _load(), cpu, elapsed,
+        games, actions, games / elapsed, actions / elapsed, actions / max(games, 1), max(whole), platform.python_version(),
     )
 
 
@@ -159,9 +164,15 @@ def _load() -> float:
 
 
 def median_rate(results: list[EngineResult], of: str = "games") -> float:
-    """The median games/s (or actions/s) of several runs of one engine: the figure to quote on a shared
-    machine. With a batch, actions/s are the environment steps/s."""
-    return float(statistics.median(r.games_per_second if of == "games" else r.actions_per_second for r in results))
+    """The median games/s (`of` "actions": actions/s, "cpu": actions per CPU second of the process) of
+    several runs of one engine: the figures to quote on a shared machine. With a batch, actions are the
+    environment steps."""
+    rates = {
+        "games": [r.games_per_second for r in results],
+        "actions": [r.actions_per_second for r in results],
+        "cpu": [r.actions / r.cpu_seconds if r.cpu_seconds > 0 else 0.0 for r in results],
+    }[of]
+    return float(statistics.median(rates))
 
 
 def write_json(results: list[EngineResult], path: Path) -> None:

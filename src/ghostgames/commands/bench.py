@@ -68,15 +68,17 @@ def bench_engine(
         runs_of = {name: [r for r in results if r.engine == name and r.players == n] for name in dict.fromkeys(engine)}
         medians = {name: engine_bench.median_rate(rs) for name, rs in runs_of.items()}
         line = ", ".join(f"{name} {rate:,.0f} games/s ({engine_bench.median_rate(runs_of[name], 'actions'):,.0f} "
-                         "actions/s)" for name, rate in medians.items())
+                         f"actions/s, {engine_bench.median_rate(runs_of[name], 'cpu'):,.0f} per CPU second)"
+                         for name, rate in medians.items())
         if len(medians) > 1:
             base = next(iter(medians.values()))
             line += "; " + ", ".join(f"{name} {rate / base:.1f}x {next(iter(medians))}"
                                      for name, rate in list(medians.items())[1:])
         console.print(f"{n} players, median of {runs} run(s): {line}")
     for r in results:
-        if r.warmup_seconds > 1.0:
-            console.print(f"the {r.engine} engine took {r.warmup_seconds:.1f} s to start (compiling; cached after)")
+        if r.warmup_seconds > 3.0:
+            console.print(f"the {r.engine} engine took {r.warmup_seconds:.1f} s to start (numba compiles it on its "
+                          "first use on a machine and caches it)")
     if json_file:
         engine_bench.write_json(results, json_file)
         console.print(f"wrote {json_file}")
