@@ -155,7 +155,8 @@ def _run_fast(players: int, seconds: float, seed: int, opts: dict[str, Any], bat
     whole = per_second[:-1] if len(per_second) > 1 else per_second
     return EngineResult(
         "geister", players, opts, "fast", batch, 1 if env is None else env.threads, warmup, _load(), cpu, elapsed,
-        games, actions, games / elapsed, actions / elapsed, actions / max(games, 1), max(whole), platform.python_version(),
+        games, actions, games / elapsed, actions / elapsed, actions / max(games, 1), max(whole),
+        platform.python_version(),
     )
 
 
