@@ -37,8 +37,8 @@ def most_threads() -> int:
 
 class GeisterVectorEnv:
     """`num_envs` Geister games stepped together. `options` are Geister's table options (exit, max_plies,
-    disclose, first); `threads` is how many cores step the batch (default: all numba may use; on a busy
-    shared machine 1 is often faster, as a step waits for its slowest thread); `copy=False` returns the
+    disclose, first); `threads` is how many cores step the batch (default: all numba may use; a step waits
+    for its slowest thread, so on a busy shared machine 1 can be as fast); `copy=False` returns the
     environment's own arrays, which the next step overwrites (faster; copy them if you keep them)."""
 
     metadata: Mapping[str, Any] = {"autoreset_mode": "same-step"}
@@ -80,8 +80,8 @@ class GeisterVectorEnv:
         exactly, on any machine and any number of threads."""
         if options:
             raise ValueError("reset takes no options: give the Geister options to GeisterVectorEnv(...)")
-        if seed is None:
-            seed = self._seed if not self._started and self._seed is not None else None
+        if seed is None and not self._started:
+            seed = self._seed  # the constructor's seed serves the first reset
         entropy = np.random.SeedSequence(seed).entropy
         assert isinstance(entropy, int)
         self._game_rng = fast.new_rng(entropy, self.num_envs)
