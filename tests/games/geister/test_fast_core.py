@@ -18,7 +18,7 @@ import pytest
 from ghostgames.games import get_game
 from ghostgames.games.geister import GeisterState, fast
 from ghostgames.games.geister.actions import MOVES, Move
-from ghostgames.games.geister.board import DIRECTIONS, EXITS, START
+from ghostgames.games.geister.board import DIRECTIONS, EXITS, START, square_name
 from tests.games.geister.positions import position
 
 GAME = get_game("geister")
@@ -188,7 +188,7 @@ def test_fast_random_playouts_replay_move_for_move_in_the_reference() -> None:
         fast.random_setups(row, rng, 0)
         for seat in (0, 1):
             good = [START[seat][k] for k in range(8) if row[fast.GOOD + seat * 8 + k]]
-            state.apply(seat, "setup " + " ".join(f"{'abcdef'[q % 6]}{q // 6 + 1}" for q in good))
+            state.apply(seat, "setup " + " ".join(square_name(q) for q in good))
         log = np.empty(2000, dtype=np.int32)
         played = fast.random_playout(row, rng, 0, log)
         for code in log[:played]:
