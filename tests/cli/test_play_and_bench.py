@@ -55,3 +55,27 @@ def test_bench_engine_names_the_games_for_an_unknown_one() -> None:
     result = run(["bench", "engine", "--game", "chess", "--seconds", "0.1"])
     assert result.returncode != 0
     assert "geister" in result.stdout + result.stderr
+
+
+def test_bench_engine_measures_python_and_fast_side_by_side_with_a_ratio(tmp_path: Path) -> None:
+    out = tmp_path / "engines.json"
+    result = run(["bench", "engine", "--game", "geister", "--engine", "python", "--engine", "fast",
+                  "--seconds", "1", "--json", str(out)], timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "fast" in result.stdout and "x python" in result.stdout
+    data = json.loads(out.read_text())
+    assert [r["engine"] for r in data] == ["python", "fast"]
+    assert all(r["games"] > 0 and r["options"] == {"exit": "escape", "max_plies": 300} for r in data)
+
+
+def test_bench_engine_steps_a_batch_and_refuses_what_cannot_be_measured(tmp_path: Path) -> None:
+    out = tmp_path / "batch.json"
+    result = run(["bench", "engine", "--engine", "fast", "--batch", "64", "--threads", "1", "--seconds", "1",
+                  "--json", str(out)], timeout=300)
+    assert result.returncode == 0, result.stderr
+    [row] = json.loads(out.read_text())
+    assert row["batch"] == 64 and row["threads"] == 1 and row["actions"] % 64 == 0
+    refused = run(["bench", "engine", "--game", "thelast", "--engine", "fast", "--seconds", "0.1"])
+    assert refused.returncode == 2 and "plays geister only" in refused.stdout + refused.stderr
+    refused = run(["bench", "engine", "--engine", "python", "--batch", "8", "--seconds", "0.1"])
+    assert refused.returncode == 2 and "--engine fast" in refused.stdout + refused.stderr

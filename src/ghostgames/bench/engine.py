@@ -1,10 +1,16 @@
-"""Engine speed: uniformly random complete games through the contract, in one process."""
+"""Engine speed: uniformly random complete games, in one process.
+
+`python` plays them through the contract (the reference rules); `fast` through Geister's compiled core, one
+game after another on one thread or, with a batch, as many games stepped together by the vector
+environment (random legal actions from the masks, on `threads` cores)."""
 
 from __future__ import annotations
 
 import json
+import os
 import platform
 import random
+import statistics
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
@@ -39,11 +45,20 @@ def play_random(state: State[Any], rng: random.Random) -> int:
             return actions
 
 
+ENGINES = ("python", "fast")
+
+
 @dataclass
 class EngineResult:
     game: str
     players: int
     options: dict[str, Any]
+    engine: str
+    batch: int | None  # games stepped together (the vector environment), None for one game at a time
+    threads: int
+    warmup_seconds: float  # before the timed run: loading (or, the first time on a machine, compiling) the core
+    load_1min: float  # the machine's load average when the run started (`uptime`): a shared machine swings
+    cpu_seconds: float  # CPU time this process used in the run (all its threads): less swayed by the load
     seconds: float
     games: int
     actions: int
@@ -55,11 +70,22 @@ class EngineResult:
 
 
 def run(game_name: str, players: int, seconds: float, seed: int = 0,
-        options: Mapping[str, Any] | None = None) -> EngineResult:
+        options: Mapping[str, Any] | None = None, engine: str = "python", batch: int | None = None,
+        threads: int | None = None) -> EngineResult:
+    """Play for `seconds`. ValueError (saying what works) for an engine a game lacks or a bad batch."""
     game = get_game(game_name)
     opts = dict(DEFAULT_OPTIONS.get(game.name, {}) if options is None else options)
+    if engine not in ENGINES:
+        raise ValueError(f"the engines are {' and '.join(ENGINES)}, not {engine!r}")
+    if engine == "fast":
+        if game.name != "geister":
+            raise ValueError(f"the fast engine plays geister only; {game.name} has the python engine")
+        return _run_fast(players, seconds, seed, opts, batch, threads)
+    if batch is not None or threads is not None:
+        raise ValueError("--batch and --threads go with --engine fast (the python engine plays one game at a time)")
     rng = random.Random(seed)
     games = actions = 0
+    cpu = time.process_time()
     start = time.perf_counter()
     deadline = start + seconds
     # Games per whole second of the run: on a shared host the speed swings between seconds, and the
@@ -75,11 +101,79 @@ def run(game_name: str, players: int, seconds: float, seed: int = 0,
         games += 1
         per_second[-1] += 1
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu
     whole = per_second[:-1] if len(per_second) > 1 else per_second
     return EngineResult(
-        game.name, players, opts, elapsed, games, actions, games / elapsed, actions / elapsed,
-        actions / max(games, 1), max(whole), platform.python_version(),
+        game.name, players, opts, "python", None, 1, 0.0, _load(), cpu, elapsed, games, actions, games / elapsed,
+        actions / elapsed, actions / max(games, 1), max(whole), platform.python_version(),
     )
+
+
+def _run_fast(players: int, seconds: float, seed: int, opts: dict[str, Any], batch: int | None,
+              threads: int | None) -> EngineResult:
+    from ghostgames.envs.vector import GeisterVectorEnv
+    from ghostgames.games.geister import fast
+    from ghostgames.games.geister.state import GeisterOptions
+
+    options = GeisterOptions.model_validate(opts)
+    escape, max_plies = int(options.exit == "escape"), options.max_plies or 0
+    first = -1 if options.first is None else options.first
+    warmup = time.perf_counter()
+    if batch is None:
+        if threads not in (None, 1):
+            raise ValueError("without --batch the fast engine plays on one thread; give --batch N for more")
+        rng = fast.new_rng(seed)
+        fast.play_random_games(1, rng, escape, max_plies, first)
+        env = None
+    else:
+        if batch < 1:
+            raise ValueError(f"--batch is the number of games stepped together, at least 1, not {batch}")
+        env = GeisterVectorEnv(batch, opts, seed=seed, threads=threads, copy=False)
+        env.reset()
+        env.step(env.random_actions())
+    warmup = time.perf_counter() - warmup
+    games = actions = 0
+    per_second: list[int] = [0]
+    cpu = time.process_time()
+    start = time.perf_counter()
+    second_ends, deadline = start + 1.0, start + seconds
+    while (now := time.perf_counter()) < deadline:
+        if now >= second_ends:
+            per_second.append(0)
+            second_ends += 1.0
+        if env is None:
+            chunk = 200  # about 2 ms: the clock is read often enough, and costs nothing
+            actions += fast.play_random_games(chunk, rng, escape, max_plies, first)
+        else:
+            _obs, _rewards, terminated, _truncated, _info = env.step(env.random_actions())
+            chunk = int(terminated.sum())
+            actions += env.num_envs
+        games += chunk
+        per_second[-1] += chunk
+    elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu
+    whole = per_second[:-1] if len(per_second) > 1 else per_second
+    return EngineResult(
+        "geister", players, opts, "fast", batch, 1 if env is None else env.threads, warmup, _load(), cpu, elapsed,
+        games, actions, games / elapsed, actions / elapsed, actions / max(games, 1), max(whole),
+        platform.python_version(),
+    )
+
+
+def _load() -> float:
+    return round(os.getloadavg()[0], 2)
+
+
+def median_rate(results: list[EngineResult], of: str = "games") -> float:
+    """The median games/s (`of` "actions": actions/s, "cpu": actions per CPU second of the process) of
+    several runs of one engine: the figures to quote on a shared machine. With a batch, actions are the
+    environment steps."""
+    rates = {
+        "games": [r.games_per_second for r in results],
+        "actions": [r.actions_per_second for r in results],
+        "cpu": [r.actions / r.cpu_seconds if r.cpu_seconds > 0 else 0.0 for r in results],
+    }[of]
+    return float(statistics.median(rates))
 
 
 def write_json(results: list[EngineResult], path: Path) -> None:

@@ -114,6 +114,9 @@ class IsmctsBot(Bot):
 
     @staticmethod
     def _playout(world: State[Any], policy: SearchPolicy, rng: random.Random) -> list[float]:
+        quick = policy.playout(world, rng)
+        if quick is not None:
+            return quick
         limit = policy.rollout_limit
         steps = 0
         while True:

@@ -50,6 +50,11 @@ class SearchPolicy:
         """The root actions the bot may pick (a game may rule out known blunders); never empty."""
         return legal
 
+    def playout(self, world: State[Any], rng: random.Random) -> list[float] | None:
+        """Play `world` out in one go and return the rewards, or None to play it action by action with
+        `rollout_action` (a game with a compiled core can do the whole playout there)."""
+        return None
+
     def rollout_action(self, world: State[Any], seat: int, rng: random.Random) -> Action:
         legal: list[Action] = world.legal_actions(seat)
         return rng.choice(legal)

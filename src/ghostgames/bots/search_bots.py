@@ -1,6 +1,7 @@
-"""The search bots by game: `ismcts` (generic ISMCTS, plain playouts) and `expert` (ISMCTS with a game's
-own knowledge: Geister's belief, playout policy and evaluation; the card games use the same policy as
-`ismcts`, which already needs their playout and reward shaping to be sensible)."""
+"""The search bots by game: `ismcts` (generic ISMCTS, plain playouts; Geister plays them on its compiled
+core) and `expert` (ISMCTS with a game's own knowledge: Geister's belief, playout policy and evaluation;
+the card games use the same policy as `ismcts`, which already needs their playout and reward shaping to be
+sensible)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from ghostgames.bots.policy import SearchPolicy
 
 # game name -> "module:Class" of the policy each bot uses (missing: the plain SearchPolicy)
 PLAIN_POLICIES: dict[str, str] = {
+    "geister": "ghostgames.bots.geister.playout:GeisterFastPlayouts",  # the same playouts, on the compiled core
     "ghooost": "ghostgames.bots.ghooost.search:GhooostPolicy",
     "thelast": "ghostgames.bots.thelast.search:TheLastPolicy",
 }

@@ -1,7 +1,8 @@
-"""Wrappers for learning code: a PettingZoo AEC environment with every seat an agent (`GhostGamesAEC`) and
-a Gymnasium environment where one seat plays against ghostgames bots (`GhostGamesSolo`).
+"""Wrappers for learning code: a PettingZoo AEC environment with every seat an agent (`GhostGamesAEC`),
+a Gymnasium environment where one seat plays against ghostgames bots (`GhostGamesSolo`), and many Geister
+games stepped at once on the compiled core (`GeisterVectorEnv`, vector.py).
 
-Both need the optional extra: pip install 'ghostgames[research]'. Observations are the game's fixed-shape
+The first two need the optional extra: pip install 'ghostgames[research]'. Observations are the game's fixed-shape
 `encode(seat)` arrays (made from that seat's view only) plus an `action_mask` over the game's fixed action
 index space; rewards come at the end: +1 win, -1 loss, 0 draw.
 """
@@ -13,12 +14,17 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ghostgames.envs.aec import GhostGamesAEC
     from ghostgames.envs.solo import GhostGamesSolo
+    from ghostgames.envs.vector import GeisterVectorEnv
 
-__all__ = ["GhostGamesAEC", "GhostGamesSolo"]
+__all__ = ["GeisterVectorEnv", "GhostGamesAEC", "GhostGamesSolo"]
 
 
 def __getattr__(name: str) -> Any:
     # Imported on first use, so that `import ghostgames.envs` names the missing extra clearly.
+    if name == "GeisterVectorEnv":  # needs no extra (numba is a core dependency)
+        from ghostgames.envs.vector import GeisterVectorEnv
+
+        return GeisterVectorEnv
     try:
         if name == "GhostGamesAEC":
             from ghostgames.envs.aec import GhostGamesAEC
