@@ -54,10 +54,12 @@ def _start_worker(parent: int) -> None:
     _end_with_parent(parent)
     import ghostgames.bots
     import ghostgames.games
+    from ghostgames.bots.geister import playout
 
     for name in ghostgames.games.GAMES:
         ghostgames.games.get_game(name)
     ghostgames.bots.bot_names()
+    playout.warm_up()
 
 
 def _worker_pid() -> int:
