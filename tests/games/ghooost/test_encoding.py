@@ -169,3 +169,19 @@ def test_a_finished_game_still_encodes_with_the_over_flag_and_nobody_to_move() -
         assert arrays["table"][10] == 1.0 and arrays["seats"][:, 3].sum() == 0.0
         assert all(a.min() >= 0.0 and a.max() <= 1.0 for a in arrays.values())
         assert not state.legal_mask(seat).any()
+
+
+@pytest.mark.parametrize(("replay", "play", "optional"), [("may", "play 9 9", 1.0), ("must", "play 9 9", 0.0),
+                                                          ("may", "play 11", 0.0)])
+def test_review_9_done_has_a_fixed_index_and_the_observation_tells_an_optional_extra_turn(
+    replay: str, play: str, optional: float
+) -> None:
+    state = build(["9 9 11 6", "6 6 6 2"], cemetery="7", crypt="3 3 4 4 13 13 13", options={"replay": replay})
+    assert all(state.encode(seat)["table"][11] == 0.0 for seat in range(2))
+    state.apply(0, play)
+    assert state.turn == 0
+    for seat in range(2):  # public: both seats see whether the player to move may end the turn
+        assert state.encode(seat)["table"][11] == optional
+    done = GAME.parse_action("done")
+    assert GAME.action_index(done, 0) == 288 and GAME.action_at(288, 1) == done
+    assert bool(state.legal_mask(0)[288]) == bool(optional)
