@@ -601,8 +601,10 @@ class GhooostState(State[GhooostAction]):
         return other
 
     def sample_world(self, seat: int, rng: random.Random) -> GhooostState:
-        """Keep what `seat` knows (its hand, public zones, cards seen going into other hands); re-deal the
-        rest (other hands' unseen cards, every mansion, the crypt) at random with the same counts."""
+        """Keep what `seat` knows (its hand, public zones, and in `known` the cards seen going into other
+        hands or certain from the rules: a pass shows a hand of Miss Copy only, and after midnight such a
+        hand stays fully known); re-deal the rest (other hands' unknown cards, every mansion, the crypt) at
+        random with the same counts. Nothing else is forced in Ghooost!, so nothing else is certain."""
         world = self.clone()
         world.seed = rng.randrange(2**63)
         pool: list[int] = []
