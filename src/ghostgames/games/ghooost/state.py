@@ -142,6 +142,7 @@ class GhooostState(State[GhooostAction]):
         "log",
         "mansions",
         "match_on",
+        "may_decline",
         "optional_replay",
         "options",
         "out_order",
@@ -162,6 +163,7 @@ class GhooostState(State[GhooostAction]):
         self.options = options
         self.seed = seed
         self.match_on = options.match_on(players)
+        self.may_decline = options.replay == "may"  # a double or triple's extra turn may be ended with `done`
         self.round = 0
         self.points = [0] * players
         self.bouh = [0] * players
@@ -436,7 +438,7 @@ class GhooostState(State[GhooostAction]):
             self._end_round(None, events)
         elif effect & AGAIN:
             self.turn = seat
-            self.optional_replay = not effect & CLEARED and self.options.replay == "may"
+            self.optional_replay = self.may_decline and not effect & CLEARED
         elif effect & SKIP:
             self.turn = self._next(seat, 2)
         else:  # the next player in the current direction, inline: this runs after nearly every action
@@ -571,6 +573,7 @@ class GhooostState(State[GhooostAction]):
         other.game = self.game
         other.players = self.players
         other.options = self.options
+        other.may_decline = self.may_decline
         other.seed = self.seed
         other.match_on = self.match_on
         other.round = self.round
