@@ -15,6 +15,7 @@ TABLES: list[tuple[str, int, dict[str, Any]]] = [
     ("geister", 2, {"exit": "reach"}),
     ("ghooost", 2, {"max_turns": 200}),
     ("ghooost", 4, {"max_turns": 200}),
+    ("ghooost", 3, {"max_turns": 200, "replay": "must"}),
     ("thelast", 2, {}),
     ("thelast", 3, {}),
 ]

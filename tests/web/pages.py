@@ -142,7 +142,8 @@ def play_geister(page: Page, rng: random.Random, screenshot: str | None = None, 
 
 # --- Ghooost! -----------------------------------------------------------------------------------------
 def ghooost_turn(page: Page, rng: random.Random, drag: bool) -> None:
-    """Play the biggest group of playable identical ghosts; else gamble, turn, take or pass."""
+    """Play the biggest group of playable identical ghosts; else end an optional extra turn, gamble, turn,
+    take or pass."""
     before = version(page)
     cards: list[dict[str, Any]] = page.eval_on_selector_all(
         ".hand .card",
@@ -167,7 +168,7 @@ def ghooost_turn(page: Page, rng: random.Random, drag: bool) -> None:
                 return
             for i in indexes[:size]:
                 hand.nth(i).click()  # unselect and try a smaller group
-    for simple in ("gamble", "turn", "take", "pass"):
+    for simple in ("done", "gamble", "turn", "take", "pass"):
         button = page.locator(f"button.do-{simple}")
         if button.count():
             button.click()

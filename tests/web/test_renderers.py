@@ -138,6 +138,26 @@ def test_ghooost_miss_copy_joins_identical_ghosts_and_kitty_is_played_alone(harn
     expect(page.locator(".ghooost-seat")).to_have_count(2)
 
 
+@pytest.mark.parametrize("replay", ["may", "must"])
+def test_review_9_ghooost_offers_end_turn_exactly_when_done_is_legal(harness: Any, replay: str) -> None:
+    from tests.games.ghooost.positions import build
+
+    state = build(["9 9 5 13", "6 6 6 2"], cemetery="7", crypt="3 3 4 4 10 14 14", options={"replay": replay})
+    state.apply(0, "play 9 9")
+    view = state.view(0)
+    page = harness("ghooost", view)
+    done = page.locator("button.do-done")
+    if replay == "must":
+        expect(done).to_have_count(0)
+        expect(page.locator(".ghooost-banner .optional-replay")).to_have_count(0)
+        return
+    expect(done).to_have_text("End turn")
+    expect(page.locator(".ghooost-banner .optional-replay")).to_contain_text("play again or end it")
+    expect(page.locator("button.do-take")).to_be_visible()  # the other choices stay on offer
+    done.click()
+    assert acted(page) == ["done"]
+
+
 def test_the_last_marks_playable_cards_and_a_won_trick_offers_keep_or_swap(harness: Any) -> None:
     game = get_game("thelast")
     state = game.new(2, None, 9)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from ghostgames.games import get_game
-from ghostgames.games.ghooost.actions import KITTY_PLAYS, PLAY_TABLE, PLAYS, SIMPLE
+from ghostgames.games.ghooost.actions import KITTY_PLAYS, PLAY_TABLE, SIMPLE, Play
 from ghostgames.games.ghooost.cards import KITTY
 from ghostgames.rules import IllegalAction
 from tests.contract_checks import play_out, random_positions
@@ -44,7 +44,7 @@ def test_every_play_the_tables_can_produce_has_an_index_for_both_decks() -> None
     produced = {a for top in PLAY_TABLE for cop in top for value in cop for held in value for a in held}
     produced |= {a for plays in KITTY_PLAYS for a in plays} | set(SIMPLE.values())
     count = GAME.action_count(4)
-    assert count == 288
+    assert count == 289
     indices = {GAME.action_index(a, 0) for a in produced}
     assert len(indices) == len(produced) and indices <= set(range(count))
     assert all(GAME.action_count(p) == count for p in range(2, 7))
@@ -155,9 +155,11 @@ def test_action_at_rejects_minus_one_and_the_count() -> None:
             GAME.action_at(bad, 0)
 
 
-def test_action_index_rejects_a_play_the_game_never_produces() -> None:
+def test_action_index_rejects_what_is_no_ghooost_action_and_a_play_the_game_never_produces_cannot_be_built() -> None:
     with pytest.raises(IllegalAction):
-        GAME.action_index(PLAYS[KITTY][1][1], 0)  # Miss Copy never copies Kitty
+        GAME.action_index("play 7", 0)  # type: ignore[arg-type]  # text, not an action
+    with pytest.raises(IllegalAction, match="never copies Kitty"):
+        Play(KITTY, 1, 1)
 
 
 def test_a_finished_game_still_encodes_with_the_over_flag_and_nobody_to_move() -> None:
@@ -167,3 +169,19 @@ def test_a_finished_game_still_encodes_with_the_over_flag_and_nobody_to_move() -
         assert arrays["table"][10] == 1.0 and arrays["seats"][:, 3].sum() == 0.0
         assert all(a.min() >= 0.0 and a.max() <= 1.0 for a in arrays.values())
         assert not state.legal_mask(seat).any()
+
+
+@pytest.mark.parametrize(("replay", "play", "optional"), [("may", "play 9 9", 1.0), ("must", "play 9 9", 0.0),
+                                                          ("may", "play 11", 0.0)])
+def test_review_9_done_has_a_fixed_index_and_the_observation_tells_an_optional_extra_turn(
+    replay: str, play: str, optional: float
+) -> None:
+    state = build(["9 9 11 6", "6 6 6 2"], cemetery="7", crypt="3 3 4 4 13 13 13", options={"replay": replay})
+    assert all(state.encode(seat)["table"][11] == 0.0 for seat in range(2))
+    state.apply(0, play)
+    assert state.turn == 0
+    for seat in range(2):  # public: both seats see whether the player to move may end the turn
+        assert state.encode(seat)["table"][11] == optional
+    done = GAME.parse_action("done")
+    assert GAME.action_index(done, 0) == 288 and GAME.action_at(288, 1) == done
+    assert bool(state.legal_mask(0)[288]) == bool(optional)

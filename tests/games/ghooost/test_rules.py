@@ -3,6 +3,8 @@ built exactly with `game.load` (see positions.py); cards are written as people t
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from ghostgames.games.ghooost.cards import DECK_SIZE, KITTY, MANSION_SIZE, MISS_COPY, composition
@@ -543,3 +545,172 @@ def test_drawn_cards_are_told_to_the_drawer_only() -> None:
     assert draw.for_seat(0)["cards"] == ["13", "8", "7"]
     for reader in (None, 1, 2):
         assert "cards" not in draw.for_seat(reader) and draw.for_seat(reader)["count"] == 3
+
+
+# --- review point 9: option `replay` (a double or triple *may* play again; a quartet or jack *must*) ----------
+def test_review_9_a_double_lets_the_player_end_the_turn_under_may() -> None:
+    state = build(["9 9 5 6", "6 6 6 2", "7 7 7 2"], crypt="3 3 4 4 13 13 13")
+    assert GAME.options(3).replay == "may"  # the default
+    state.apply(0, "play 9 9")
+    assert state.turn == 0 and "done" in legal(state)
+    assert state.view(0)["optional_replay"] is True and state.view(1)["optional_replay"] is True
+    events = state.apply(0, "done")
+    assert [e.kind for e in events] == ["done"]
+    assert state.turn == 1 and "done" not in legal(state)
+    assert state.view(0)["log"][-1] == [0, "ends the turn"]
+
+
+@pytest.mark.parametrize("cards", ["9 9 9", "9 X", "9 9 X"])
+def test_review_9_a_triple_or_a_pair_with_miss_copy_also_lets_the_player_choose_under_may(cards: str) -> None:
+    state = build(["9 9 9 X", "6 6 6 2"], crypt="3 3 4 4 13 13 13")
+    state.apply(0, "play " + cards)
+    assert state.turn == 0 and "done" in legal(state)
+
+
+def test_review_9_under_may_the_player_may_also_play_again() -> None:
+    state = build(["9 9 5 10", "6 6 6 2", "7 7 7 2"], crypt="3 3 4 4 13 14 14")
+    state.apply(0, "play 9 9")
+    assert {"play 10", "play 14", "play 14 14", "take", "gamble", "done"} <= legal(state)
+    state.apply(0, "play 10")
+    assert state.turn == 1
+
+
+def test_review_9_done_is_refused_where_there_is_no_optional_extra_turn_and_changes_nothing() -> None:
+    state = build(["9 9 5 6", "6 6 6 2", "7 7 7 2"], crypt="3 3 4 4 13 13 13")
+    before = state.to_json()
+    assert "done" not in legal(state)
+    with pytest.raises(IllegalAction, match="only the extra turn a double or triple gives"):
+        state.apply(0, "done")
+    assert state.to_json() == before
+
+
+def test_review_9_under_must_done_is_illegal_after_a_double() -> None:
+    state = build(["9 9 5 6", "6 6 6 2", "7 7 7 2"], crypt="3 3 4 4 13 13 13", options={"replay": "must"})
+    state.apply(0, "play 9 9")
+    assert state.turn == 0 and "done" not in legal(state)
+    assert state.view(0)["optional_replay"] is False
+    before = state.to_json()
+    with pytest.raises(IllegalAction, match="replay 'must'"):
+        state.apply(0, "done")
+    assert state.to_json() == before
+
+
+@pytest.mark.parametrize("replay", ["may", "must"])
+@pytest.mark.parametrize(
+    ("hand", "cemetery", "crypt", "action"),
+    [
+        ("4 4 4 X 5", "13 14", "2 2 3 3 4 5 5 5", "play 4 4 4 X"),  # a quartet from the hand
+        ("7 7 5 6", "5 7 X=7", "2 2 3 3 4 4 4 10", "play 7 7"),  # a double that completes a quartet
+        ("11 5 6 8", "9 10", "2 2 3 3 4 5 5 5", "play 11"),  # a jack
+        ("11 11 5 6", "9 10", "2 2 3 3 4 5 5 5", "play 11 11"),  # a pair of jacks
+        ("5 6 9 10", "7 9", "2 2 3 4 4 5 5 11", "gamble"),  # a gambled jack
+    ],
+)
+def test_review_9_a_quartet_or_a_jack_obliges_under_both(
+    replay: str, hand: str, cemetery: str, crypt: str, action: str
+) -> None:
+    state = build([hand, "6 6 6 2", "1 1 12 12"], cemetery=cemetery, crypt=crypt, options={"replay": replay})
+    state.apply(0, action)
+    assert state.cemetery == [] and state.turn == 0
+    assert "done" not in legal(state) and state.view(0)["optional_replay"] is False
+    with pytest.raises(IllegalAction, match="must"):
+        state.apply(0, "done")
+
+
+def test_review_9_play_again_never_stacks() -> None:
+    # the extra turn of a double is one turn: a single played in it passes the turn on, with no `done` left
+    state = build(["9 9 5 10", "6 6 6 2", "7 7 7 2"], crypt="3 3 4 4 13 14 14")
+    state.apply(0, "play 9 9")
+    state.apply(0, "play 10")
+    assert state.turn == 1 and "done" not in legal(state, 1) and not state.optional_replay
+    # a pair of jacks is a jack and a double: one extra turn, an obligatory one, and then the turn passes
+    state = build(["11 11 5 6", "6 6 6 2", "7 7 7 2"], cemetery="7", crypt="2 2 3 3 4 4 5")
+    state.apply(0, "play 11 11")
+    assert state.turn == 0 and "done" not in legal(state)
+    state.apply(0, "play 6")
+    assert state.turn == 1
+    # a double played in the extra turn gives its own one extra turn, not two
+    state = build(["9 9 10 6", "6 6 6 2", "7 7 7 2"], crypt="3 3 4 4 5 10 14")
+    state.apply(0, "play 9 9")  # draws 14 and 10
+    state.apply(0, "play 10 10")  # draws 10 and 5
+    assert state.turn == 0 and "done" in legal(state)
+    state.apply(0, "play 14")
+    assert state.turn == 1
+
+
+def test_review_9_going_out_passes_the_turn_on_even_under_may() -> None:
+    state = build(["9 9", "6 6 2 2", "3 3 4 4"], mansions=["", "9", "9"], cemetery="7")
+    state.apply(0, "play 9 9")
+    assert state.is_out[0] and state.turn == 1
+    assert not state.optional_replay and "done" not in legal(state, 1)
+
+
+def test_review_9_the_refill_happens_before_the_choice() -> None:
+    state = build(["9 9 9 X", "6 6 6 2"], crypt="2 2 3 10 13 14")
+    events = state.apply(0, "play 9 9 9")
+    assert [e.kind for e in events] == ["play", "draw"]
+    assert hand_of(state, 0) == "10 13 14 X" and "done" in legal(state)  # refilled to 4, then the choice
+    assert {"play 10", "play 13 X", "play 14"} <= legal(state)  # the drawn cards may be played at once
+    events = state.apply(0, "done")
+    assert [e.kind for e in events] == ["done"]  # ending the turn draws nothing more
+    assert hand_of(state, 0) == "10 13 14 X" and state.crypt == [2, 2, 3]
+
+
+def test_review_9_after_midnight_a_double_also_lets_the_player_choose() -> None:
+    state = build(["9 9 5", "6 6 2 2"], mansions=["9", "9"], cemetery="7")
+    state.apply(0, "play 9 9")
+    assert state.turn == 0 and legal(state) == {"take", "done"}  # a 5 may not follow the 9s
+    state.apply(0, "done")
+    assert state.turn == 1
+
+
+def test_review_9_kittys_extra_turn_with_two_players_is_no_optional_replay() -> None:
+    state = build(["K 5 6 9", "6 6 6 2"], cemetery="12", crypt="2 2 3 3 4 5 5 5")
+    state.apply(0, "play K")
+    assert state.turn == 0 and "done" not in legal(state)
+
+
+def test_review_9_done_reads_back_from_text_and_json() -> None:
+    action = GAME.parse_action(" DONE ")
+    assert str(action) == "done" and action.to_json() == {"type": "done"}
+    assert GAME.parse_action(str(action)) == action == GAME.action_from_json({"type": "done"})
+    state = build(["9 9 5 6", "6 6 6 2"], crypt="3 3 4 4 13 13 13")
+    state.apply(0, "play 9 9")
+    done = next(a for a in state.legal_actions(0) if str(a) == "done")
+    assert GAME.action_from_json(done.to_json()) == done == action
+    state.apply(0, GAME.action_from_json({"type": "done"}))
+    assert state.turn == 1
+
+
+def test_review_9_the_option_is_checked_and_named() -> None:
+    with pytest.raises(OptionError, match="replay"):
+        GAME.new(3, {"replay": "sometimes"})
+    assert GAME.options_schema()["replay"]["choices"] == ["may", "must"]
+    assert "done" in GAME.help_text()
+
+
+# --- review point 12: malformed action objects and JSON are refused and change nothing ------------------
+@pytest.mark.parametrize("text", ["play 7", "play 7 X", "play K"])
+def test_review_12_a_play_of_zero_cards_is_refused_and_changes_nothing(text: str) -> None:
+    state = build(["7 X K 9", "6 6 6 2"], cemetery="5", crypt="2 2 3 3 4 4 4")
+    before = state.to_json()
+    with pytest.raises(IllegalAction, match="at least one ghost or Kitty card"):
+        state.apply(0, dataclasses.replace(GAME.parse_action(text), count=0))
+    with pytest.raises(IllegalAction, match="never copies Kitty"):
+        state.apply(0, dataclasses.replace(GAME.parse_action("play K"), copies=1))
+    assert state.to_json() == before and state.turn == 0
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"type": "play", "value": True, "count": 1},
+        {"type": "play", "value": 7, "count": True},
+        {"type": "play", "value": 7, "count": 1, "copies": True},
+        {"type": "play", "kitty": True},
+        {"type": "play", "value": 7.0, "count": 1},
+    ],
+)
+def test_review_12_json_booleans_and_fractions_are_no_card_numbers(data: dict[str, object]) -> None:
+    with pytest.raises(IllegalAction, match="whole numbers"):
+        GAME.action_from_json(data)

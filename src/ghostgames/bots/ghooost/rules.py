@@ -1,6 +1,8 @@
 """Ghooost! by rules of thumb: shed the lowest ordinary cards, as many of a kind as you hold; keep the
 1s, jacks, Miss Copies, Kitties and quartets for when they matter (a full cemetery that you would
 otherwise have to take); with nothing to play, gamble before midnight and turn your mansion after.
+An extra turn that may be declined (`done`, option replay `may`) is worth only a card it would shed anyway:
+without one it ends the turn rather than spend a reserve card, gamble or take.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ def choose(knowledge: SeatKnowledge, rng: random.Random) -> Action:
     ordinary = [p for p in plays if not _is_reserve(p, top, run)]
     if ordinary:
         return _shed(ordinary)
+    if "done" in simple:  # nothing worth shedding: keep the reserve and risk no gamble
+        return simple["done"]
     reserve = sorted((p for p in plays), key=lambda p: _reserve_rank(p, top, run))
     cemetery = len(view["cemetery"]) + int(view["kitty"])
     if reserve and (cemetery >= BIG_CEMETERY or "gamble" not in simple):

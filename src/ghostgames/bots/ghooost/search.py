@@ -1,6 +1,7 @@
 """Ghooost! knowledge for the search: playouts that play a card whenever they can (uniform play takes
 the cemetery back and forth for hundreds of turns), cut after `rollout_limit` actions and scored by the
-cards each seat still has to get rid of."""
+cards each seat still has to get rid of. Without a play, a playout ends an optional extra turn (`done`)
+before it gambles or turns a mansion card."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import random
 from typing import Any
 
 from ghostgames.bots.policy import SearchPolicy
-from ghostgames.games.ghooost.actions import Play, Simple
+from ghostgames.games.ghooost.actions import DONE, Play, Simple
 from ghostgames.rules.contract import Action, State
 
 
@@ -23,6 +24,8 @@ class GhooostPolicy(SearchPolicy):
         plays = [a for a in legal if type(a) is Play]
         if plays and rng.random() < 0.9:
             return rng.choice(plays)
+        if legal[-1] is DONE:  # the state lists `done` last when it is legal
+            return DONE
         for a in legal:
             if type(a) is Simple and a.kind in ("gamble", "turn"):
                 return a

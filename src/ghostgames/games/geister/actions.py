@@ -105,11 +105,17 @@ def parse_action(text: str) -> Setup | Move:
     raise IllegalAction(f"cannot read {text!r}. Type {FORMS}")
 
 
+def _one_word(data: Any) -> bool:
+    return isinstance(data, str) and len(data.replace(",", " ").split()) == 1
+
+
 def action_from_json(data: Mapping[str, Any]) -> Setup | Move:
     kind = data.get("type")
-    if kind == "setup" and isinstance(data.get("good"), list):
-        return parse_action("setup " + " ".join(str(s) for s in data["good"]))
-    if kind == "move" and isinstance(data.get("from"), str) and isinstance(data.get("dir"), str):
+    good = data.get("good")
+    # each entry one square name (a string: `true` or `1` is no square, "b1 c1" is two entries' worth)
+    if kind == "setup" and isinstance(good, list) and all(_one_word(s) for s in good):
+        return parse_action("setup " + " ".join(good))
+    if kind == "move" and _one_word(data.get("from")) and _one_word(data.get("dir")):
         return parse_action(f"{data['from']} {data['dir']}")
     raise IllegalAction(
         'a Geister action is {"type": "setup", "good": ["b1", ...]} or {"type": "move", "from": "b2", "dir": "n"}'

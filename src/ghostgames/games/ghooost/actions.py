@@ -4,7 +4,8 @@
   `play K` / `play K K`: Kitty cards (alone);
 - `take`: the cemetery into the hand; `gamble`: turn the crypt's top card and play it (before midnight);
 - `turn`: turn your mansion's top card and play it (after midnight, with an empty hand);
-- `pass`: only when nothing else is allowed.
+- `pass`: only when nothing else is allowed;
+- `done`: end the turn instead of taking the extra turn a double or triple gives (option `replay` = `may`).
 
 Every action object is built once (the tables below), so generating legal actions allocates nothing.
 """
@@ -30,22 +31,60 @@ MAX_SAME = 4  # at most four cards of a kind exist (4 ghosts per value; Kitty an
 
 FORMS = (
     "'play' and the cards (values 1-14, X = Miss Copy, K = Kitty), e.g. 'play 7 7 X' or 'play K', "
-    "or 'take', 'gamble', 'turn' (your mansion card), 'pass'"
+    "or 'take', 'gamble', 'turn' (your mansion card), 'pass', 'done' (end your turn instead of playing again)"
 )
+
+SIMPLE_KINDS = ("take", "gamble", "turn", "pass", "done")
+
+# What a play did, as words for the log, per effect mask (the bits are in state.py).
+EFFECT_BITS = ((8, ", reverses"), (4, ", clears the cemetery"), (2, ", skips a turn"), (1, ", plays again"))
+EFFECT_WORDS = tuple("".join(word for bit, word in EFFECT_BITS if mask & bit) for mask in range(16))
 
 
 @dataclass(frozen=True, slots=True)
 class Play(Action):
-    """`count` cards of kind `value` (a ghost value or KITTY) and `copies` Miss Copy cards copying them."""
+    """`count` cards of kind `value` (a ghost value or KITTY) and `copies` Miss Copy cards copying them.
+
+    Only the three choices are given; the rest follows from them. A choice that is no play (no ghost or
+    Kitty in it, Miss Copy copying Kitty, more than four of a kind) cannot be built, so the rules' hot
+    path may trust every Play it is handed."""
 
     value: int
     count: int
     copies: int
-    text: str = field(compare=False)
-    cards: str = field(compare=False)  # the text without "play "
-    log: tuple[str, ...] = field(compare=False, repr=False)  # log line for each effect mask (see state.py)
-    size: int = field(compare=False, repr=False)  # count + copies
-    free: bool = field(compare=False, repr=False)  # Kitty or a quartet: legal whatever the top value
+    text: str = field(init=False, compare=False)
+    cards: str = field(init=False, compare=False)  # the text without "play "
+    log: tuple[str, ...] = field(init=False, compare=False, repr=False)  # log line per effect mask (state.py)
+    size: int = field(init=False, compare=False, repr=False)  # count + copies
+    free: bool = field(init=False, compare=False, repr=False)  # Kitty or a quartet: legal whatever the top value
+
+    def __post_init__(self) -> None:
+        value, count, copies = self.value, self.count, self.copies
+        if not all(type(n) is int for n in (value, count, copies)):
+            raise IllegalAction("a play's value, count and copies are whole numbers")
+        if not (value in GHOST_VALUES or value == KITTY):
+            raise IllegalAction(f"a play is of ghosts of value 1 to 14 or of Kitty ({KITTY}), not of {value}")
+        if count < 1:
+            raise IllegalAction(
+                f"a play needs at least one ghost or Kitty card, not {count}: a play of no card is no play, "
+                "and Miss Copy is never played alone"
+            )
+        if count > MAX_SAME:
+            raise IllegalAction(f"there are only {MAX_SAME} cards of each value, not {count}")
+        if not 0 <= copies <= (0 if value == KITTY else MAX_SAME):
+            raise IllegalAction(
+                "Miss Copy never copies Kitty" if value == KITTY else f"there are at most {MAX_SAME} Miss Copy cards"
+            )
+        cards = " ".join([card_text(value)] * count + ["X"] * copies)
+        size = count + copies
+        for name, data in (
+            ("text", "play " + cards),
+            ("cards", cards),
+            ("log", tuple("plays " + cards + words for words in EFFECT_WORDS)),
+            ("size", size),
+            ("free", value == KITTY or size >= MAX_SAME),
+        ):
+            object.__setattr__(self, name, data)
 
     def __str__(self) -> str:
         return self.text
@@ -58,9 +97,13 @@ class Play(Action):
 
 @dataclass(frozen=True, slots=True)
 class Simple(Action):
-    """take, gamble, turn or pass: actions without a choice inside."""
+    """take, gamble, turn, pass or done: actions without a choice inside."""
 
     kind: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in SIMPLE_KINDS:
+            raise IllegalAction(f"{self.kind!r} is no Ghooost! action; the simple ones are {', '.join(SIMPLE_KINDS)}")
 
     def __str__(self) -> str:
         return self.kind
@@ -73,24 +116,19 @@ TAKE = Simple("take")
 GAMBLE = Simple("gamble")
 TURN = Simple("turn")
 PASS = Simple("pass")
-SIMPLE = {a.kind: a for a in (TAKE, GAMBLE, TURN, PASS)}
+DONE = Simple("done")
+SIMPLE = {a.kind: a for a in (TAKE, GAMBLE, TURN, PASS, DONE)}
 GhooostAction = Play | Simple
 
 
-EFFECT_BITS = ((8, ", reverses"), (4, ", clears the cemetery"), (2, ", skips a turn"), (1, ", plays again"))
-EFFECT_WORDS = tuple("".join(word for bit, word in EFFECT_BITS if mask & bit) for mask in range(16))
-
-
-def _play(value: int, count: int, copies: int) -> Play:
-    cards = " ".join([card_text(value)] * count + ["X"] * copies)
-    log = tuple("plays " + cards + w for w in EFFECT_WORDS)
-    size = count + copies
-    return Play(value, count, copies, "play " + cards, cards, log, size, value == KITTY or size >= MAX_SAME)
-
-
-# PLAYS[value][count][copies]: the one Play object for that choice (count >= 1).
+# PLAYS[value][count][copies]: the one Play object for that choice; only real plays are there (count >= 1,
+# Kitty without Miss Copy), so PLAYS[KITTY][n] has the one entry [0] and PLAYS[v][0] is empty.
 PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
-    tuple(tuple(_play(v, n, m) for m in range(MAX_SAME + 1)) for n in range(MAX_SAME + 1)) for v in range(KITTY + 1)
+    tuple(
+        tuple(Play(v, n, m) for m in range((0 if v == KITTY else MAX_SAME) + 1)) if n and v else ()
+        for n in range(MAX_SAME + 1)
+    )
+    for v in range(KITTY + 1)
 )
 KITTY_PLAYS: tuple[tuple[Play, ...], ...] = tuple(
     tuple(PLAYS[KITTY][n][0] for n in range(1, held + 1)) for held in range(MAX_SAME + 1)
@@ -114,6 +152,8 @@ GHOST_CHOICES: tuple[tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...], ...] 
         tuple(tuple(_choices(v, held, cop, need) for need in range(MAX_SAME + 1)) for cop in range(MAX_SAME + 1))
         for held in range(MAX_SAME + 1)
     )
+    if v
+    else ()
     for v in range(KITTY)
 )
 
@@ -134,6 +174,12 @@ PLAY_TABLE: tuple[tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...], ...] = t
     )
     for top in range(KITTY)
 )
+
+
+def _number(data: Mapping[str, Any], key: str, default: int | None = None) -> int | None:
+    """An integer field of a JSON action; a boolean (which Python counts as an int) is no number here."""
+    value = data.get(key, default)
+    return value if type(value) is int else None
 
 
 def _read_kind(word: str) -> int:
@@ -187,16 +233,18 @@ def action_from_json(data: Mapping[str, Any]) -> GhooostAction:
     if isinstance(kind, str) and kind in SIMPLE:
         return SIMPLE[kind]
     if kind == "play":
-        kitty, value, count, copies = data.get("kitty"), data.get("value"), data.get("count"), data.get("copies", 0)
-        if isinstance(kitty, int) and 1 <= kitty <= MAX_SAME and value is None:
+        kitty, value = _number(data, "kitty"), _number(data, "value")
+        count, copies = _number(data, "count"), _number(data, "copies", 0)
+        if kitty is not None and 1 <= kitty <= MAX_SAME and data.get("value") is None:
             return PLAYS[KITTY][kitty][0]
         if (
-            isinstance(value, int) and value in GHOST_VALUES
-            and isinstance(count, int) and 1 <= count <= MAX_SAME
-            and isinstance(copies, int) and 0 <= copies <= MAX_SAME
+            value in GHOST_VALUES and data.get("kitty") is None
+            and count is not None and 1 <= count <= MAX_SAME
+            and copies is not None and 0 <= copies <= MAX_SAME
         ):  # fmt: skip
             return PLAYS[value][count][copies]
     raise IllegalAction(
-        'a Ghooost! action is {"type": "play", "value": 7, "count": 2, "copies": 1}, {"type": "play", "kitty": 1}, '
-        'or {"type": "take" | "gamble" | "turn" | "pass"}'
+        'a Ghooost! action is {"type": "play", "value": 7, "count": 2, "copies": 1} (value 1-14, count 1-4, '
+        'copies 0-4, all whole numbers), {"type": "play", "kitty": 1} (1-4), '
+        'or {"type": "take" | "gamble" | "turn" | "pass" | "done"}'
     )

@@ -1,11 +1,13 @@
 """Ghooost! for learning code: a fixed action index space and fixed-shape observations of one seat's view.
 
-Action indices (288 for every player count, seat and deck; both decks' plays fit in one table):
+Action indices (289 for every player count, seat, deck and `replay` option; both decks' plays fit in one
+table):
 
 - 0..279: a play of ghosts, index = (value - 1) * 20 + (count - 1) * 5 + copies, for value 1..14,
   count 1..4 ghosts of that value and copies 0..4 Miss Copy cards copying them;
 - 280..283: a Kitty play of 1..4 Kitty cards (index 280 + count - 1);
-- 284 take, 285 gamble, 286 turn, 287 pass.
+- 284 take, 285 gamble, 286 turn, 287 pass, 288 done (end the optional extra turn of a double or triple;
+  legal only under the option `replay` = `may`; added last so that the older indices kept their meaning).
 
 No action depends on the seat, so the seat does not change an index.
 
@@ -15,7 +17,8 @@ seat, row i the seat i places after it clockwise (seat + i mod players), whateve
 
 - "hand" (16,): the seat's own cards per kind / 4.
 - "known" (players, 16): per seat row, the cards of that hand every other player saw go into it (a taken
-  cemetery, a failed gamble or mansion card) and that were not played since, per kind / 4. Row 0 is what
+  cemetery, a failed gamble or mansion card) or can deduce (a pass shows a hand of Miss Copy only) and that
+  were not played since, per kind / 4. Row 0 is what
   the others know of the viewer's own hand.
 - "seats" (players, 7) per seat row: 0 hand size / 62, 1 mansion size / 12, 2 out of the round,
   3 to move, 4 place in going out / players (0 while in), 5 match points / 30 (capped at 1),
@@ -26,10 +29,11 @@ seat, row i the seat i places after it clockwise (seat + i mod players), whateve
 - "discard" (16,): discarded cards per kind / 4.
 - "unseen" (16,): cards the viewer cannot place, per kind / 4: the deck minus its own hand, the other seats'
   known cards, the cemetery (Kitty included) and the discard; they are in other hands, mansions or the crypt.
-- "table" (11,): 0 cards of the top value in a row (top run) / 4, 1 Kitty cards beside the cemetery / 4,
+- "table" (12,): 0 cards of the top value in a row (top run) / 4, 1 Kitty cards beside the cemetery / 4,
   2 cemetery size / 62, 3 crypt size / 30, 4 midnight (crypt empty), 5 direction is clockwise,
   6 match on, 7 round / max_rounds (capped), 8 turns this round / max_turns (capped), 9 original deck
-  (0 = tarot), 10 game over.
+  (0 = tarot), 10 game over, 11 the player to move is in an optional extra turn (after a double or
+  triple under `replay` = `may`: `done` may end it; 0 under `must` and in every other turn).
 """
 
 from __future__ import annotations
@@ -40,7 +44,17 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ghostgames.games.ghooost.actions import GAMBLE, KITTY_PLAYS, MAX_SAME, PASS, PLAYS, TAKE, TURN, GhooostAction
+from ghostgames.games.ghooost.actions import (
+    DONE,
+    GAMBLE,
+    KITTY_PLAYS,
+    MAX_SAME,
+    PASS,
+    PLAYS,
+    TAKE,
+    TURN,
+    GhooostAction,
+)
 from ghostgames.games.ghooost.cards import DECKS, GHOST_VALUES, KITTY, MISS_COPY, composition
 from ghostgames.rules.contract import IllegalAction
 
@@ -50,7 +64,7 @@ PER_VALUE = MAX_SAME * (MAX_SAME + 1)  # count 1..4 times copies 0..4
 ACTIONS: tuple[GhooostAction, ...] = (
     tuple(PLAYS[v][n][m] for v in GHOST_VALUES for n in range(1, MAX_SAME + 1) for m in range(MAX_SAME + 1))
     + KITTY_PLAYS[MAX_SAME]
-    + (TAKE, GAMBLE, TURN, PASS)
+    + (TAKE, GAMBLE, TURN, PASS, DONE)
 )
 ACTION_COUNT = len(ACTIONS)
 INDEX: dict[GhooostAction, int] = {action: i for i, action in enumerate(ACTIONS)}
@@ -75,7 +89,7 @@ KIND_COLUMNS = 16
 KITTY_COLUMN = KITTY - 1
 COPY_COLUMN = MISS_COPY - 1
 SEAT_FEATURES = 7
-TABLE_FEATURES = 11
+TABLE_FEATURES = 12
 MAX_CARDS = 62
 MAX_MANSION = 12
 MAX_CRYPT = 30  # 2 players: 62 - 2 * 4 - 2 * 12
@@ -160,6 +174,7 @@ def encode_view(view: Mapping[str, Any]) -> dict[str, NDArray[np.float32]]:
             _capped(view["turns"], options["max_turns"]),
             1.0 if options["deck"] == "original" else 0.0,
             1.0 if view["phase"] == "over" else 0.0,
+            1.0 if view["optional_replay"] else 0.0,
         ),
         dtype=np.float32,
     )

@@ -25,10 +25,13 @@ Cards: values 1-14 (11 jack, 12 knight, 13 queen, 14 king), K = Kitty, X = Miss 
   turn         after midnight, with an empty hand: turn your mansion's top card and play it (or take it
                with the cemetery)
   pass         only when nothing else is allowed
+  done         end your turn instead of taking the extra turn a double or triple gives (option replay may)
 Before midnight (while the crypt has cards) you refill to 4 after every action. Powers: a 1 is always
 playable; after a 3 only 1, 3 or 12; after a 12 only 1 or 12; an 8 reverses the direction; a jack clears
-the cemetery and you play again; 2 or 3 cards: play again; 4 alike (or completing 4 with the cemetery's
-top) clear the cemetery and you play again. Kitty and quartets may always be played."""
+the cemetery and you must play again; 4 alike (or completing 4 with the cemetery's top) clear the cemetery
+and you must play again; 2 or 3 cards from the hand: you may play again (after the refill) or say 'done';
+with the option replay 'must' you have to. One play gives at most one extra turn, and going out ends it.
+Kitty and quartets may always be played."""
 
 
 class GhooostGame(Game[GhooostOptions, GhooostAction]):

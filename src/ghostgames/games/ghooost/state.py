@@ -5,7 +5,8 @@ Zones, all as small integers (see cards.py): each hand is a count vector (`hands
 mansion and the crypt are stacks (top = last item), the cemetery is a stack of entries with Kitty cards
 counted beside it (`kitty`), the discard is a count vector. `known[s]` counts the cards of hand s that
 every other seat has seen go into it (a taken cemetery, a failed gamble or mansion card) and that have
-not been played since: this is public knowledge, the same for every other seat.
+not been played since, or that every seat can deduce (a pass shows a hand of Miss Copy only): this is
+public knowledge, the same for every other seat.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from ghostgames.games.ghooost.actions import (
+    DONE,
     EFFECT_WORDS,
     GAMBLE,
     KITTY_PLAYS,
@@ -87,6 +89,12 @@ class GhooostOptions(BaseModel):
         description="tarot: four Kitty and two Miss Copy (the tarot-deck version); "
         "original: two Kitty and four Miss Copy (the published deck)",
     )
+    replay: Literal["may", "must"] = Field(
+        "may",
+        description="may: after a double or triple the extra turn is the player's choice (play again, or "
+        "'done' to end the turn, after the refill); must: every extra turn is obligatory. A quartet or a jack "
+        "always obliges the player to play again",
+    )
     match: bool | None = Field(
         None,
         description="play rounds until somebody holds a second Bouh! (none = on for 3+ players; "
@@ -136,6 +144,8 @@ class GhooostState(State[GhooostAction]):
         "log",
         "mansions",
         "match_on",
+        "may_decline",
+        "optional_replay",
         "options",
         "out_order",
         "players",
@@ -155,6 +165,7 @@ class GhooostState(State[GhooostAction]):
         self.options = options
         self.seed = seed
         self.match_on = options.match_on(players)
+        self.may_decline = options.replay == "may"  # a double or triple's extra turn may be ended with `done`
         self.round = 0
         self.points = [0] * players
         self.bouh = [0] * players
@@ -182,6 +193,7 @@ class GhooostState(State[GhooostAction]):
         self.out_order: list[int] = []
         self.active = p
         self.turns = 0
+        self.optional_replay = False  # the seat to move is in an extra turn it may end with `done`
         self.log: list[tuple[int | None, str]] = []
 
     def deal(self, starter: int) -> list[Event]:
@@ -232,6 +244,8 @@ class GhooostState(State[GhooostAction]):
             out.append(GAMBLE)
         elif not self.sizes[seat] and self.mansions[seat]:
             out.append(TURN)
+        if self.optional_replay:
+            out.append(DONE)
         if not out:
             out.append(PASS)
         return out
@@ -298,10 +312,26 @@ class GhooostState(State[GhooostAction]):
             if self.sizes[seat]:
                 raise IllegalAction("you may turn your mansion card only when your hand is empty")
             return self._turn_card(seat, self.mansions[seat].pop(), "turn")
+        if kind == "done":
+            if not self.optional_replay:
+                raise IllegalAction(self._why_no_done())
+            self.log.append((seat, "ends the turn"))
+            return self._after(seat, 0, [Event("done", {"seat": seat})])
         if self.legal_actions(seat) != [PASS]:
             raise IllegalAction("you may pass only when nothing else is allowed")
+        # Nothing else allowed means a hand of Miss Copy only (any ghost or Kitty could be played on the
+        # empty cemetery): every seat can tell, so the whole hand becomes public knowledge.
+        self.known[seat] = self.hands[seat][:]
         self.log.append((seat, "passes"))
         return self._after(seat, 0, [Event("pass", {"seat": seat})])
+
+    def _why_no_done(self) -> str:
+        if self.options.replay == "must":
+            return "with the option replay 'must' every extra turn has to be played: 'done' is never allowed"
+        return (
+            "'done' ends only the extra turn a double or triple gives; after a quartet or a jack you must "
+            "play again, and any other turn ends by itself after your action"
+        )
 
     def _why_not(self, value: int) -> str:
         top = self.top_value
@@ -386,7 +416,10 @@ class GhooostState(State[GhooostAction]):
         return self._after(seat, effect, events)
 
     def _after(self, seat: int, effect: int, events: list[Event]) -> list[Event]:
-        """End of an action: refill, going out, the round's end, and who plays next."""
+        """End of an action: refill, going out, the round's end, and who plays next (and whether an extra
+        turn is the player's choice: a double or triple's under `replay` = `may`; CLEARED marks the quartets
+        and jacks, which always oblige)."""
+        self.optional_replay = False
         if self.crypt:
             if self.sizes[seat] < HAND_SIZE:
                 self._refill(seat, events)  # before midnight a hand never empties, so nobody goes out
@@ -407,6 +440,7 @@ class GhooostState(State[GhooostAction]):
             self._end_round(None, events)
         elif effect & AGAIN:
             self.turn = seat
+            self.optional_replay = self.may_decline and not effect & CLEARED
         elif effect & SKIP:
             self.turn = self._next(seat, 2)
         else:  # the next player in the current direction, inline: this runs after nearly every action
@@ -505,6 +539,7 @@ class GhooostState(State[GhooostAction]):
             "turn": None if over else self.turn,
             "to_act": sorted(self.to_act()),
             "direction": "clockwise" if self.direction == 1 else "counterclockwise",
+            "optional_replay": self.optional_replay and not over,
             "hand": counts_texts(self.hands[seat]) if seat is not None else None,
             "seats": [
                 {
@@ -540,6 +575,7 @@ class GhooostState(State[GhooostAction]):
         other.game = self.game
         other.players = self.players
         other.options = self.options
+        other.may_decline = self.may_decline
         other.seed = self.seed
         other.match_on = self.match_on
         other.round = self.round
@@ -565,12 +601,15 @@ class GhooostState(State[GhooostAction]):
         other.out_order = self.out_order[:]
         other.active = self.active
         other.turns = self.turns
+        other.optional_replay = self.optional_replay
         other.log = self.log[:]
         return other
 
     def sample_world(self, seat: int, rng: random.Random) -> GhooostState:
-        """Keep what `seat` knows (its hand, public zones, cards seen going into other hands); re-deal the
-        rest (other hands' unseen cards, every mansion, the crypt) at random with the same counts."""
+        """Keep what `seat` knows (its hand, public zones, and in `known` the cards seen going into other
+        hands or certain from the rules: a pass shows a hand of Miss Copy only, and after midnight such a
+        hand stays fully known); re-deal the rest (other hands' unknown cards, every mansion, the crypt) at
+        random with the same counts. Nothing else is forced in Ghooost!, so nothing else is certain."""
         world = self.clone()
         world.seed = rng.randrange(2**63)
         pool: list[int] = []
@@ -617,6 +656,7 @@ class GhooostState(State[GhooostAction]):
             "discard": list(self.discard),
             "out_order": list(self.out_order),
             "turns": self.turns,
+            "optional_replay": self.optional_replay,
             "points": list(self.points),
             "bouh": list(self.bouh),
             "history": [dict(r) for r in self.history],
@@ -647,6 +687,7 @@ class GhooostState(State[GhooostAction]):
         state.is_out = [s in state.out_order for s in range(players)]
         state.active = players - len(state.out_order)
         state.turns = int(data.get("turns", 0))
+        state.optional_replay = bool(data.get("optional_replay", False))
         state.points = [int(p) for p in data.get("points", [0] * players)]
         state.bouh = [int(b) for b in data.get("bouh", [0] * players)]
         state.history = [dict(r) for r in data.get("history", [])]

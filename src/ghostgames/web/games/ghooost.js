@@ -1,6 +1,7 @@
 // Ghooost! in the browser, drawn from view(seat): your hand (pick identical cards, Miss Copy with them,
 // Kitty alone), the cemetery with its top value and Kitty beside it, crypt and discard, every mansion,
-// the direction, midnight, who is out, the match scores and Bouh! tokens.
+// the direction, midnight, who is out, the match scores and Bouh! tokens. An extra turn that may be declined
+// (option replay "may", after a double or triple) is flagged in the banner and offers an "End turn" button.
 
 import { h, redrawKeepingFocus, s } from "../dom.js";
 import { draggable } from "../drag.js";
@@ -156,6 +157,7 @@ export function createRenderer(ctx) {
     const banner = h("div", { class: "ghooost-banner" },
       h("span", { class: "direction", title: t("ghooost.direction") }, direction ? "↻ " : "↺ ", t(direction ? "ghooost.clockwise" : "ghooost.counterclockwise")),
       h("span", { class: `midnight-flag ${view.midnight ? "on" : ""}` }, view.midnight ? `☾ ${t("ghooost.after_midnight")}` : `☀ ${t("ghooost.before_midnight")}`),
+      view.optional_replay ? h("span", { class: "optional-replay chip" }, t("ghooost.optional_replay")) : null,
       view.match ? h("span", { class: "round-no" }, t("ghooost.round", { n: view.round + 1 })) : null,
       h("span", { class: "turns muted" }, t("ghooost.turns", { n: view.turns })));
 
@@ -196,7 +198,7 @@ export function createRenderer(ctx) {
     if (myTurn) {
       buttons.append(h("button", { class: "do-play primary", disabled: !play, onclick: playPicked },
         play ? t("ghooost.play_cards", { cards: play.text.slice(5) }) : t("ghooost.pick_cards")));
-      for (const simple of ["take", "gamble", "turn", "pass"]) {
+      for (const simple of ["take", "gamble", "turn", "pass", "done"]) {
         if (legal.has(simple)) buttons.append(h("button", { class: `do-${simple}`, onclick: () => act(simple) }, t(`ghooost.${simple}`)));
       }
     }
@@ -227,7 +229,7 @@ export function createRenderer(ctx) {
       draw();
     },
     redraw: draw,
-    commands: ["play", "take", "gamble", "turn", "pass"],
+    commands: ["play", "take", "gamble", "turn", "pass", "done"],
   };
 }
 
@@ -259,6 +261,8 @@ export function describeEvent(event, ctx) {
         : t(`ghooost.log.${event.kind}_taken`, { name, card: event.card });
     case "pass":
       return t("ghooost.log.pass", { name });
+    case "done":
+      return t("ghooost.log.done", { name });
     case "draw":
       return t("ghooost.log.draw", { name, n: event.count });
     case "midnight":
