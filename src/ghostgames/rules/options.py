@@ -57,6 +57,11 @@ def describe_field(info: FieldInfo) -> str:
     return text.replace("a whole number", f"a whole number {where}", 1).replace("a number", f"a number {where}", 1)
 
 
+def _takes_bool(annotation: Any) -> bool:
+    """Whether a field's type has on/off among its values (bool itself, or a union holding bool)."""
+    return annotation is bool or bool in typing.get_args(annotation)
+
+
 def _coerce(value: Any) -> Any:
     """Typed text from chat ("on", "300", "none") becomes the value a model expects."""
     if not isinstance(value, str):
@@ -80,6 +85,9 @@ def validate_options(game: str, model: type[BaseModel], options: Mapping[str, An
     if unknown:
         raise OptionError(f"{game} has no option {unknown[0]!r}; its options are: {', '.join(names)}")
     values = {k: _coerce(v) for k, v in options.items()}
+    for name, value in values.items():
+        if isinstance(value, bool) and not _takes_bool(fields[name].annotation):  # pydantic reads True as 1
+            raise OptionError(f"option {name!r} takes {describe_field(fields[name])}, not {options[name]!r}")
     try:
         return model.model_validate({**values, "players": players} if "players" in fields else values)
     except ValidationError as err:
