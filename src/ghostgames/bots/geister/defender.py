@@ -13,8 +13,9 @@ from collections.abc import Sequence
 
 from ghostgames.bots.base import SeatKnowledge
 from ghostgames.bots.geister.picture import GOOD, Picture, distance, exit_distance, read
+from ghostgames.bots.geister.rules import leave_now
 from ghostgames.games.geister.actions import Move
-from ghostgames.games.geister.board import EXITS, OFF_BOARD
+from ghostgames.games.geister.board import EXITS
 from ghostgames.rules.contract import Action
 
 DANGER = 2  # an enemy ghost this many steps from our corner can leave within three of its moves
@@ -27,7 +28,7 @@ def choose(knowledge: SeatKnowledge, rng: random.Random) -> Action:
     if len(moves) != len(legal):
         return rng.choice(legal)  # setup: any placement
     p = read(knowledge.view())
-    for rule in (_leave, _take_intruder, _post_guard, _advance_safely, _keep_formation):
+    for rule in (leave_now, _take_intruder, _post_guard, _advance_safely, _keep_formation):
         picked = rule(p, moves, rng)
         if picked is not None:
             return picked
@@ -45,15 +46,6 @@ def _corner_distance(p: Picture, square: int) -> int:
 
 def _is_guard(p: Picture, square: int) -> bool:
     return _corner_distance(p, square) <= POST
-
-
-def _leave(p: Picture, moves: Sequence[Move], rng: random.Random) -> Move | None:
-    for m in moves:
-        if m.target == OFF_BOARD:
-            return m
-        if not p.escape and m.target in EXITS[p.me] and p.colour[p.board[m.origin]] == GOOD:
-            return m
-    return None
 
 
 def _take_intruder(p: Picture, moves: Sequence[Move], rng: random.Random) -> Move | None:

@@ -19,7 +19,7 @@ def choose(knowledge: SeatKnowledge, rng: random.Random) -> Action:
     if len(moves) != len(legal):
         return rng.choice(legal)  # setup: any placement is as good a bluff as another
     picture = read(knowledge.view())
-    for rule in (_leave, _guard_exits, _safe_capture, _push_good, _send_bad):
+    for rule in (leave_now, _guard_exits, _safe_capture, _push_good, _send_bad):
         picked = rule(picture, moves, rng)
         if picked is not None:
             return picked
@@ -27,7 +27,7 @@ def choose(knowledge: SeatKnowledge, rng: random.Random) -> Action:
     return rng.choice(safe or moves)
 
 
-def _leave(p: Picture, moves: Sequence[Move], rng: random.Random) -> Move | None:
+def leave_now(p: Picture, moves: Sequence[Move], rng: random.Random) -> Move | None:
     """Win now: leave by an exit, or (reach rule) step a good ghost onto one."""
     for m in moves:
         if m.target == OFF_BOARD:
