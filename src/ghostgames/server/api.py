@@ -20,6 +20,7 @@ router = APIRouter(prefix="/api")
 STATUS = {
     "auth_required": 401, "bad_token": 401, "bad_login": 401, "name_taken": 409, "no_such_table": 404,
     "no_such_record": 404, "not_seated": 403, "create_limited": 429, "too_many_tables": 409,
+    "no_such_player": 404, "not_yours": 403,
 }
 
 

@@ -18,6 +18,7 @@ from ghostgames.server.config import ServerConfig
 from ghostgames.server.fanout import Fanout, LocalFanout
 from ghostgames.server.hub import Hub
 from ghostgames.server.people import People
+from ghostgames.server.players_api import router as players_router
 from ghostgames.server.shared import RedisFanout, RedisLeases, RedisPresence
 from ghostgames.server.ws import websocket_endpoint
 from ghostgames.storage import Repository
@@ -63,10 +64,14 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
     app = FastAPI(title="ghostgames", version="1", docs_url="/api/docs", openapi_url="/api/openapi.json",
                   redoc_url=None, lifespan=lifespan)
     app.include_router(router)
+    app.include_router(players_router)
     app.add_api_websocket_route("/ws", websocket_endpoint)
 
     @app.get("/table/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> Response:
+    @app.get("/player/{name}", include_in_schema=False)
+    @app.get("/ratings/{table_id}", include_in_schema=False)
+    @app.get("/replay/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str = "", name: str = "") -> Response:
         if _has_client(config.web_dir):
             return FileResponse(config.web_dir / "index.html")
         return HTMLResponse(PLACEHOLDER)

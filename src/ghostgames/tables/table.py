@@ -42,6 +42,7 @@ EventData = dict[str, Any]
 Status = Literal["open", "started", "finished", "closed"]
 HISTORY = 100
 TAKEOVER_LEVEL = "easy"  # the bot that finishes a seat for a person
+RATED = "rated"  # the table option: its games count for ratings (when every person has an account)
 
 
 @dataclass(slots=True)
@@ -120,7 +121,11 @@ def creation_event(
     schema = game.options_schema()
     settings: dict[str, Any] = {}
     votes: list[str] = []
+    rated = True
     for name, value in (options or {}).items():
+        if name == RATED:
+            rated = _on_or_off(name, value)
+            continue
         if name in schema and schema[name]["vote"]:
             votes.append(name)  # a vote is each player's own choice, never a creator's setting
             continue
@@ -132,8 +137,17 @@ def creation_event(
         raise TableError("bad_option", str(err), name="clock", reason=str(err)) from None
     return {
         "kind": "created", "id": table_id, "game": game.name, "seats": seats,
-        "settings": settings, "clock": str(spec), "by": by,
+        "settings": settings, "clock": str(spec), "by": by, "rated": rated,
     }
+
+
+def _on_or_off(name: str, value: object) -> bool:
+    words = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
+    if isinstance(value, bool):
+        return value
+    if value is None or str(value).strip().lower() not in words:
+        raise TableError("bad_option", f"{name} is on or off, not {value!r}", name=name, reason="on or off")
+    return words[str(value).strip().lower()]
 
 
 def _checked_settings(game: Game[Any, Any], seats: int, settings: Mapping[str, Any]) -> dict[str, Any]:
@@ -160,6 +174,7 @@ class Table:
         self.vote_options = [name for name, entry in schema.items() if entry["vote"]]
         self.votes: dict[str, set[int]] = {name: set() for name in self.vote_options}
         self.clock_spec = ClockSpec.parse(created.get("clock"))
+        self.rated: bool = bool(created.get(RATED, True))
         self.status: Status = "open"
         self.round = 1
         self.version = 1  # accepted changes except chat
@@ -250,7 +265,7 @@ class Table:
             "round": self.round, "version": self.version, "seats": seats, "settings": dict(self.settings),
             "votes": {name: sorted(voters) for name, voters in self.votes.items()},
             "options": self.options, "clock": clock, "to_act": sorted(self.to_act()),
-            "spectators": spectators, "created_by": self.created_by, "result": self.result,
+            "spectators": spectators, "created_by": self.created_by, "result": self.result, "rated": self.rated,
         }
 
     def record(self) -> GameRecord:
@@ -417,9 +432,11 @@ class Table:
             except ValueError as err:
                 raise TableError("bad_option", str(err), name="clock", reason=str(err)) from None
             return [{"kind": "option", "name": "clock", "value": str(spec)}]
+        if name == RATED:
+            return [{"kind": "option", "name": RATED, "value": _on_or_off(name, value)}]
         schema = self.game.options_schema()
         if name not in schema:
-            names = ", ".join(sorted([*schema, "clock"]))
+            names = ", ".join(sorted([*schema, "clock", RATED]))
             raise TableError("bad_option", f"{self.game.title} has no option {name!r}; its options are: {names}",
                              name=name, reason=f"the options are: {names}")
         settings = dict(self.settings)
@@ -561,7 +578,7 @@ class Table:
 
     def _options_reply(self, name: str | None) -> Reply:
         schema = self.game.options_schema()
-        if name is not None and name not in schema and name != "clock":
+        if name is not None and name not in schema and name not in ("clock", RATED):
             names = ", ".join(sorted([*schema, "clock"]))
             raise TableError("bad_option", f"{self.game.title} has no option {name!r}; its options are: {names}",
                              name=name, reason=f"the options are: {names}")
@@ -579,6 +596,9 @@ class Table:
         if name in (None, "clock"):
             lines.append(f"clock = {self.clock_spec} ('none', seconds per move like '30', or bank+increment "
                          "like '300+5')")
+        if name in (None, RATED):
+            lines.append(f"rated = {'on' if self.rated else 'off'} (on or off; a game counts for ratings when "
+                         "it is on and every person seated has an account)")
         return Reply("options", "\n".join(lines), {
             "settings": dict(self.settings), "clock": str(self.clock_spec),
             "votes": {n: sorted(v) for n, v in self.votes.items()},
@@ -632,6 +652,8 @@ class Table:
         name, value = str(event["name"]), event.get("value")
         if name == "clock":
             self.clock_spec = ClockSpec.parse(value)
+        elif name == RATED:
+            self.rated = bool(value)
         elif event.get("reset"):
             self.settings.pop(name, None)
         else:

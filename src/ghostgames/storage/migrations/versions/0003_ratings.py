@@ -1,0 +1,63 @@
+"""Ratings: who sat in each record and whether it was rated, every rating change with the record that
+caused it, the current rating per (game, player), and an index of records by player for profiles.
+
+Revision ID: 0003
+Revises: 0001
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0003"
+down_revision = "0001"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("records") as batch:
+        batch.add_column(sa.Column("seat_keys", sa.JSON, nullable=True))
+        batch.add_column(sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()))
+    op.create_table(
+        "record_players",
+        sa.Column("record_id", sa.Integer, sa.ForeignKey("records.id"), primary_key=True),
+        sa.Column("seat", sa.Integer, primary_key=True),
+        sa.Column("player", sa.String(40), nullable=False),
+        sa.Column("game", sa.String(32), nullable=False),
+    )
+    op.create_index("ix_record_players_player", "record_players", ["player", "record_id"])
+    op.create_table(
+        "ratings",
+        sa.Column("game", sa.String(32), primary_key=True),
+        sa.Column("player", sa.String(40), primary_key=True),
+        sa.Column("name", sa.String(40), nullable=False),
+        sa.Column("mu", sa.Float, nullable=False),
+        sa.Column("sigma", sa.Float, nullable=False),
+        sa.Column("ordinal", sa.Float, nullable=False),
+        sa.Column("games", sa.Integer, nullable=False),
+        sa.Column("wins", sa.Integer, nullable=False),
+        sa.Column("last_record", sa.Integer, nullable=False),
+    )
+    op.create_index("ix_ratings_game_ordinal", "ratings", ["game", "ordinal"])
+    op.create_table(
+        "rating_changes",
+        sa.Column("record_id", sa.Integer, sa.ForeignKey("records.id"), primary_key=True),
+        sa.Column("player", sa.String(40), primary_key=True),
+        sa.Column("game", sa.String(32), nullable=False),
+        sa.Column("seat", sa.Integer, nullable=False),
+        sa.Column("rank", sa.Integer, nullable=False),
+        sa.Column("mu_before", sa.Float, nullable=False),
+        sa.Column("sigma_before", sa.Float, nullable=False),
+        sa.Column("mu", sa.Float, nullable=False),
+        sa.Column("sigma", sa.Float, nullable=False),
+    )
+    op.create_index("ix_rating_changes_player", "rating_changes", ["player", "game", "record_id"])
+
+
+def downgrade() -> None:
+    op.drop_table("rating_changes")
+    op.drop_table("ratings")
+    op.drop_table("record_players")
+    with op.batch_alter_table("records") as batch:
+        batch.drop_column("rated")
+        batch.drop_column("seat_keys")
