@@ -4,16 +4,19 @@ material for the replay and rating tests."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ghostgames.bench.engine import DEFAULT_OPTIONS
 from ghostgames.rules.contract import Outcome
 from ghostgames.rules.record import GameRecord
 
 
-def random_record(game: str, players: int, seed: int) -> tuple[GameRecord, Outcome]:
+def random_record(game: str, players: int, seed: int,
+                  options: dict[str, Any] | None = None) -> tuple[GameRecord, Outcome]:
     """A whole game of uniformly random legal actions (seeded: the same seed, the same game)."""
     rng = random.Random(seed)
-    record = GameRecord(game, players, dict(DEFAULT_OPTIONS.get(game, {})), seed)
+    chosen = dict(DEFAULT_OPTIONS.get(game, {}) if options is None else options)
+    record = GameRecord(game, players, chosen, seed)
     state = record.new_state()
     while (outcome := state.outcome()) is None:
         seat = min(state.to_act())
