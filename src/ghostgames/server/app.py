@@ -19,6 +19,7 @@ from ghostgames.server.fanout import Fanout, LocalFanout
 from ghostgames.server.hub import Hub
 from ghostgames.server.people import People
 from ghostgames.server.players_api import router as players_router
+from ghostgames.server.quickplay import router as quick_router
 from ghostgames.server.shared import RedisFanout, RedisLeases, RedisPresence
 from ghostgames.server.ws import websocket_endpoint
 from ghostgames.storage import Repository
@@ -65,6 +66,7 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
                   redoc_url=None, lifespan=lifespan)
     app.include_router(router)
     app.include_router(players_router)
+    app.include_router(quick_router)
     app.add_api_websocket_route("/ws", websocket_endpoint)
 
     @app.get("/table/{table_id}", include_in_schema=False)

@@ -57,6 +57,7 @@ class RecordRow(Base):
     """A finished game: (game, players, options, seed, actions) plus names and outcome. Holds secrets."""
 
     __tablename__ = "records"
+    __table_args__ = (Index("ix_records_created_at", "created_at"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     game: Mapped[str] = mapped_column(String(32), index=True)
     players: Mapped[int] = mapped_column(Integer)
@@ -122,3 +123,16 @@ class RatingChangeRow(Base):
     sigma_before: Mapped[float] = mapped_column(Float)
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
+
+
+class QuickQueueRow(Base):
+    """A person waiting for a quick-play opponent: shared by every server process on this database."""
+
+    __tablename__ = "quick_queue"
+    player: Mapped[str] = mapped_column(String(40), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    rating: Mapped[float] = mapped_column(Float)  # the shown rating when they joined
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))  # their page last asked
+    table_id: Mapped[str | None] = mapped_column(String(40), nullable=True)  # "claim:…" while being seated

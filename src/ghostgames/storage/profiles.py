@@ -38,12 +38,14 @@ def player_since(session: Session, key: str) -> tuple[str, datetime | None] | No
     return user.name, user.created_at
 
 
-def _games_filter(key: str, since: datetime | None) -> Any:
+def _games_filter(session: Session, key: str, since: datetime | None) -> Any:
     """A player's games: rows of record_players, from when the account was made (an account may take
-    over an expired guest's name, never that guest's games)."""
+    over an expired guest's name, never that guest's games). Written on record_players alone, so its
+    (player, record_id) index answers it however many records there are."""
     condition = RecordPlayerRow.player == key
     if since is not None:
-        condition = and_(condition, RecordRow.created_at >= since)
+        first = session.scalar(select(func.min(RecordRow.id)).where(RecordRow.created_at >= since))
+        condition = and_(condition, RecordPlayerRow.record_id >= (first if first is not None else 2**62))
     return condition
 
 
@@ -62,8 +64,8 @@ def profile(session: Session, key: str) -> dict[str, Any] | None:
         points = [{"record": int(r), **Skill(mu, sigma).shown()} for r, mu, sigma in reversed(history)]
         ratings.append({**rating_json(row), "history": points})
     played = session.execute(
-        select(RecordPlayerRow.game, func.count()).join(RecordRow, RecordRow.id == RecordPlayerRow.record_id)
-        .where(_games_filter(key, since)).group_by(RecordPlayerRow.game)
+        select(RecordPlayerRow.game, func.count()).where(_games_filter(session, key, since))
+        .group_by(RecordPlayerRow.game)
     ).all()
     return {"name": name, "player": key, "bot": is_bot(key), "since": None if since is None else _iso(since),
             "games": {str(game): int(count) for game, count in played}, "ratings": ratings}
@@ -75,13 +77,15 @@ def games(session: Session, key: str, game: str | None, before: int | None, limi
     if found is None:
         return None
     limit = max(1, min(limit, MAX_PAGE))
-    query = (select(RecordRow, RecordPlayerRow.seat).join(RecordPlayerRow, RecordRow.id == RecordPlayerRow.record_id)
-             .where(_games_filter(key, found[1])).order_by(RecordRow.id.desc()).limit(limit + 1))
+    mine = (select(RecordPlayerRow.record_id, RecordPlayerRow.seat).where(_games_filter(session, key, found[1]))
+            .order_by(RecordPlayerRow.record_id.desc()).limit(limit + 1))
     if game is not None:
-        query = query.where(RecordPlayerRow.game == game)
+        mine = mine.where(RecordPlayerRow.game == game)
     if before is not None:
-        query = query.where(RecordRow.id < before)
-    rows = session.execute(query).all()
+        mine = mine.where(RecordPlayerRow.record_id < before)
+    seats = {int(record_id): int(seat) for record_id, seat in session.execute(mine)}
+    records = {r.id: r for r in session.scalars(select(RecordRow).where(RecordRow.id.in_(list(seats))))}
+    rows = [(records[record_id], seat) for record_id, seat in sorted(seats.items(), reverse=True)]
     page = rows[:limit]
     changes = {
         c.record_id: c for c in session.scalars(select(RatingChangeRow).where(
@@ -122,7 +126,7 @@ def own_records(session: Session, key: str, limit: int) -> dict[str, Any]:
     if found is None:
         return {"records": [], "withheld": 0}
     query = (select(RecordRow).join(RecordPlayerRow, RecordRow.id == RecordPlayerRow.record_id)
-             .where(_games_filter(key, found[1])).order_by(RecordRow.id.desc()).limit(max(1, min(limit, 1000))))
+             .where(_games_filter(session, key, found[1])).order_by(RecordPlayerRow.record_id.desc()).limit(max(1, min(limit, 1000))))
     records, withheld = [], 0
     for row in session.scalars(query):
         keys = list(row.seat_keys or [])

@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ghostgames.rules.record import GameRecord
-from ghostgames.storage import profiles, ratings
+from ghostgames.storage import profiles, quickplay, ratings
 from ghostgames.storage.models import EventRow, RecordRow, SettingRow, TableRow, UserRow
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -345,6 +345,31 @@ class Repository:
     def own_records(self, key: str, limit: int = 200) -> dict[str, Any]:
         with self.sessions.begin() as session:
             return profiles.own_records(session, key, limit)
+
+    # --- the quick-play queue (storage/quickplay.py) ------------------------------------------------
+    def quick_join(self, game: str, key: str, name: str) -> quickplay.Entry:
+        with self._writing(), self.sessions.begin() as session:
+            return quickplay.join(session, game, key, name, datetime.now(UTC))
+
+    def quick_look(self, key: str) -> quickplay.Entry | None:
+        with self._writing(), self.sessions.begin() as session:
+            return quickplay.look(session, key, datetime.now(UTC))
+
+    def quick_leave(self, key: str) -> None:
+        with self._writing(), self.sessions.begin() as session:
+            quickplay.leave(session, key)
+
+    def quick_claim(self, key: str) -> tuple[str, quickplay.Entry, quickplay.Entry] | None:
+        with self._writing(), self.sessions.begin() as session:
+            return quickplay.claim_opponent(session, key, datetime.now(UTC))
+
+    def quick_settle(self, claim: str, table_id: str | None) -> None:
+        with self._writing(), self.sessions.begin() as session:
+            quickplay.settle(session, claim, table_id)
+
+    def quick_bot(self, game: str, rating: float, levels: tuple[str, ...]) -> str:
+        with self.sessions.begin() as session:
+            return quickplay.bot_near(session, game, rating, levels)
 
     def list_records(self, game: str | None = None, limit: int = 50, source: str | None = None) -> list[StoredRecord]:
         with self.sessions.begin() as session:

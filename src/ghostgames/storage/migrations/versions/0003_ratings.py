@@ -1,5 +1,6 @@
 """Ratings: who sat in each record and whether it was rated, every rating change with the record that
-caused it, the current rating per (game, player), and an index of records by player for profiles.
+caused it, the current rating per (game, player), an index of records by player for profiles, and the
+quick-play queue.
 
 Revision ID: 0003
 Revises: 0001
@@ -18,6 +19,7 @@ def upgrade() -> None:
     with op.batch_alter_table("records") as batch:
         batch.add_column(sa.Column("seat_keys", sa.JSON, nullable=True))
         batch.add_column(sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()))
+    op.create_index("ix_records_created_at", "records", ["created_at"])
     op.create_table(
         "record_players",
         sa.Column("record_id", sa.Integer, sa.ForeignKey("records.id"), primary_key=True),
@@ -52,12 +54,24 @@ def upgrade() -> None:
         sa.Column("sigma", sa.Float, nullable=False),
     )
     op.create_index("ix_rating_changes_player", "rating_changes", ["player", "game", "record_id"])
+    op.create_table(
+        "quick_queue",
+        sa.Column("player", sa.String(40), primary_key=True),
+        sa.Column("name", sa.String(40), nullable=False),
+        sa.Column("game", sa.String(32), nullable=False, index=True),
+        sa.Column("rating", sa.Float, nullable=False),
+        sa.Column("since", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("seen", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("table_id", sa.String(40), nullable=True),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("quick_queue")
     op.drop_table("rating_changes")
     op.drop_table("ratings")
     op.drop_table("record_players")
+    op.drop_index("ix_records_created_at", "records")
     with op.batch_alter_table("records") as batch:
         batch.drop_column("rated")
         batch.drop_column("seat_keys")
