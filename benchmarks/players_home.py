@@ -44,11 +44,11 @@ def fill(url: str, games: int, people: int, seed: int) -> float:
     names = [f"player{i:04d}" for i in range(people)]
     for name in names:
         repo.create_account(name, "not-a-real-hash", timedelta(days=1))
-    bases = [random_record(game, players, seed * 10_000 + i) + (game, players)
+    bases = [(*random_record(game, players, seed * 10_000 + i), players)
              for i, (game, players) in zip(range(BASE_GAMES), CONFIGS * BASE_GAMES, strict=False)]
     started = time.perf_counter()
     for index in range(games):
-        record, outcome, game, players = bases[index % len(bases)]
+        record, outcome, players = bases[index % len(bases)]
         seated = rng.sample(names, players - 1) + [rng.choice(BOTS)]
         rng.shuffle(seated)
         labels = [f"{k[4:]} bot" if k.startswith("bot:") else k for k in seated]
