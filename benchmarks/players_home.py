@@ -49,7 +49,7 @@ def fill(url: str, games: int, people: int, seed: int) -> float:
     started = time.perf_counter()
     for index in range(games):
         record, outcome, players = bases[index % len(bases)]
-        seated = rng.sample(names, players - 1) + [rng.choice(BOTS)]
+        seated = [*rng.sample(names, players - 1), rng.choice(BOTS)]
         rng.shuffle(seated)
         labels = [f"{k[4:]} bot" if k.startswith("bot:") else k for k in seated]
         repo.save_record(record, "table", labels, outcome.to_json(), seat_keys=seated, rated=True)
