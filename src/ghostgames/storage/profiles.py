@@ -126,7 +126,8 @@ def own_records(session: Session, key: str, limit: int) -> dict[str, Any]:
     if found is None:
         return {"records": [], "withheld": 0}
     query = (select(RecordRow).join(RecordPlayerRow, RecordRow.id == RecordPlayerRow.record_id)
-             .where(_games_filter(session, key, found[1])).order_by(RecordPlayerRow.record_id.desc()).limit(max(1, min(limit, 1000))))
+             .where(_games_filter(session, key, found[1])).order_by(RecordPlayerRow.record_id.desc())
+             .limit(max(1, min(limit, 1000))))
     records, withheld = [], 0
     for row in session.scalars(query):
         keys = list(row.seat_keys or [])
