@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.server.harness import ServerProcess
 from tests.web.browser import screenshot_path
-from tests.web.pages import create_table, play_geister, start_with_bots
+from tests.web.pages import create_table, enter_as_guest, play_geister, start_with_bots
 
 
 def register(page: Page, base_url: str, name: str, password: str) -> None:
@@ -100,3 +100,23 @@ def test_two_rated_games_against_a_bot_show_on_the_profile_with_a_replay_that_st
     expect(page.locator(".replay-viewer")).to_contain_text("As a spectator saw it")
     assert errors == []
     context.close()
+
+
+def test_two_people_in_two_browsers_meet_through_quick_play(server: ServerProcess, browser: Browser) -> None:
+    pages = []
+    for name in ("Quincy", "Rhea"):
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+        page = context.new_page()
+        enter_as_guest(page, server.http_url, name)
+        pages.append(page)
+    pages[0].click("button.quick-play[data-game=geister]")
+    expect(pages[0].locator(".quick-status")).to_contain_text("Looking for a Geister opponent")
+    pages[1].click("button.quick-play[data-game=geister]")
+    for page in pages:
+        page.wait_for_url(re.compile(r"/table/"))
+        page.wait_for_selector(".seat.me")
+    assert pages[0].url == pages[1].url
+    expect(pages[0].locator(".setup-tray")).to_be_visible()  # the game started: set up the ghosts
+    expect(pages[1].locator(".seat.me")).to_contain_text("Rhea")
+    for page in pages:
+        page.context.close()
