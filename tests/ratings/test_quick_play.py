@@ -14,11 +14,11 @@ from sqlalchemy import update
 from ghostgames.storage import Repository
 from ghostgames.storage.models import QuickQueueRow, RatingRow
 from tests.ratings.test_players_api import get
+from tests.infra.services import Postgres
 from tests.server.harness import Client, ServerProcess
 
 
-def test_close_ratings_pair_at_once_far_ones_only_after_waiting(tmp_path: Path) -> None:
-    repo = Repository(str(tmp_path / "q.db"))
+def check_pairing(repo: Repository) -> None:
     with repo.sessions.begin() as session:  # a strong player: shown rating 1000 + 40 * (40 - 3 * 2) = 2360
         session.add(RatingRow(game="geister", player="star", name="Star", mu=40.0, sigma=2.0, ordinal=34.0,
                               games=50, wins=45, last_record=0))
@@ -40,6 +40,14 @@ def test_close_ratings_pair_at_once_far_ones_only_after_waiting(tmp_path: Path) 
     assert claimed is not None and claimed[2].player == "late"
     assert repo.quick_claim("other") is None  # the only one waiting for Ghooost!
     repo.close()
+
+
+def test_close_ratings_pair_at_once_far_ones_only_after_waiting(tmp_path: Path) -> None:
+    check_pairing(Repository(str(tmp_path / "q.db")))
+
+
+def test_the_queue_pairs_the_same_way_on_postgres(postgres: Postgres) -> None:
+    check_pairing(Repository(postgres.fresh_database("quick_queue")))
 
 
 @pytest.fixture(scope="module")
