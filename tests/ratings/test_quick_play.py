@@ -13,8 +13,8 @@ from sqlalchemy import update
 
 from ghostgames.storage import Repository
 from ghostgames.storage.models import QuickQueueRow, RatingRow
-from tests.ratings.test_players_api import get
 from tests.infra.services import Postgres
+from tests.ratings.test_players_api import get
 from tests.server.harness import Client, ServerProcess
 
 
