@@ -84,7 +84,10 @@ def games(session: Session, key: str, game: str | None, before: int | None, limi
     if before is not None:
         mine = mine.where(RecordPlayerRow.record_id < before)
     seats = {int(record_id): int(seat) for record_id, seat in session.execute(mine)}
-    records = {r.id: r for r in session.scalars(select(RecordRow).where(RecordRow.id.in_(list(seats))))}
+    # the columns a list shows: never `actions` (long, and secret) nor the seed
+    listed = select(RecordRow.id, RecordRow.game, RecordRow.players, RecordRow.names, RecordRow.outcome,
+                    RecordRow.rated, RecordRow.created_at, RecordRow.table_id).where(RecordRow.id.in_(list(seats)))
+    records = {r.id: r for r in session.execute(listed)}
     rows = [(records[record_id], seat) for record_id, seat in sorted(seats.items(), reverse=True)]
     page = rows[:limit]
     changes = {
