@@ -95,3 +95,21 @@ def test_two_people_meet_at_a_started_table_and_a_third_takes_a_bot(server: Serv
     assert delete(server, "/api/quick", tokens["Quinn"]) == 200
     assert get(server, "/api/quick", tokens["Quinn"])[1] == {"status": "idle"}
     assert get(server, "/api/quick")[0] == 401
+
+
+def test_a_person_paired_who_never_comes_is_played_by_a_bot_after_the_grace_period(server: ServerProcess) -> None:
+    tokens = {name: server.post("/api/guest", {"name": name})[1]["token"] for name in ("Tess", "Uma")}
+    server.post("/api/quick/thelast", {}, tokens["Tess"])
+    seated = server.post("/api/quick/thelast", {}, tokens["Uma"])[1]
+    assert seated["status"] == "seated"
+
+    async def only_uma_comes() -> None:
+        client = await Client.connect(server, token=tokens["Uma"])
+        await client.watch(seated["table"])
+        # the harness's grace period is 1 s: then a bot plays Tess's seat; Uma's stays hers
+        message = await client.until_table(seated["table"], lambda m: m["table"]["seats"][0]["takeover"] is not None)
+        assert message["table"]["seats"][0]["takeover"] == "disconnected"
+        assert message["table"]["seats"][1]["takeover"] is None
+        await client.close()
+
+    asyncio.run(only_uma_comes())

@@ -554,6 +554,11 @@ class Hub:
         self._tell_lobby(table, summary)
         self._close_soon_if_abandoned(table)
 
+    def expect(self, table_id: str, name: str) -> None:
+        """A person seated on their behalf (quick play) has the usual grace period to arrive."""
+        if self.present[table_id].get(name.lower(), 0) == 0:
+            self._start_grace(table_id, name)
+
     def _start_grace(self, table_id: str, name: str) -> None:
         key = (table_id, name.lower())
         old = self._grace.pop(key, None)

@@ -47,6 +47,8 @@ async def _seat(hub: Hub, game: str, names: list[str], bot: str | None = None) -
     if bot is not None:
         await hub.run(table.id, lambda t, ctx: t.decide(names[0], BotAdd(bot), None, ctx))
     await hub.run(table.id, lambda t, ctx: t.decide(names[0], Start(), None, ctx))
+    for name in names:
+        hub.expect(table.id, name)  # somebody who never comes is played by a bot after the grace period
     return table.id
 
 
