@@ -35,6 +35,8 @@ def test_two_rated_games_against_a_bot_show_on_the_profile_with_a_replay_that_st
     page.on("pageerror", lambda error: errors.append(str(error)))
     register(page, server.http_url, "Rosa", "rosa-password")
     create_table(page, "geister", 2)
+    expect(page.locator(".table-head .chip.rated-on")).to_have_text("Rated")  # on by default
+    expect(page.locator("input[name=setting-rated]")).to_be_checked()
     start_with_bots(page)
     play_geister(page, random.Random(21))
     expect(page.locator(".turn-banner.finished")).to_be_visible()
