@@ -69,14 +69,14 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
     app.include_router(quick_router)
     app.add_api_websocket_route("/ws", websocket_endpoint)
 
-    @app.get("/table/{table_id}", include_in_schema=False)
-    @app.get("/player/{name}", include_in_schema=False)
-    @app.get("/ratings/{table_id}", include_in_schema=False)
-    @app.get("/replay/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str = "", name: str = "") -> Response:
+    async def client_page() -> Response:
+        """The web client's one page: it reads the address (a table, a player, a leaderboard, a replay)."""
         if _has_client(config.web_dir):
             return FileResponse(config.web_dir / "index.html")
         return HTMLResponse(PLACEHOLDER)
+
+    for path in ("/table/{table_id}", "/player/{name}", "/ratings/{game}", "/replay/{record_id}"):
+        app.add_api_route(path, client_page, methods=["GET"], include_in_schema=False)
 
     if _has_client(config.web_dir):
         app.mount("/", StaticFiles(directory=config.web_dir, html=True), name="web")
