@@ -43,15 +43,46 @@ def check_live_equals_rebuilt(repo: Repository) -> None:
 
 def test_live_ratings_equal_a_rebuild_on_sqlite(tmp_path: Path) -> None:
     repo = Repository(str(tmp_path / "r.db"))
-    fill(repo, 60, seed=3)
+    ids = fill(repo, 60, seed=3)
     check_live_equals_rebuilt(repo)
+    check_profiles(repo, ids)
     repo.close()
+
+
+def check_profiles(repo: Repository, ids: list[int]) -> None:
+    """Profiles, pages of games and leaderboards agree with the records stored."""
+    seated = {name.lower(): 0 for name in PEOPLE}
+    for record_id in ids:
+        stored = repo.get_record(record_id)
+        assert stored is not None and stored.seat_keys is not None
+        for key in stored.seat_keys:
+            if key in seated:
+                seated[key] += 1
+    for key, count in seated.items():
+        profile = repo.profile(key)
+        assert profile is not None and sum(profile["games"].values()) == count
+        listed, before = [], None
+        while True:
+            page = repo.player_games(key, before=before, limit=7)
+            assert page is not None
+            listed += [item["id"] for item in page["items"]]
+            if page["next"] is None:
+                break
+            before = page["next"]
+        assert len(listed) == count and listed == sorted(listed, reverse=True)
+    assert repo.profile("guesty") is None  # guests have no profile
+    board = repo.leaderboard("ghooost", limit=3)
+    places = [row["place"] for row in board["items"]]
+    assert places == [1, 2, 3] and board["next"] == 3
+    ordinals = [row["mu"] - 3 * row["sigma"] for row in board["items"]]
+    assert ordinals == sorted(ordinals, reverse=True)
 
 
 def test_live_ratings_equal_a_rebuild_on_postgres(postgres: Postgres) -> None:
     repo = Repository(postgres.fresh_database("ratings_fold"))
-    fill(repo, 40, seed=4)
+    ids = fill(repo, 40, seed=4)
     check_live_equals_rebuilt(repo)
+    check_profiles(repo, ids)
     repo.close()
 
 
