@@ -28,6 +28,7 @@ def upgrade() -> None:
         sa.Column("game", sa.String(32), nullable=False),
     )
     op.create_index("ix_record_players_player", "record_players", ["player", "record_id"])
+    _index_earlier_records()
     op.create_table(
         "ratings",
         sa.Column("game", sa.String(32), primary_key=True),
@@ -64,6 +65,29 @@ def upgrade() -> None:
         sa.Column("seen", sa.DateTime(timezone=True), nullable=False),
         sa.Column("table_id", sa.String(40), nullable=True),
     )
+
+
+# The table bot levels when this migration was written: an earlier record names a bot seat "hard bot".
+BOT_LEVELS = ("easy", "medium", "hard", "random")
+
+
+def _index_earlier_records() -> None:
+    """Games stored before this revision show on their players' profiles too (unrated: ratings start
+    here). Their seats are known only by name: "LEVEL bot" is taken as that bot level."""
+    bind = op.get_bind()
+    records = sa.table("records", sa.column("id", sa.Integer), sa.column("game", sa.String),
+                       sa.column("names", sa.JSON))
+    players = sa.table("record_players", sa.column("record_id", sa.Integer), sa.column("seat", sa.Integer),
+                       sa.column("player", sa.String), sa.column("game", sa.String))
+    rows = []
+    for record_id, game, names in bind.execute(sa.select(records.c.id, records.c.game, records.c.names)):
+        for seat, name in enumerate(names or []):
+            words = str(name).split()
+            is_bot = len(words) == 2 and words[1] == "bot" and words[0] in BOT_LEVELS
+            key = f"bot:{words[0]}" if is_bot else str(name).lower()
+            rows.append({"record_id": record_id, "seat": seat, "player": key[:40], "game": game})
+    if rows:
+        op.bulk_insert(players, rows)
 
 
 def downgrade() -> None:
