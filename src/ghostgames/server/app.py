@@ -20,6 +20,8 @@ from ghostgames.server.http_errors import install as install_http_errors
 from ghostgames.server.hub import Hub
 from ghostgames.server.logs import install as redact_tokens_in_logs
 from ghostgames.server.people import People
+from ghostgames.server.players_api import router as players_router
+from ghostgames.server.quickplay import router as quick_router
 from ghostgames.server.shared import RedisFanout, RedisLeases, RedisPresence
 from ghostgames.server.throttle import LoginThrottle
 from ghostgames.server.ws import websocket_endpoint
@@ -69,13 +71,18 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
                   redoc_url=None, lifespan=lifespan)
     install_http_errors(app)
     app.include_router(router)
+    app.include_router(players_router)
+    app.include_router(quick_router)
     app.add_api_websocket_route("/ws", websocket_endpoint)
 
-    @app.get("/table/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> Response:
+    async def client_page() -> Response:
+        """The web client's one page: it reads the address (a table, a player, a leaderboard, a replay)."""
         if _has_client(config.web_dir):
             return FileResponse(config.web_dir / "index.html")
         return HTMLResponse(PLACEHOLDER)
+
+    for path in ("/table/{table_id}", "/player/{name}", "/ratings/{game}", "/replay/{record_id}"):
+        app.add_api_route(path, client_page, methods=["GET"], include_in_schema=False)
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:

@@ -27,6 +27,7 @@ from ghostgames.server.ratelimit import KeyedBuckets, take_all
 from ghostgames.server.shared import STOP_GRACE, LocalLeases, LocalPresence
 from ghostgames.server.tasks import stop_tasks
 from ghostgames.storage import IdTaken, Repository, SeqConflict
+from ghostgames.storage.ratings import bot_key, person_key
 from ghostgames.tables import (
     ClockLimits,
     Context,
@@ -48,7 +49,11 @@ TABLE_OPTIONS = {
     "clock": {
         "allowed": "'none', seconds per move like '30', or bank+increment like '300+5'",
         "default": "none", "help": "the time each player has", "vote": False,
-    }
+    },
+    "rated": {
+        "allowed": "on or off", "default": True, "vote": False,
+        "help": "the game counts for ratings (only when every person seated has an account)",
+    },
 }
 
 
@@ -423,14 +428,16 @@ class Hub:
         for event in events:
             status = {"started": "started", "finished": "finished", "rematch": "open",
                       "closed": "closed"}.get(event["kind"], status)
-        record = None
+        record, seat_keys = None, None
         finished = next((e for e in events if e["kind"] == "finished"), None)
         if finished is not None and table.seed is not None and table.options is not None:
             actions = [*table.actions, *((int(e["seat"]), str(e["text"])) for e in events if e["kind"] == "action")]
             game_record = GameRecord(table.game.name, table.seat_count, dict(table.options), table.seed, actions)
             record = (game_record, list(finished["names"]), dict(finished["outcome"]))
+            seat_keys = [bot_key(s.bot) if s.bot is not None else person_key(s.name or "") for s in table.seats]
         try:
-            await asyncio.to_thread(self.repo.append, table.id, table.seq + 1, events, status, record)
+            await asyncio.to_thread(self.repo.append, table.id, table.seq + 1, events, status, record, seat_keys,
+                                    table.rated)
         except SeqConflict:
             await self._catch_up(table)
             raise CommitConflict("stale_version", "the table changed at the same moment; here is the fresh table",
@@ -549,6 +556,11 @@ class Hub:
             conn.send_text(frames[index])
         self._tell_lobby(table, summary)
         self._close_soon_if_abandoned(table)
+
+    def expect(self, table_id: str, name: str) -> None:
+        """A person seated on their behalf (quick play) has the usual grace period to arrive."""
+        if self.present[table_id].get(name.lower(), 0) == 0:
+            self._start_grace(table_id, name)
 
     def _start_grace(self, table_id: str, name: str) -> None:
         key = (table_id, name.lower())

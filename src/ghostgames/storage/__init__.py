@@ -4,7 +4,7 @@ Other programs store finished games with `save_record(db_url, record, source)` a
 `list_records` / `get_record`; the table server shows them as spectator-only replays.
 """
 
-from ghostgames.storage.replay import public_replay
+from ghostgames.storage.replay import public_replay, seat_replay
 from ghostgames.storage.repository import (
     DEFAULT_URL,
     IdTaken,
@@ -36,4 +36,5 @@ __all__ = [
     "open_repository",
     "public_replay",
     "save_record",
+    "seat_replay",
 ]

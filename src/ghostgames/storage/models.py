@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -59,6 +59,7 @@ class RecordRow(Base):
     """A finished game: (game, players, options, seed, actions) plus names and outcome. Holds secrets."""
 
     __tablename__ = "records"
+    __table_args__ = (Index("ix_records_created_at", "created_at"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     game: Mapped[str] = mapped_column(String(32), index=True)
     players: Mapped[int] = mapped_column(Integer)
@@ -70,6 +71,9 @@ class RecordRow(Base):
     source: Mapped[str] = mapped_column(String(32))
     table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # the player key of each seat (see storage/ratings.py), and whether the game counted for ratings
+    seat_keys: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class SettingRow(Base):
@@ -78,3 +82,59 @@ class SettingRow(Base):
     __tablename__ = "settings"
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
+
+
+class RecordPlayerRow(Base):
+    """Who sat in a record, by player key (a lower-case name, or "bot:LEVEL"): a profile's list of games."""
+
+    __tablename__ = "record_players"
+    __table_args__ = (Index("ix_record_players_player", "player", "record_id"),)
+    record_id: Mapped[int] = mapped_column(Integer, ForeignKey("records.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str] = mapped_column(String(40))
+    game: Mapped[str] = mapped_column(String(32))
+
+
+class RatingRow(Base):
+    """A player's current rating in one game: the last step of the fold over rated records."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_game_ordinal", "game", "ordinal"),)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player: Mapped[str] = mapped_column(String(40), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    last_record: Mapped[int] = mapped_column(Integer)
+
+
+class RatingChangeRow(Base):
+    """One player's rating before and after one rated record."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (Index("ix_rating_changes_player", "player", "game", "record_id"),)
+    record_id: Mapped[int] = mapped_column(Integer, ForeignKey("records.id"), primary_key=True)
+    player: Mapped[str] = mapped_column(String(40), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    seat: Mapped[int] = mapped_column(Integer)
+    rank: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+
+
+class QuickQueueRow(Base):
+    """A person waiting for a quick-play opponent: shared by every server process on this database."""
+
+    __tablename__ = "quick_queue"
+    player: Mapped[str] = mapped_column(String(40), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    rating: Mapped[float] = mapped_column(Float)  # the shown rating when they joined
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))  # their page last asked
+    table_id: Mapped[str | None] = mapped_column(String(40), nullable=True)  # "claim:…" while being seated

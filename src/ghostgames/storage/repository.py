@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ghostgames.rules.record import GameRecord
+from ghostgames.storage import profiles, quickplay, ratings
 from ghostgames.storage.models import EventRow, RecordRow, SettingRow, TableRow, UserRow
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -79,13 +80,15 @@ class StoredRecord:
     source: str
     table_id: str | None
     created_at: datetime
+    seat_keys: list[str] | None = None  # who sat where (storage/ratings.py keys), for "my seat" replays
+    rated: bool = False
 
     def summary(self) -> dict[str, Any]:
         """What anybody may see about a record: no seed, no actions."""
         return {
             "id": self.id, "game": self.record.game, "players": self.record.players, "names": self.names,
             "options": self.record.options, "outcome": self.outcome, "source": self.source,
-            "table": self.table_id, "created": self.created_at.astimezone(UTC).isoformat(),
+            "table": self.table_id, "created": self.created_at.astimezone(UTC).isoformat(), "rated": self.rated,
         }
 
 
@@ -257,9 +260,12 @@ class Repository:
         events: Sequence[dict[str, Any]],
         status: str | None = None,
         record: tuple[GameRecord, list[str], dict[str, Any] | None] | None = None,
+        seat_keys: list[str] | None = None,
+        rated: bool = False,
     ) -> int | None:
         """Append `events` as seq first_seq, first_seq+1, … (and the table's new status, and a finished
-        game's record) in one transaction. Returns the record's id. Raises SeqConflict."""
+        game's record, its players' keys and, when `rated` and allowed, its rating changes) in one
+        transaction. Returns the record's id. Raises SeqConflict."""
         record_id: int | None = None
         try:
             with self._writing(), self.sessions.begin() as session:
@@ -276,7 +282,8 @@ class Repository:
                     values["status"] = status
                 session.execute(update(TABLES).where(TABLES.c.id == table_id).values(**values))
                 if record is not None:
-                    record_id = _add_record(session, record[0], "table", record[1], record[2], table_id)
+                    record_id = _add_record(session, record[0], "table", record[1], record[2], table_id,
+                                            seat_keys, rated)
                 session.flush()
         except IntegrityError as err:
             raise SeqConflict(f"table {table_id}: seq {first_seq} is taken") from err
@@ -320,14 +327,70 @@ class Repository:
         names: Sequence[str] | None = None,
         outcome: dict[str, Any] | None = None,
         table_id: str | None = None,
+        seat_keys: list[str] | None = None,
+        rated: bool = False,
     ) -> int:
-        with self.sessions.begin() as session:
-            return _add_record(session, record, source, list(names or []), outcome, table_id)
+        with self._writing(), self.sessions.begin() as session:
+            return _add_record(session, record, source, list(names or []), outcome, table_id, seat_keys, rated)
 
     def get_record(self, record_id: int) -> StoredRecord | None:
         with self.sessions.begin() as session:
             row = session.get(RecordRow, record_id)
             return None if row is None else _stored(row)
+
+    def rebuild_ratings(self) -> int:
+        """Fold every rated record again from nothing (`ghostgames ratings rebuild`)."""
+        with self._writing(), self.sessions.begin() as session:
+            if session.get_bind().dialect.name == "postgresql":
+                session.execute(text("SELECT pg_advisory_xact_lock(740212)"))
+            return ratings.rebuild(session)
+
+    def ratings_snapshot(self) -> dict[str, Any]:
+        with self.sessions.begin() as session:
+            return ratings.snapshot(session)
+
+    # --- profiles and leaderboards (reads of storage/profiles.py) ---------------------------------------
+    def profile(self, key: str) -> dict[str, Any] | None:
+        with self.sessions.begin() as session:
+            return profiles.profile(session, key)
+
+    def player_games(self, key: str, game: str | None = None, before: int | None = None,
+                     limit: int = 20) -> dict[str, Any] | None:
+        with self.sessions.begin() as session:
+            return profiles.games(session, key, game, before, limit)
+
+    def leaderboard(self, game: str, offset: int = 0, limit: int = 50) -> dict[str, Any]:
+        with self.sessions.begin() as session:
+            return profiles.leaderboard(session, game, offset, limit)
+
+    def own_records(self, key: str, limit: int = 200) -> dict[str, Any]:
+        with self.sessions.begin() as session:
+            return profiles.own_records(session, key, limit)
+
+    # --- the quick-play queue (storage/quickplay.py) ------------------------------------------------
+    def quick_join(self, game: str, key: str, name: str) -> quickplay.Entry:
+        with self._writing(), self.sessions.begin() as session:
+            return quickplay.join(session, game, key, name, datetime.now(UTC))
+
+    def quick_look(self, key: str) -> quickplay.Entry | None:
+        with self._writing(), self.sessions.begin() as session:
+            return quickplay.look(session, key, datetime.now(UTC))
+
+    def quick_leave(self, key: str) -> None:
+        with self._writing(), self.sessions.begin() as session:
+            quickplay.leave(session, key)
+
+    def quick_claim(self, key: str) -> tuple[str, quickplay.Entry, quickplay.Entry] | None:
+        with self._writing(), self.sessions.begin() as session:
+            return quickplay.claim_opponent(session, key, datetime.now(UTC))
+
+    def quick_settle(self, claim: str, table_id: str | None) -> None:
+        with self._writing(), self.sessions.begin() as session:
+            quickplay.settle(session, claim, table_id)
+
+    def quick_bot(self, game: str, rating: float, levels: tuple[str, ...]) -> str:
+        with self.sessions.begin() as session:
+            return quickplay.bot_near(session, game, rating, levels)
 
     def list_records(self, game: str | None = None, limit: int = 50, source: str | None = None) -> list[StoredRecord]:
         with self.sessions.begin() as session:
@@ -341,8 +404,12 @@ class Repository:
 
 def _add_record(
     session: Session, record: GameRecord, source: str, names: list[str], outcome: dict[str, Any] | None,
-    table_id: str | None,
+    table_id: str | None, seat_keys: list[str] | None = None, rated: bool = False,
 ) -> int:
+    rated = bool(rated and seat_keys and len(seat_keys) == record.players and ratings.may_rate(session, seat_keys))
+    if rated and session.get_bind().dialect.name == "postgresql":
+        # rated records must commit in id order (the fold's order): the id is drawn under this lock
+        session.execute(text("SELECT pg_advisory_xact_lock(740212)"))
     if outcome is None:
         try:
             end = record.replay().outcome()
@@ -354,9 +421,14 @@ def _add_record(
         actions=[[seat, text] for seat, text in record.actions], names=names or [f"seat {i}" for i in
                                                                                 range(record.players)],
         outcome=outcome, source=source, table_id=table_id, created_at=datetime.now(UTC),
+        seat_keys=seat_keys, rated=bool(rated and outcome is not None),
     )
     session.add(row)
     session.flush()
+    keys = seat_keys or [ratings.person_key(str(name)) for name in row.names]
+    ratings.index_players(session, int(row.id), record.game, keys)
+    if row.rated and outcome is not None:
+        ratings.fold_record(session, int(row.id), record.game, keys, row.names, outcome)
     return int(row.id)
 
 
@@ -369,8 +441,9 @@ def _stored(row: RecordRow) -> StoredRecord:
     created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
     record = GameRecord(row.game, int(row.players), dict(row.options), int(row.seed),
                         [(int(s), str(t)) for s, t in row.actions])
+    keys = None if row.seat_keys is None else [str(k) for k in row.seat_keys]
     return StoredRecord(int(row.id), record, [str(n) for n in row.names], row.outcome, row.source, row.table_id,
-                        created)
+                        created, keys, bool(row.rated))
 
 
 # --- a tiny module-level API for other programs (the Geister competition server) -----------------------

@@ -52,6 +52,7 @@ GONE = ("left", "disconnected")
 def seat_option_error(name: str, seats: int) -> TableError:
     reason = f"{name} takes a seat from 1 to {seats}, or none for random"
     return TableError("bad_option", reason, name=name, reason=reason, first=1, last=seats)
+RATED = "rated"  # the table option: its games count for ratings (when every person has an account)
 
 
 @dataclass(slots=True)
@@ -132,7 +133,11 @@ def creation_event(
     schema = game.options_schema()
     settings: dict[str, Any] = {}
     votes: list[str] = []
+    rated = True
     for name, value in (options or {}).items():
+        if name == RATED:
+            rated = _on_or_off(name, value)
+            continue
         if name in schema and schema[name]["vote"]:
             votes.append(name)  # a vote is each player's own choice, never a creator's setting
             continue
@@ -150,8 +155,17 @@ def creation_event(
         raise TableError("bad_option", str(err), name="clock", reason=str(err)) from None
     return {
         "kind": "created", "id": table_id, "game": game.name, "seats": seats,
-        "settings": settings, "clock": str(spec), "by": by,
+        "settings": settings, "clock": str(spec), "by": by, "rated": rated,
     }
+
+
+def _on_or_off(name: str, value: object) -> bool:
+    words = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
+    if isinstance(value, bool):
+        return value
+    if value is None or str(value).strip().lower() not in words:
+        raise TableError("bad_option", f"{name} is on or off, not {value!r}", name=name, reason="on or off")
+    return words[str(value).strip().lower()]
 
 
 def _checked_settings(game: Game[Any, Any], seats: int, settings: Mapping[str, Any]) -> dict[str, Any]:
@@ -178,6 +192,7 @@ class Table:
         self.vote_options = [name for name, entry in schema.items() if entry["vote"]]
         self.votes: dict[str, set[int]] = {name: set() for name in self.vote_options}
         self.clock_spec = ClockSpec.parse(created.get("clock"))
+        self.rated: bool = bool(created.get(RATED, True))
         self.status: Status = "open"
         self.round = 1
         self.version = 1  # accepted changes except chat
@@ -269,7 +284,7 @@ class Table:
             "round": self.round, "version": self.version, "seats": seats, "settings": dict(self.settings),
             "votes": {name: sorted(voters) for name, voters in self.votes.items()},
             "options": self.options, "clock": clock, "to_act": sorted(self.to_act()),
-            "spectators": spectators, "created_by": self.created_by, "result": self.result,
+            "spectators": spectators, "created_by": self.created_by, "result": self.result, "rated": self.rated,
             "rematch": sorted(self.rematch_asked),
         }
 
@@ -439,9 +454,11 @@ class Table:
             except ValueError as err:
                 raise TableError("bad_option", str(err), name="clock", reason=str(err)) from None
             return [{"kind": "option", "name": "clock", "value": str(spec)}]
+        if name == RATED:
+            return [{"kind": "option", "name": RATED, "value": _on_or_off(name, value)}]
         schema = self.game.options_schema()
         if name not in schema:
-            names = ", ".join(sorted([*schema, "clock"]))
+            names = ", ".join(sorted([*schema, "clock", RATED]))
             raise TableError("bad_option", f"{self.game.title} has no option {name!r}; its options are: {names}",
                              name=name, reason=f"the options are: {names}")
         settings = dict(self.settings)
@@ -608,7 +625,7 @@ class Table:
 
     def _options_reply(self, name: str | None, clock_limits: ClockLimits) -> Reply:
         schema = self.game.options_schema()
-        if name is not None and name not in schema and name != "clock":
+        if name is not None and name not in schema and name not in ("clock", RATED):
             names = ", ".join(sorted([*schema, "clock"]))
             raise TableError("bad_option", f"{self.game.title} has no option {name!r}; its options are: {names}",
                              name=name, reason=f"the options are: {names}")
@@ -629,6 +646,9 @@ class Table:
                 lines.append(f"{option} = {value!r} ({entry['allowed']}) - {entry['help']}")
         if name in (None, "clock"):
             lines.append(f"clock = {self.clock_spec} ({clock_limits.describe()})")
+        if name in (None, RATED):
+            lines.append(f"rated = {'on' if self.rated else 'off'} (on or off; a game counts for ratings when "
+                         "it is on and every person seated has an account)")
         return Reply("options", "\n".join(lines), {
             "settings": dict(self.settings), "clock": str(self.clock_spec),
             "votes": {n: sorted(v) for n, v in self.votes.items()},
@@ -688,6 +708,8 @@ class Table:
         name, value = str(event["name"]), event.get("value")
         if name == "clock":
             self.clock_spec = ClockSpec.parse(value)
+        elif name == RATED:
+            self.rated = bool(value)
         elif event.get("reset"):
             self.settings.pop(name, None)
         else:

@@ -1,6 +1,8 @@
 // Entry point: language first, then the one WebSocket, then the page the address asks for
-// (/ is the lobby, /table/{id} a table; the server answers both with this index.html).
+// (/ is the lobby, /table/{id} a table, /player/{name}, /ratings/{game} and /replay/{id} the players'
+// pages; the server answers them all with this index.html).
 
+import { h } from "./dom.js";
 import { languagePicker, onLanguageChange, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { Connection, session } from "./net.js";
 
@@ -21,6 +23,9 @@ async function main() {
   const whoami = document.getElementById("whoami");
   const showUser = () => {
     whoami.textContent = connection.user ? t("ui.playing_as", { name: connection.user.name }) : "";
+    if (connection.user && !connection.user.guest) {
+      whoami.append(" ", h("a", { class: "my-profile", href: `/player/${encodeURIComponent(connection.user.name)}` }, t("nav.profile")));
+    }
   };
   connection.onOpen(showUser);
   onLanguageChange(() => {
@@ -32,12 +37,21 @@ async function main() {
 
   const page = document.getElementById("page");
   const match = location.pathname.match(/^\/table\/([^/]+)\/?$/);
-  if (match) {
+  const home = location.pathname.match(/^\/(player|ratings|replay)\/([^/]+)\/?$/);
+  if (home) {
+    const pages = await import("./profile.js");
+    const { replayPage } = home[1] === "replay" ? await import("./replay.js") : {};
+    const show = { player: pages.profilePage, ratings: pages.ratingsPage, replay: replayPage }[home[1]];
+    show(page, connection, decodeURIComponent(home[2]));
+  } else if (match) {
     const { tablePage } = await import("./table.js");
     tablePage(page, connection, decodeURIComponent(match[1]));
   } else {
     const { lobbyPage } = await import("./lobby.js");
     lobbyPage(page, connection);
+    const { quickPlayBox } = await import("./quickplay.js");
+    const lobby = page.querySelector(".lobby");
+    lobby?.insertBefore(quickPlayBox(), lobby.querySelector(".lobby-columns"));
   }
   connection.connect();
   window.ghostgames = { connection, session };

@@ -109,7 +109,7 @@ export function tablePage(root, connection, tableId) {
     send: (text) => command(text, { withVersion: false }),
     context: () => ({
       gameCommands: renderer?.commands || [],
-      optionNames: gameSpecs && table() ? Object.keys(gameSpecs[table().game]?.options || {}).concat(["clock"]) : [],
+      optionNames: gameSpecs && table() ? Object.keys(gameSpecs[table().game]?.options || {}).concat(["clock", "rated"]) : [],
     }),
   });
 
@@ -131,6 +131,7 @@ export function tablePage(root, connection, tableId) {
       h("span", { class: "table-id" }, t("table.id", { id: tableId })),
       info ? h("span", { class: `chip status-${info.status}` }, t(`status.table.${info.status}`)) : null,
       info && info.round > 1 ? h("span", { class: "chip" }, t("table.game_number", { n: info.round })) : null,
+      info ? h("span", { class: `chip rated rated-${info.rated ? "on" : "off"}` }, t(info.rated ? "table.rated" : "table.unrated")) : null,
       h("button", { class: "invite", onclick: (event) => copyLink(link, event.currentTarget), title: link }, t("lobby.invite")),
       game ? h("a", { class: "help-link button", href: `/help/${language()}/${game}.html`, target: "_blank" }, t("table.help")) : null,
       h("span", { class: "spectators muted" }, info ? t("table.spectators", { n: info.spectators ?? 0 }) : ""),
@@ -293,6 +294,9 @@ export function tablePage(root, connection, tableId) {
         onchange: () => command(`/option clock ${clockSelect.value}`) },
       [...new Set([...CLOCKS, clockValue])].map((value) => h("option", { value, selected: value === clockValue }, clockLabel(value))));
     rows.append(h("dt", {}, t("lobby.clock")), h("dd", {}, clockSelect));
+    const rated = h("input", { type: "checkbox", name: "setting-rated", checked: info.rated !== false, disabled: !seated,
+      onchange: () => command(`/option rated ${rated.checked ? "on" : "off"}`) });
+    rows.append(h("dt", {}, t("table.rated")), h("dd", {}, rated, " ", h("small", { class: "help" }, t("table.rated_help"))));
     pregame.append(rows);
     pregame.append(h("p", { class: "hint" }, t("table.open_hint")));
   }

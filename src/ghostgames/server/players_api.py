@@ -1,0 +1,109 @@
+"""The players' part of the HTTP API: profiles, a player's games (paged), leaderboards (paged), a
+player's own records to download, and a finished game replayed from the seat its reader sat in."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Header, Query, Request
+from fastapi.responses import JSONResponse
+
+from ghostgames.games import GAMES
+from ghostgames.server.api import _hub, _identity, error_response
+from ghostgames.storage import seat_replay
+from ghostgames.storage.ratings import BOT_PREFIX, person_key
+from ghostgames.tables import TableError
+
+router = APIRouter(prefix="/api")
+
+
+def _key(name: str) -> str:
+    """A path's player: a person's name (any case), or a bot level as "bot:hard" or "hard bot"."""
+    if name.lower().endswith(" bot") and ":" not in name:
+        return BOT_PREFIX + name[: -len(" bot")].lower()
+    return person_key(name)
+
+
+def _no_player(name: str) -> JSONResponse:
+    return error_response(TableError(
+        "no_such_player", f"there is no profile for {name!r}: profiles are for accounts and bot levels "
+        "(e.g. 'bot:hard'); guests have none", name=name))
+
+
+def _checked_game(game: str) -> None:
+    if game not in GAMES:
+        raise TableError("unknown_game", f"there is no game {game!r}; the games are: {', '.join(GAMES)}",
+                         game=game, games=list(GAMES))
+
+
+@router.get("/players/{name}")
+async def player(name: str, request: Request) -> Any:
+    """A profile: the shown rating (and its uncertainty) per game with its recent history, games played."""
+    found = await asyncio.to_thread(_hub(request).repo.profile, _key(name))
+    return _no_player(name) if found is None else found
+
+
+@router.get("/players/{name}/games")
+async def player_games(name: str, request: Request, game: str | None = None, before: int | None = None,
+                       limit: int = Query(20, ge=1, le=100)) -> Any:
+    """The player's finished games, newest first; pass the answer's `next` as `before` for the next page."""
+    try:
+        if game is not None:
+            _checked_game(game)
+    except TableError as err:
+        return error_response(err)
+    found = await asyncio.to_thread(_hub(request).repo.player_games, _key(name), game, before, limit)
+    return _no_player(name) if found is None else found
+
+
+@router.get("/players/{name}/records")
+async def player_records(name: str, request: Request, authorization: str | None = Header(None),
+                         limit: int = Query(200, ge=1, le=1000)) -> Any:
+    """Your own games as full records (`GameRecord.from_json(r["record"]).replay()` replays each), as a
+    file. Only for yourself, and only games against bots: a record holds every secret of its game."""
+    try:
+        identity = await _identity(request, authorization)
+        if person_key(identity.name) != _key(name):
+            raise TableError("not_yours", f"only {name} may download their records; sign in as them",
+                             name=name)
+    except TableError as err:
+        return error_response(err)
+    found = await asyncio.to_thread(_hub(request).repo.own_records, person_key(identity.name), limit)
+    filename = f"ghostgames-{identity.name.replace(' ', '_')}.json"
+    return JSONResponse({"name": identity.name, **found},
+                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@router.get("/ratings/{game}")
+async def ratings(game: str, request: Request, offset: int = Query(0, ge=0),
+                  limit: int = Query(50, ge=1, le=100)) -> Any:
+    """A game's leaderboard, best first (`place` counts from 1); pass `next` as `offset` for more."""
+    try:
+        _checked_game(game)
+    except TableError as err:
+        return error_response(err)
+    return await asyncio.to_thread(_hub(request).repo.leaderboard, game, offset, limit)
+
+
+@router.get("/records/{record_id}/replay/{seat}")
+async def my_seat_replay(record_id: int, seat: int, request: Request,
+                         authorization: str | None = Header(None)) -> Any:
+    """A finished game from the seat you sat in (seats count from 0 here): what you saw, step by step."""
+    hub = _hub(request)
+    try:
+        identity = await _identity(request, authorization)
+        stored = await asyncio.to_thread(hub.repo.get_record, record_id)
+        if stored is None:
+            raise TableError("no_such_record", f"there is no record {record_id}", record=record_id)
+        keys = stored.seat_keys or []
+        if not 0 <= seat < len(keys) or keys[seat] != person_key(identity.name):
+            raise TableError("not_seated", f"you did not sit in seat {seat} of game {record_id}; "
+                             "watch its spectator replay instead", record=record_id, seat=seat)
+        user = await asyncio.to_thread(hub.repo.get_user, identity.name)
+        if user is None or stored.created_at < user.created_at:
+            raise TableError("not_seated", "that game was played by an earlier holder of your name",
+                             record=record_id, seat=seat)
+    except TableError as err:
+        return error_response(err)
+    return await asyncio.to_thread(seat_replay, stored, seat)

@@ -1,0 +1,177 @@
+"""Ratings per game: a fold over the rated records in the order they were stored (Weng-Lin, openskill's
+Plackett-Luce model), so `rebuild` and the live ratings agree by construction.
+
+A player is a key: a person's name in lower case (names are unique ignoring case and hold no ':'), or
+"bot:LEVEL" for a bot, each level its own player. A record counts when its table was rated and every
+person at it had an account; its `seat_keys` say who sat where. Every change is stored with its record.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce
+from sqlalchemy import delete, insert, select
+from sqlalchemy.orm import Session
+
+from ghostgames.storage.models import RatingChangeRow, RatingRow, RecordPlayerRow, RecordRow, UserRow
+
+MODEL = PlackettLuce()
+# The shown rating: the ordinal (mu - 3 sigma, a cautious estimate that only rises as games confirm it)
+# stretched so a newcomer shows SHOWN_BASE and one ordinal point is SHOWN_SCALE points on the page.
+SHOWN_BASE = 1000
+SHOWN_SCALE = 40
+BOT_PREFIX = "bot:"
+
+
+def person_key(name: str) -> str:
+    return name.lower()
+
+
+def bot_key(level: str) -> str:
+    return f"{BOT_PREFIX}{level}"
+
+
+def is_bot(key: str) -> bool:
+    return key.startswith(BOT_PREFIX)
+
+
+def key_label(key: str) -> str:
+    """How a key reads on a page when no name is at hand: "hard bot" for "bot:hard"."""
+    return f"{key[len(BOT_PREFIX):]} bot" if is_bot(key) else key
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    mu: float
+    sigma: float
+
+    @classmethod
+    def new(cls) -> Skill:
+        return cls(float(MODEL.mu), float(MODEL.sigma))
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    def shown(self) -> dict[str, int]:
+        """The rating people read: one number and its uncertainty (three standard deviations, scaled)."""
+        return {"rating": round(SHOWN_BASE + SHOWN_SCALE * self.ordinal),
+                "uncertainty": round(SHOWN_SCALE * 3 * self.sigma)}
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    player: str
+    seat: int
+    rank: int
+    win: bool
+    before: Skill
+    after: Skill
+
+
+def rate_game(skills: Mapping[str, Skill], keys: Sequence[str], outcome: Mapping[str, Any]) -> list[Change]:
+    """The changes one finished game makes. Every seat is its own team, ranked by the outcome (equal
+    ranks are ties). A key seated more than once (two bots of one level) plays, but keeps its rating:
+    a game against itself says nothing about its strength."""
+    results = list(outcome["results"])
+    ranks = [int(r["rank"]) for r in results]
+    before = [skills.get(key) or Skill.new() for key in keys]
+    teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in before]
+    after = MODEL.rate(teams, ranks=[float(rank) for rank in ranks])
+    seated = Counter(keys)
+    return [
+        Change(key, seat, ranks[seat], results[seat].get("result") == "win", before[seat],
+               Skill(float(after[seat][0].mu), float(after[seat][0].sigma)))
+        for seat, key in enumerate(keys) if seated[key] == 1
+    ]
+
+
+def may_rate(session: Session, keys: Sequence[str]) -> bool:
+    """Every person seated has an account (guests play unrated)."""
+    people = {key for key in keys if not is_bot(key)}
+    if not people:
+        return False  # bots among themselves: nothing a person would read
+    found = session.scalars(select(UserRow.name_key).where(UserRow.name_key.in_(people), UserRow.guest.is_(False)))
+    return set(found) == people
+
+
+def index_players(session: Session, record_id: int, game: str, keys: Sequence[str]) -> None:
+    session.execute(insert(RecordPlayerRow), [
+        {"record_id": record_id, "seat": seat, "player": key, "game": game} for seat, key in enumerate(keys)
+    ])
+
+
+def fold_record(session: Session, record_id: int, game: str, keys: Sequence[str], names: Sequence[str],
+                outcome: Mapping[str, Any]) -> list[Change]:
+    """Apply one rated record to the stored ratings (the live step of the fold)."""
+    rows = {row.player: row for row in session.scalars(
+        select(RatingRow).where(RatingRow.game == game, RatingRow.player.in_(set(keys))))}
+    skills = {key: Skill(row.mu, row.sigma) for key, row in rows.items()}
+    changes = rate_game(skills, keys, outcome)
+    for change in changes:
+        row = rows.get(change.player)
+        name = str(names[change.seat]) if change.seat < len(names) else key_label(change.player)
+        if row is None:
+            row = RatingRow(game=game, player=change.player, name=name, games=0, wins=0)
+            session.add(row)
+        row.name, row.mu, row.sigma, row.ordinal = name, change.after.mu, change.after.sigma, change.after.ordinal
+        row.games, row.wins, row.last_record = row.games + 1, row.wins + int(change.win), record_id
+    _store_changes(session, record_id, game, changes)
+    return changes
+
+
+def _store_changes(session: Session, record_id: int, game: str, changes: Iterable[Change]) -> None:
+    rows = [{"record_id": record_id, "player": c.player, "game": game, "seat": c.seat, "rank": c.rank,
+             "mu_before": c.before.mu, "sigma_before": c.before.sigma, "mu": c.after.mu, "sigma": c.after.sigma}
+            for c in changes]
+    if rows:
+        session.execute(insert(RatingChangeRow), rows)
+
+
+@dataclass(slots=True)
+class _Standing:
+    name: str
+    skill: Skill
+    games: int = 0
+    wins: int = 0
+    last_record: int = 0
+
+
+def rebuild(session: Session) -> int:
+    """Forget every rating and fold all rated records again, in id order. Returns the records folded."""
+    session.execute(delete(RatingChangeRow))
+    session.execute(delete(RatingRow))
+    standings: dict[tuple[str, str], _Standing] = {}
+    folded = 0
+    query = (select(RecordRow.id, RecordRow.game, RecordRow.seat_keys, RecordRow.names, RecordRow.outcome)
+             .where(RecordRow.rated.is_(True)).order_by(RecordRow.id))
+    for record_id, game, keys, names, outcome in session.execute(query):
+        skills = {key: standings[(game, key)].skill for key in keys if (game, key) in standings}
+        changes = rate_game(skills, keys, outcome)
+        for change in changes:
+            name = str(names[change.seat]) if change.seat < len(names) else key_label(change.player)
+            standing = standings.setdefault((game, change.player), _Standing(name, change.after))
+            standing.name, standing.skill = name, change.after
+            standing.games, standing.wins = standing.games + 1, standing.wins + int(change.win)
+            standing.last_record = int(record_id)
+        _store_changes(session, int(record_id), str(game), changes)
+        folded += 1
+    rows = [{"game": game, "player": key, "name": s.name, "mu": s.skill.mu, "sigma": s.skill.sigma,
+             "ordinal": s.skill.ordinal, "games": s.games, "wins": s.wins, "last_record": s.last_record}
+            for (game, key), s in standings.items()]
+    if rows:
+        session.execute(insert(RatingRow), rows)
+    return folded
+
+
+def snapshot(session: Session) -> dict[str, Any]:
+    """Every current rating and every stored change, for comparing live with rebuilt."""
+    ratings = sorted((r.game, r.player, r.name, r.mu, r.sigma, r.ordinal, r.games, r.wins, r.last_record)
+                     for r in session.scalars(select(RatingRow)))
+    changes = sorted((c.record_id, c.player, c.game, c.seat, c.rank, c.mu_before, c.sigma_before, c.mu, c.sigma)
+                     for c in session.scalars(select(RatingChangeRow)))
+    return {"ratings": ratings, "changes": changes}
