@@ -51,9 +51,13 @@ def ghooost_secrets(state: Any, reader: int | None) -> list[tuple[str, Check]]:
     for seat, mansion in enumerate(state.mansions):
         if len(mansion) >= 4 and len(set(mansion)) > 1:
             out.append((f"mansion {seat}", _list_check([card_text(k) for k in mansion])))
+    # A hidden hand that happens to equal some seat's public known cards proves nothing when seen.
+    public_lists = [counts_texts(known) for known in state.known]
     for seat in range(state.players):
-        if seat != reader and state.hands[seat] != state.known[seat] and state.sizes[seat] >= 3:
-            out.append((f"hand {seat}", _list_check(counts_texts(state.hands[seat]))))
+        hand = counts_texts(state.hands[seat])
+        if (seat != reader and state.hands[seat] != state.known[seat] and state.sizes[seat] >= 3
+                and hand not in public_lists):
+            out.append((f"hand {seat}", _list_check(hand)))
     return out
 
 
