@@ -16,7 +16,15 @@ from playwright.sync_api import Browser, Page, expect
 from ghostgames.games import get_game
 from tests.server.harness import ServerProcess
 from tests.web.browser import WEB, screenshot_path
-from tests.web.pages import create_table, enter_as_guest, start_with_bots, version, wait_for_change, wait_turn_or_end
+from tests.web.pages import (
+    create_table,
+    enter_as_guest,
+    open_advanced,
+    start_with_bots,
+    version,
+    wait_for_change,
+    wait_turn_or_end,
+)
 from tests.web.test_renderers import harness  # noqa: F401  (the renderer page, a fixture)
 
 
@@ -65,6 +73,7 @@ def test_bug_1_seats_count_from_one_in_commands(server: ServerProcess, browser: 
 def test_bug_1_the_lobby_form_sends_the_first_seat_as_seat_1(server: ServerProcess, browser: Browser) -> None:
     page = new_page(browser)
     enter_as_guest(page, server.http_url, "Vic")
+    open_advanced(page, "ghooost")
     form = page.locator("form.create-form[data-game=ghooost]")
     form.locator("select[name=first]").select_option(label="3")
     create_table(page, "ghooost", 3, bots=False)
