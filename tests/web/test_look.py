@@ -147,7 +147,8 @@ def test_16_resign_asks_first_and_escape_keeps_playing(
     assert page.evaluate("() => document.body.dataset.tableStatus") == "started"
     page.click("button.do-resign")
     page.click("button.do-resign-confirm")
-    expect(page.locator(".seat.me .chip.you")).to_have_count(0)  # resigned: a bot plays my seat
+    expect(page.locator("button.do-resign, .confirm")).to_have_count(0)  # resigned: over for me
+    page.wait_for_function("() => document.body.dataset.tableStatus === 'finished'")  # two seats: the bot wins
 
 
 def test_16_the_clock_warns_in_its_last_ten_seconds_not_by_colour_alone(
@@ -172,17 +173,31 @@ def test_17_opponents_sit_on_plates_with_their_counts(
         server: ServerProcess, browser: Browser, pages: list[Page]) -> None:
     page = new_page(pages, browser)
     enter_as_guest(page, server.http_url, "Pia")
-    play_now(page, "ghooost")
+    play_now(page, "geister")
     other = page.locator(".seats-others .seat.plate")
     expect(other).to_have_count(1)
-    expect(other.locator(".count-hand")).to_contain_text(re.compile(r"\d+ cards? in hand"))
-    expect(other.locator(".count-mansion")).to_contain_text(re.compile(r"mansion \d"))
-    expect(page.locator(".seats-mine .seat.plate.me")).to_have_count(1)
-    # the game sits between the others' plates and mine
+    expect(other.locator(".count-ghosts")).to_have_text("8 ghosts on the board")
+    expect(page.locator(".seats-mine .seat.plate.me")).to_be_visible()
+    # the board sits between the other's plate and mine
     top = page.locator(".seats-others").bounding_box()
-    game = page.locator(".game-area").bounding_box()
+    game = page.locator(".board").bounding_box()
     bottom = page.locator(".seats-mine").bounding_box()
     assert top and game and bottom and top["y"] < game["y"] < bottom["y"]
+
+
+def test_17_card_games_show_the_clock_on_their_own_seat_plates(
+        server: ServerProcess, browser: Browser, pages: list[Page]) -> None:
+    page = new_page(pages, browser)
+    enter_as_guest(page, server.http_url, "Pat")
+    create_table(page, "ghooost", 2, options={"clock": "60 s per move"})
+    page.wait_for_selector(".seat.kind-empty", state="detached")
+    page.click("button.do-start")
+    page.wait_for_function("() => document.body.dataset.tableStatus === 'started'")
+    plates = page.locator(".ghooost-seat.plate")
+    expect(plates).to_have_count(2)
+    expect(plates.locator(".clock")).to_have_text([re.compile(r"^[01]:\d\d$")] * 2)
+    expect(page.locator(".ghooost-seat.plate .chip.you")).to_have_count(1)
+    expect(page.locator(".seats-others .seat")).to_have_count(0)  # no second plate per seat
 
 
 def test_17_the_mansion_crypt_and_discard_are_card_stacks_and_cards_are_large(

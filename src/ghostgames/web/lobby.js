@@ -119,7 +119,7 @@ export function gamePicture(name) {
       s("path", { d: "M133 20 l8 -8 l8 8 h-5 v8 h-6 v-8 z", class: "tile-exit" }));
   } else if (name === "ghooost") {
     svg.append(tileCard(52, 52, -18, "3", "ghost"), tileCard(72, 46, -6, "8", "ghost"), tileCard(92, 46, 6, "8", "ghost"),
-      tileCard(112, 52, 18, "K", "kitty"), tileGhost(62, 4, 0.9, "floating"));
+      tileCard(112, 52, 18, "K", "kitty"), tileGhost(126, 2, 0.7, "floating"));
   } else {
     svg.append(tileCard(44, 46, -10, "7", "red"), tileCard(80, 42, 0, "12", "blue"), tileCard(116, 46, 10, "3", "green"),
       s("path", { d: "M80 78 l-6 8 h12 z", class: "tile-crown" }));
@@ -298,9 +298,9 @@ export function lobbyPage(root, connection) {
   root.append(h("div", { class: "lobby" },
     h("h1", { "data-i18n": "lobby.title" }, t("lobby.title")),
     message,
-    whoSlot,
-    mineSlot,
-    h("div", { class: "lobby-columns" }, gamesSlot, tablesSlot)));
+    h("div", { class: "lobby-top" }, whoSlot, mineSlot),
+    gamesSlot,
+    tablesSlot));
 
   // The table lists are rebuilt on every update; one arriving mid-click waits for the click.
   connection.on("lobby", (msg) => {

@@ -196,13 +196,57 @@ export function tablePage(root, connection, tableId) {
     return [];
   }
 
+  /** A seat's clock, and the words that say its last seconds run (not colour alone). */
+  function clockBox(seat, turn) {
+    const clock = clockOf(seat);
+    return h("span", { class: "clock-box" },
+      h("span", { class: `clock ${clock.low && turn ? "low" : ""}`, dataset: { clockSeat: seat } }, clock.text),
+      h("span", { class: "clock-warning", hidden: !(clock.low && turn) }, t("table.clock_low")));
+  }
+
+  // Ghooost! and The Last draw a panel per seat themselves (hand, mansion, points, known cards): those
+  // panels are the seat plates, and the table adds what only it knows (the clock, away, a bot playing).
+  // Geister draws none, so the table's own plates stand around its board. An observer keeps the
+  // additions through every redraw of the game, animated or not.
+  const GAME_PANELS = ".ghooost-seat[data-seat], .participant[data-who]";
+  const GAMES_WITH_PANELS = ["ghooost", "thelast"];
+  const gameDrawsSeats = () => GAMES_WITH_PANELS.includes(table()?.game) && table()?.status === "started" && Boolean(message?.view);
+  function decoratePanels(fresh = false) {
+    const info = table();
+    if (!info || !renderer) return;
+    if (fresh || !gameDrawsSeats()) for (const old of renderer.element.querySelectorAll(".table-extra")) old.remove();
+    if (!gameDrawsSeats()) return; // before and after the game the table's own plates show the seats
+    const toAct = new Set(info.to_act || []);
+    for (const panel of renderer.element.querySelectorAll(GAME_PANELS)) {
+      const seat = Number(panel.dataset.seat ?? panel.dataset.who);
+      const entry = info.seats[seat];
+      if (!Number.isInteger(seat) || !entry) continue; // The Last's ghost has no seat
+      if (panel.querySelector(":scope > .table-extra")) continue;
+      const state = [];
+      if (entry.kind === "human" && !entry.connected) state.push(t("seat.away"));
+      if (entry.takeover) state.push(t(`takeover.${entry.takeover}`));
+      panel.classList.add("seat", "plate", `kind-${entry.kind}`);
+      panel.classList.toggle("me", seat === mySeat());
+      panel.dataset.seat = String(seat);
+      panel.append(h("div", { class: "table-extra" },
+        seat === mySeat() && !gaveUp() ? h("span", { class: "chip you" }, t("seat.you")) : null,
+        state.length ? h("span", { class: "seat-state muted" }, state.join(", ")) : null,
+        clockBox(seat, toAct.has(seat) && info.status === "started")));
+    }
+  }
+  let panelObserver = null;
+  function watchPanels() {
+    if (panelObserver || !renderer) return;
+    panelObserver = new MutationObserver(() => decoratePanels());
+    panelObserver.observe(renderer.element, { childList: true, subtree: true });
+  }
+
   function seatPlate(seat, info, toAct) {
     const running = info.status === "started";
     const turn = toAct.has(seat.seat) && running;
     const state = [];
     if (seat.kind === "human" && !seat.connected) state.push(t("seat.away"));
     if (seat.takeover) state.push(t(`takeover.${seat.takeover}`));
-    const clock = clockOf(seat.seat);
     const counts = seat.kind === "empty" ? [] : seatCounts(seat.seat);
     return h("li", { class: `seat plate kind-${seat.kind} ${turn ? "to-act" : ""} ${seat.seat === mySeat() ? "me" : ""}`,
         dataset: { seat: seat.seat } },
@@ -214,9 +258,7 @@ export function tablePage(root, connection, tableId) {
       counts.length
         ? h("span", { class: "seat-counts" }, counts.map(([kind, text]) => h("span", { class: `count count-${kind}` }, text)))
         : null,
-      h("span", { class: "clock-box" },
-        h("span", { class: `clock ${clock.low && turn ? "low" : ""}`, dataset: { clockSeat: seat.seat } }, clock.text),
-        h("span", { class: "clock-warning", hidden: !(clock.low && turn) }, t("table.clock_low"))),
+      clockBox(seat.seat, turn),
     );
   }
 
@@ -224,7 +266,7 @@ export function tablePage(root, connection, tableId) {
     clear(seats);
     clear(mySeatSlot);
     const info = table();
-    if (!info) return;
+    if (!info || gameDrawsSeats()) return;
     const toAct = new Set(info.to_act || []);
     const me = mySeat();
     // The others in seat order after mine, so the one who plays after me sits first.
@@ -481,6 +523,8 @@ export function tablePage(root, connection, tableId) {
     } else {
       renderer.element.hidden = true;
     }
+    watchPanels();
+    decoratePanels(true);
     drawStatus();
   }
 
