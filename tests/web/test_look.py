@@ -113,6 +113,42 @@ def test_15_play_now_works_from_the_keyboard(server: ServerProcess, browser: Bro
     expect(page.locator("form.create-form[data-game=ghooost]")).to_be_visible()
 
 
+def tab_to(page: Page, selector: str, limit: int = 150) -> None:
+    """Press Tab until the focus is on an element matching `selector` (the keyboard's own way there)."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("(s) => Boolean(document.activeElement && document.activeElement.matches(s))", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+@pytest.mark.parametrize("game", ["ghooost", "thelast"])
+def test_15_a_card_game_started_by_keyboard_is_played_by_keyboard(
+        server: ServerProcess, browser: Browser, pages: list[Page], game: str) -> None:
+    page = new_page(pages, browser)
+    enter_as_guest(page, server.http_url, f"Key{game[:3]}")
+    tab_to(page, f".game-tile[data-game={game}] button.play-now")
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"/table/"))
+    page.wait_for_function("() => document.body.dataset.tableStatus === 'started'")
+    for _ in range(3):  # a few turns of mine, each with Tab and Enter only
+        if not wait_turn_or_end(page):
+            return
+        before = int(page.evaluate("() => Number(document.body.dataset.tableVersion)"))
+        page.locator("body").focus()
+        if game == "thelast" and page.locator("button.do-keep").count():
+            tab_to(page, "button.do-keep")
+        elif game == "ghooost" and not page.locator(".hand .card.playable").count():
+            tab_to(page, "button.do-gamble, button.do-take, button.do-turn, button.do-pass")
+        else:
+            tab_to(page, ".hand .card.playable")
+            if game == "ghooost":  # a picked card, then the Play button
+                page.keyboard.press("Enter")
+                tab_to(page, "button.do-play:not([disabled])")
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => Number(document.body.dataset.tableVersion) > {before}")
+
+
 # --- 16: turn signals, a confirmed Resign, the clock ---------------------------------------------------
 def test_16_the_title_and_the_favicon_say_when_it_is_my_turn(
         server: ServerProcess, browser: Browser, pages: list[Page]) -> None:
