@@ -235,6 +235,7 @@ def test_bug_8_bots_count_as_yes_and_a_resignation_discloses_the_colours(server:
     expect(theirs).to_have_count(8)
     expect(page.locator(".board svg.ghost.unknown:has(.ghost-body.theirs)")).to_have_count(8)
     page.click("button.do-resign")
+    page.click("button.do-resign-confirm")  # Resign asks first
     expect(page.locator(".turn-banner.finished")).to_be_visible()
     expect(page.locator(".board svg.ghost.unknown")).to_have_count(0)  # shown when the game ends
     expect(page.locator(".board svg.ghost.good:has(.ghost-body.theirs)")).to_have_count(4)
@@ -252,6 +253,7 @@ def test_bug_9_a_rematch_is_proposed_and_accepted(server: ServerProcess, browser
     alice.click("button.do-start")
     expect(bob.locator("button.do-resign")).to_be_visible()
     bob.click("button.do-resign")
+    bob.click("button.do-resign-confirm")  # Resign asks first
     for page in (alice, bob):
         expect(page.locator(".turn-banner.finished")).to_be_visible()
     expect(alice.locator("button.do-rematch")).to_have_text("Play again")
