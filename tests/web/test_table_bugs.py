@@ -234,6 +234,8 @@ def test_bug_8_bots_count_as_yes_and_a_resignation_discloses_the_colours(server:
     theirs = page.locator(".board svg.ghost:has(.ghost-body.theirs)")
     expect(theirs).to_have_count(8)
     expect(page.locator(".board svg.ghost.unknown:has(.ghost-body.theirs)")).to_have_count(8)
+    # the bot's ghosts are placed too (on a loaded machine it may still be choosing): colours to disclose
+    expect(page.locator(".log-lines")).to_contain_text("Both sides are ready", timeout=30_000)
     page.click("button.do-resign")
     page.click("button.do-resign-confirm")  # Resign asks first
     expect(page.locator(".turn-banner.finished")).to_be_visible()
