@@ -21,8 +21,16 @@ def enter_as_guest(page: Page, base_url: str, name: str) -> None:
     expect(page.locator(".identity-card")).to_contain_text(name)
 
 
+def open_advanced(page: Page, game: str) -> None:
+    """Unfold the full table form of `game` in the lobby (folded away under "More options")."""
+    details = page.locator(f".game-tile[data-game={game}] details.advanced")
+    if details.get_attribute("open") is None:
+        details.locator("summary").click()
+
+
 def create_table(page: Page, game: str, seats: int, bots: bool = True, options: dict[str, str] | None = None) -> str:
     """Fill the lobby form of `game` and open the table; returns the table's address."""
+    open_advanced(page, game)
     form = page.locator(f"form.create-form[data-game={game}]")
     form.locator("select[name=seats]").select_option(str(seats))
     form.locator("select[name=bots]").select_option("fill" if bots else "0")

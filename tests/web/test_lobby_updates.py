@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.server.harness import ServerProcess
-from tests.web.pages import enter_as_guest
+from tests.web.pages import enter_as_guest, open_advanced
 
 
 @pytest.fixture()
@@ -30,12 +30,14 @@ def test_review_5_the_lobby_page_applies_diffs(lobby_server: ServerProcess, brow
     enter_as_guest(page, server.http_url, "Lena")
     # Lena's third table in a minute is refused (two a minute here), with the time to wait in words
     for _ in range(2):
+        open_advanced(page, "thelast")
         page.locator("form.create-form[data-game=thelast] select[name=bots]").select_option("0")
         page.locator("form.create-form[data-game=thelast] button[type=submit]").click()
         page.wait_for_url("**/table/**")
         page.wait_for_selector(".seat.me")
         page.go_back()
-        expect(page.locator("form.create-form[data-game=thelast]")).to_be_visible()
+        expect(page.locator(".game-tile[data-game=thelast]")).to_be_visible()
+    open_advanced(page, "thelast")
     page.locator("form.create-form[data-game=thelast] select[name=bots]").select_option("0")
     page.locator("form.create-form[data-game=thelast] button[type=submit]").click()
     expect(page.locator(".error-banner")).to_contain_text("try again in")

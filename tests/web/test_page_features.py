@@ -17,6 +17,7 @@ from tests.web.pages import (
     create_table,
     enter_as_guest,
     geister_move,
+    open_advanced,
     open_geister_against_a_bot,
     start_with_bots,
     version,
@@ -62,6 +63,7 @@ def test_a_lobby_form_being_filled_in_survives_a_reconnect(own_server: ServerPro
     context = browser.new_context(locale="en-US")
     page = context.new_page()
     enter_as_guest(page, own_server.http_url, "Lou")
+    open_advanced(page, "thelast")
     seats = page.locator("form.create-form[data-game=thelast] select[name=seats]")
     seats.select_option("4")
     own_server.kill()
@@ -164,7 +166,7 @@ def test_the_language_picker_switches_every_text_and_is_remembered(server: Serve
     page = context.new_page()
     enter_as_guest(page, server.http_url, "Lena")
     page.select_option("#language-picker", "de")
-    expect(page.locator(".games h2")).to_have_text("Einen neuen Tisch eröffnen")
+    expect(page.locator(".games h2")).to_have_text("Spiele")
     create_table(page, "geister", 2)
     expect(page.locator(".log-title")).to_have_text("Spielverlauf")
     page.select_option("#language-picker", "uk")

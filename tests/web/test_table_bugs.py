@@ -16,7 +16,15 @@ from playwright.sync_api import Browser, Page, expect
 from ghostgames.games import get_game
 from tests.server.harness import ServerProcess
 from tests.web.browser import WEB, screenshot_path
-from tests.web.pages import create_table, enter_as_guest, start_with_bots, version, wait_for_change, wait_turn_or_end
+from tests.web.pages import (
+    create_table,
+    enter_as_guest,
+    open_advanced,
+    start_with_bots,
+    version,
+    wait_for_change,
+    wait_turn_or_end,
+)
 from tests.web.test_renderers import harness  # noqa: F401  (the renderer page, a fixture)
 
 
@@ -65,6 +73,7 @@ def test_bug_1_seats_count_from_one_in_commands(server: ServerProcess, browser: 
 def test_bug_1_the_lobby_form_sends_the_first_seat_as_seat_1(server: ServerProcess, browser: Browser) -> None:
     page = new_page(browser)
     enter_as_guest(page, server.http_url, "Vic")
+    open_advanced(page, "ghooost")
     form = page.locator("form.create-form[data-game=ghooost]")
     form.locator("select[name=first]").select_option(label="3")
     create_table(page, "ghooost", 3, bots=False)
@@ -225,7 +234,10 @@ def test_bug_8_bots_count_as_yes_and_a_resignation_discloses_the_colours(server:
     theirs = page.locator(".board svg.ghost:has(.ghost-body.theirs)")
     expect(theirs).to_have_count(8)
     expect(page.locator(".board svg.ghost.unknown:has(.ghost-body.theirs)")).to_have_count(8)
+    # the bot's ghosts are placed too (on a loaded machine it may still be choosing): colours to disclose
+    expect(page.locator(".log-lines")).to_contain_text("Both sides are ready", timeout=30_000)
     page.click("button.do-resign")
+    page.click("button.do-resign-confirm")  # Resign asks first
     expect(page.locator(".turn-banner.finished")).to_be_visible()
     expect(page.locator(".board svg.ghost.unknown")).to_have_count(0)  # shown when the game ends
     expect(page.locator(".board svg.ghost.good:has(.ghost-body.theirs)")).to_have_count(4)
@@ -243,6 +255,7 @@ def test_bug_9_a_rematch_is_proposed_and_accepted(server: ServerProcess, browser
     alice.click("button.do-start")
     expect(bob.locator("button.do-resign")).to_be_visible()
     bob.click("button.do-resign")
+    bob.click("button.do-resign-confirm")  # Resign asks first
     for page in (alice, bob):
         expect(page.locator(".turn-banner.finished")).to_be_visible()
     expect(alice.locator("button.do-rematch")).to_have_text("Play again")

@@ -156,6 +156,7 @@ def test_a_server_update_landing_mid_click_does_not_swallow_the_click(server: Se
     expect(ann.locator("button.setup-ready")).to_be_enabled()
 
     seen = version(ann)
+    ann.locator("button.setup-ready").scroll_into_view_if_needed()  # the mouse presses inside the window
     box = ann.locator("button.setup-ready").bounding_box()
     assert box is not None
     ann.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)

@@ -23,11 +23,16 @@ JSON = dict[str, Any]
 
 
 class IllegalAction(ValueError):
-    """An action that the rules do not allow now; `reason` says why in words a player understands."""
+    """An action that the rules do not allow now; `reason` says why in words a player understands.
 
-    def __init__(self, reason: str) -> None:
+    `rule` optionally names the refusal ("geister.setup_first") and `details` its values, so a client can
+    say the same, and what would work, in the reader's language; `reason` stays the English fallback."""
+
+    def __init__(self, reason: str, rule: str | None = None, **details: str | int) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.rule = rule
+        self.details = details
 
 
 class Action(ABC):

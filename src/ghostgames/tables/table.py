@@ -591,7 +591,7 @@ class Table:
             trial_events = trial.apply(seat, text)
         except IllegalAction as err:
             raise TableError("illegal_action", f"illegal action: {err.reason}", reason=err.reason,
-                             action=text) from None
+                             action=text, rule=err.rule, details=err.details) from None
         self._trial = (self.version, seat, text, trial, trial_events)
         event: EventData = {"kind": "action", "seat": seat, "text": text, "by": by}
         if self.clocks is not None and self.clock_spec.mode == "bank" and by == "player":

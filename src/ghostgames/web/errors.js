@@ -33,6 +33,14 @@ export function errorText(error) {
   }
   // the server's own words when there is no usage to show ("an empty message")
   if (code === "bad_argument" && !args.usage) args.reason = error?.message || args.reason;
+  // A refused move says why and what would work: the rule in the reader's words, else the server's.
+  if (code === "illegal_action") {
+    const rule = error?.args?.rule;
+    const details = {};
+    for (const [name, value] of Object.entries(error?.args?.details || {})) details[name] = flat(value);
+    const why = rule && has(`rule.${rule}`) ? t(`rule.${rule}`, details) : error?.args?.reason;
+    if (why) return t("error.illegal_action_why", { action: args.action ?? "–", why });
+  }
   const key = keyOf(code, error?.args || {});
   if (has(key)) return t(key, args);
   return t("error.unknown", { code });

@@ -1,7 +1,8 @@
-// The lobby: who you are, the games with a form to open a table, and the open and running tables,
-// kept live by the server's lobby_update messages (changes only; the whole list comes once per `lobby`).
+// The lobby: who you are, a tile per game (a picture, "Play now against a bot" in one click, the full
+// table form folded away), the tables you sit at, and the open and running tables, kept live by the
+// server's lobby_update messages (changes only; the whole list comes once per `lobby`).
 
-import { clear, h, whenNotPressed } from "./dom.js";
+import { clear, h, s, whenNotPressed } from "./dom.js";
 import { errorText } from "./errors.js";
 import { has, onLanguageChange, t } from "./i18n.js";
 import { identityForm, logout } from "./identity.js";
@@ -84,6 +85,48 @@ export function optionFields(game) {
   return [fields, read];
 }
 
+// "Play now": the fewest seats the game allows, the others filled with bots of this level, started at once.
+export const QUICK_BOT_LEVEL = "medium";
+
+const GHOST_PATH = "M7 35 V17 a13 13 0 0 1 26 0 V35 l-4.3 -3.5 l-4.4 3.5 l-4.3 -3.5 l-4.3 3.5 l-4.4 -3.5 z";
+
+function tileGhost(x, y, scale, cls) {
+  return s("g", { transform: `translate(${x} ${y}) scale(${scale})` },
+    s("path", { d: GHOST_PATH, class: `tile-ghost ${cls}` }),
+    s("circle", { cx: 15, cy: 16, r: 2.6, class: "tile-eye" }),
+    s("circle", { cx: 25, cy: 16, r: 2.6, class: "tile-eye" }));
+}
+
+function tileCard(x, y, angle, label, cls) {
+  return s("g", { transform: `translate(${x} ${y}) rotate(${angle})` },
+    s("rect", { x: -18, y: -27, width: 36, height: 54, rx: 4, class: `tile-card ${cls}` }),
+    s("text", { x: 0, y: 7, "text-anchor": "middle", class: `tile-value ${cls}` }, label));
+}
+
+/** A small picture of each game, drawn here (no images): a board corner, a fan of cards, a trick. */
+export function gamePicture(name) {
+  const svg = s("svg", { viewBox: "0 0 160 90", class: `game-picture picture-${name}`, "aria-hidden": "true" });
+  svg.append(s("rect", { x: 0, y: 0, width: 160, height: 90, rx: 10, class: "tile-sky" }));
+  if (name === "geister") {
+    for (let row = 0; row < 3; row++) {
+      for (let col = 0; col < 5; col++) {
+        svg.append(s("rect", { x: 20 + col * 24, y: 10 + row * 24, width: 24, height: 24,
+          class: (row + col) % 2 ? "tile-square" : "tile-square dark" }));
+      }
+    }
+    svg.append(tileGhost(45, 33, 0.55, "good"), s("circle", { cx: 56, cy: 48, r: 3, class: "tile-good-mark" }),
+      tileGhost(93, 9, 0.55, "bad"), s("path", { d: "M101 21 l6 6 M107 21 l-6 6", class: "tile-bad-mark" }),
+      s("path", { d: "M133 20 l8 -8 l8 8 h-5 v8 h-6 v-8 z", class: "tile-exit" }));
+  } else if (name === "ghooost") {
+    svg.append(tileCard(52, 52, -18, "3", "ghost"), tileCard(72, 46, -6, "8", "ghost"), tileCard(92, 46, 6, "8", "ghost"),
+      tileCard(112, 52, 18, "K", "kitty"), tileGhost(126, 2, 0.7, "floating"));
+  } else {
+    svg.append(tileCard(44, 46, -10, "7", "red"), tileCard(80, 42, 0, "12", "blue"), tileCard(116, 46, 10, "3", "green"),
+      s("path", { d: "M80 78 l-6 8 h12 z", class: "tile-crown" }));
+  }
+  return svg;
+}
+
 function seatText(seat) {
   if (seat.kind === "empty") return t("seat.empty");
   if (seat.kind === "bot") return t("seat.bot", { seat: seat.seat + 1, level: t(`bot.${seat.bot}`) });
@@ -131,6 +174,24 @@ export function lobbyPage(root, connection) {
     );
   }
 
+  /** One click: a table with the fewest seats, you seated, bots in the others, started by the table page. */
+  function playNow(game, button) {
+    if (!connection.user) {
+      showError({ code: "auth_required" });
+      return;
+    }
+    button.disabled = true;
+    const seatsWanted = Math.max(2, game.min_players);
+    connection.request({ type: "create", game: game.name, seats: seatsWanted, options: {}, clock: "none", join: true })
+      .then((ack) => {
+        const query = `?bots=${seatsWanted - 1}&level=${QUICK_BOT_LEVEL}&start=1`;
+        location.href = `/table/${encodeURIComponent(ack.table)}${query}`;
+      }, (error) => {
+        button.disabled = false;
+        showError(error);
+      });
+  }
+
   function tableRow(table) {
     const link = `${location.origin}/table/${encodeURIComponent(table.id)}`;
     const open = table.status === "open";
@@ -152,6 +213,7 @@ export function lobbyPage(root, connection) {
   const whoSlot = h("div", {});
   const gamesSlot = h("div", { class: "games" });
   const tablesSlot = h("div", { class: "table-lists" });
+  const mineSlot = h("div", { class: "my-tables-slot" });
   let drawnUser;
   let drawnGames;
 
@@ -165,6 +227,7 @@ export function lobbyPage(root, connection) {
           h("p", {}, t("ui.playing_as", { name: connection.user.name }), " ",
             h("button", { class: "link", onclick: () => logout(connection) }, t("identity.logout"))))
       : h("section", { class: "card identity-card" }, h("h2", {}, t("lobby.choose_name")), identityForm(connection)));
+    drawMine();
   }
 
   function drawGames(force = false) {
@@ -172,15 +235,45 @@ export function lobbyPage(root, connection) {
     const key = JSON.stringify(games);
     if (!force && drawnGames === key) return;
     drawnGames = key;
-    clear(gamesSlot).append(h("h2", {}, t("lobby.new_table")), ...games.map((game) =>
-      h("section", { class: "card game-card", dataset: { game: game.name } },
-        h("h3", {}, t(`game.${game.name}`)),
-        h("p", { class: "muted" }, t(`game.${game.name}.blurb`), " ",
-          h("a", { href: `/help/${document.documentElement.lang}/${game.name}.html` }, t("ui.rules"))),
-        h("p", { class: "muted" }, game.min_players === game.max_players
+    clear(gamesSlot).append(h("h2", {}, t("lobby.games")), h("div", { class: "game-tiles" }, games.map((game) => {
+      const headingId = `tile-${game.name}`;
+      return h("section", { class: "card game-card game-tile", dataset: { game: game.name }, "aria-labelledby": headingId },
+        gamePicture(game.name),
+        h("h3", { id: headingId }, t(`game.${game.name}`)),
+        h("p", { class: "muted blurb" }, t(`game.${game.name}.blurb`)),
+        h("p", { class: "muted players" }, game.min_players === game.max_players
           ? t("lobby.players_exact", { n: game.min_players })
-          : t("lobby.players", { min: game.min_players, max: game.max_players })),
-        createForm(game))));
+          : t("lobby.players", { min: game.min_players, max: game.max_players }),
+          " · ", h("a", { href: `/help/${document.documentElement.lang}/${game.name}.html` }, t("ui.rules"))),
+        h("button", { type: "button", class: "primary play-now", dataset: { game: game.name },
+          onclick: (event) => playNow(game, event.currentTarget) }, t("lobby.play_now")),
+        h("details", { class: "advanced" },
+          h("summary", {}, t("lobby.advanced")),
+          createForm(game)));
+    })));
+  }
+
+  /** The tables I sit at (open or running), first in the lobby so a closed tab is one click away. */
+  function drawMine() {
+    const me = connection.user?.name;
+    const mine = me
+      ? [...tables.values()].filter((table) => table.status !== "finished"
+          && table.seats.some((seat) => seat.kind === "human" && seat.name === me))
+      : [];
+    clear(mineSlot);
+    if (!me) return;
+    mineSlot.append(h("section", { class: "card tables my-tables" },
+      h("h2", {}, t("lobby.my_tables")),
+      mine.length
+        ? h("ul", { class: "table-list" }, mine.map((table) =>
+            h("li", { class: `table-row status-${table.status}`, dataset: { table: table.id } },
+              h("span", { class: "table-game" }, t(`game.${table.game}`)),
+              h("span", { class: "table-status" }, t(`status.table.${table.status}`)),
+              h("span", { class: "table-seats" }, table.seats.map(seatText).join(" · ")),
+              h("span", { class: "table-actions" },
+                h("a", { class: "button primary back-to-table", href: `/table/${encodeURIComponent(table.id)}` },
+                  t("lobby.back_to_table"))))))
+        : h("p", { class: "muted" }, t("lobby.no_tables_of_mine"))));
   }
 
   function drawTables() {
@@ -193,6 +286,7 @@ export function lobbyPage(root, connection) {
           ? h("ul", { class: "table-list" }, byStatus(status).map(tableRow))
           : h("p", { class: "muted" }, t("lobby.none")));
     clear(tablesSlot).append(list("open", t("lobby.open_tables")), list("started", t("lobby.running_tables")));
+    drawMine();
   }
 
   function draw(force = false) {
@@ -204,8 +298,9 @@ export function lobbyPage(root, connection) {
   root.append(h("div", { class: "lobby" },
     h("h1", { "data-i18n": "lobby.title" }, t("lobby.title")),
     message,
-    whoSlot,
-    h("div", { class: "lobby-columns" }, gamesSlot, tablesSlot)));
+    h("div", { class: "lobby-top" }, whoSlot, mineSlot),
+    gamesSlot,
+    tablesSlot));
 
   // The table lists are rebuilt on every update; one arriving mid-click waits for the click.
   connection.on("lobby", (msg) => {
@@ -226,6 +321,7 @@ export function lobbyPage(root, connection) {
   });
   connection.onOpen(() => {
     drawWho();
+    drawMine();
     connection.send({ type: "lobby" });
   });
   onLanguageChange(() => draw(true));

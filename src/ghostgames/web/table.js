@@ -16,15 +16,27 @@ const GAME_MODULES = {
   thelast: () => import("./games/thelast.js"),
 };
 
+// The last seconds of a clock are shown big, in a warning colour, with an icon and words.
+const CLOCK_WARNING_SECONDS = 10;
+
 function formatSeconds(value) {
   const seconds = Math.max(0, Math.ceil(value));
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
+// The favicon with a badge: the page's ghost and a bright dot, as a data: address (no request).
+const TURN_ICON = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40">'
+  + '<path fill="#f4f1ff" stroke="#3a3358" stroke-width="2" d="M7 35 V17 a13 13 0 0 1 26 0 V35 l-4.3 -3.5 l-4.4 3.5 l-4.3 -3.5 l-4.3 3.5 l-4.4 -3.5 z"/>'
+  + '<circle cx="15" cy="16" r="2.6" fill="#3a3358"/><circle cx="25" cy="16" r="2.6" fill="#3a3358"/>'
+  + '<circle cx="31" cy="9" r="8.5" fill="#e8590c" stroke="#fff" stroke-width="2"/></svg>')}`;
+
 export function tablePage(root, connection, tableId) {
   const params = new URLSearchParams(location.search);
   let wantJoin = params.get("join") === "1";
   let wantBots = Number(params.get("bots") || 0);
+  const botLevel = BOT_LEVELS.includes(params.get("level")) ? params.get("level") : null;
+  let wantStart = params.get("start") === "1"; // "Play now" in the lobby: start once the bots sit
   let message = null; // the last `table` message
   let gameModule = null;
   let loadingGame = null;
@@ -102,7 +114,9 @@ export function tablePage(root, connection, tableId) {
     "data-i18n-aria-label": "table.controls" });
   const pregame = h("section", { class: "pregame" });
   const gameArea = h("div", { class: "game-area" });
-  const seats = h("section", { class: "seats" });
+  // Seat plates around the game: the others above it, mine below it (a spectator sees them all above).
+  const seats = h("section", { class: "seats seats-others", "aria-label": t("table.seats"), "data-i18n-aria-label": "table.seats" });
+  const mySeatSlot = h("section", { class: "seats seats-mine" });
   const logList = h("ol", { class: "log-lines" });
   const logBox = h("section", { class: "log" }, h("h3", { class: "log-title", "data-i18n": "log.title" }, t("log.title")), logList);
   const chat = chatBox({
@@ -117,8 +131,8 @@ export function tablePage(root, connection, tableId) {
     h("div", { class: "table-page" },
       head, identitySlot, errorBanner, statusBanner,
       h("div", { class: "table-body" },
-        h("div", { class: "main-column" }, controls, pregame, gameArea),
-        h("aside", { class: "side-column" }, seats, chat.element, logBox))),
+        h("div", { class: "main-column" }, seats, controls, pregame, gameArea, mySeatSlot),
+        h("aside", { class: "side-column" }, chat.element, logBox))),
   );
 
   function drawHead() {
@@ -149,45 +163,134 @@ export function tablePage(root, connection, tableId) {
     }
   }
 
-  function clockText(seat) {
+  /** A seat's clock: its text ("0:28"), and whether it runs now with little time left. */
+  function clockOf(seat) {
     const clock = table()?.clock;
-    if (!clock || clock.mode === "none") return "";
+    if (!clock || clock.mode === "none") return { text: "", low: false };
     const elapsed = (performance.now() - clockBase) / 1000;
     const left = clock.deadline_in?.[seat];
-    if (left !== null && left !== undefined) return formatSeconds(left - elapsed);
+    if (left !== null && left !== undefined) {
+      const remaining = left - elapsed;
+      return { text: formatSeconds(remaining), low: remaining <= CLOCK_WARNING_SECONDS };
+    }
     const bank = clock.bank?.[seat];
-    if (bank !== null && bank !== undefined) return formatSeconds(bank);
-    return clock.mode === "move" ? formatSeconds(clock.seconds) : "";
+    if (bank !== null && bank !== undefined) return { text: formatSeconds(bank), low: false };
+    return { text: clock.mode === "move" ? formatSeconds(clock.seconds) : "", low: false };
+  }
+
+  /** What a seat holds, read from the game's view: ghosts on the board, cards in hand, a mansion, a pile. */
+  function seatCounts(seat) {
+    const view = message?.view;
+    if (!view) return [];
+    if (view.game === "geister") {
+      const onBoard = (view.ghosts || []).filter((ghost) => ghost.owner === seat && ghost.status === "board").length;
+      return [["ghosts", t("plate.ghosts", { n: onBoard })]];
+    }
+    if (view.game === "ghooost") {
+      const info = (view.seats || []).find((entry) => entry.seat === seat);
+      return info ? [["hand", t("plate.cards", { n: info.hand })], ["mansion", t("ghooost.mansion_count", { n: info.mansion })]] : [];
+    }
+    if (view.game === "thelast") {
+      const info = (view.participants || []).find((entry) => entry.who === seat);
+      return info ? [["hand", t("plate.cards", { n: info.hand_size })], ["pile", t("plate.pile", { n: info.pile_size })]] : [];
+    }
+    return [];
+  }
+
+  /** A seat's clock, and the words that say its last seconds run (not colour alone). */
+  function clockBox(seat, turn) {
+    const clock = clockOf(seat);
+    return h("span", { class: "clock-box" },
+      h("span", { class: `clock ${clock.low && turn ? "low" : ""}`, dataset: { clockSeat: seat } }, clock.text),
+      h("span", { class: "clock-warning", hidden: !(clock.low && turn) }, t("table.clock_low")));
+  }
+
+  // Ghooost! and The Last draw a panel per seat themselves (hand, mansion, points, known cards): those
+  // panels are the seat plates, and the table adds what only it knows (the clock, away, a bot playing).
+  // Geister draws none, so the table's own plates stand around its board. An observer keeps the
+  // additions through every redraw of the game, animated or not.
+  const GAME_PANELS = ".ghooost-seat[data-seat], .participant[data-who]";
+  const GAMES_WITH_PANELS = ["ghooost", "thelast"];
+  const gameDrawsSeats = () => GAMES_WITH_PANELS.includes(table()?.game) && table()?.status === "started" && Boolean(message?.view);
+  function decoratePanels(fresh = false) {
+    const info = table();
+    if (!info || !renderer) return;
+    if (fresh || !gameDrawsSeats()) for (const old of renderer.element.querySelectorAll(".table-extra")) old.remove();
+    if (!gameDrawsSeats()) return; // before and after the game the table's own plates show the seats
+    const toAct = new Set(info.to_act || []);
+    for (const panel of renderer.element.querySelectorAll(GAME_PANELS)) {
+      const seat = Number(panel.dataset.seat ?? panel.dataset.who);
+      const entry = info.seats[seat];
+      if (!Number.isInteger(seat) || !entry) continue; // The Last's ghost has no seat
+      if (panel.querySelector(":scope > .table-extra")) continue;
+      const state = [];
+      if (entry.kind === "human" && !entry.connected) state.push(t("seat.away"));
+      if (entry.takeover) state.push(t(`takeover.${entry.takeover}`));
+      panel.classList.add("seat", "plate", `kind-${entry.kind}`);
+      panel.classList.toggle("me", seat === mySeat());
+      panel.dataset.seat = String(seat);
+      panel.append(h("div", { class: "table-extra" },
+        seat === mySeat() && !gaveUp() ? h("span", { class: "chip you" }, t("seat.you")) : null,
+        state.length ? h("span", { class: "seat-state muted" }, state.join(", ")) : null,
+        clockBox(seat, toAct.has(seat) && info.status === "started")));
+    }
+  }
+  let panelObserver = null;
+  function watchPanels() {
+    if (panelObserver || !renderer) return;
+    panelObserver = new MutationObserver(() => decoratePanels());
+    panelObserver.observe(renderer.element, { childList: true, subtree: true });
+  }
+
+  function seatPlate(seat, info, toAct) {
+    const running = info.status === "started";
+    const turn = toAct.has(seat.seat) && running;
+    const state = [];
+    if (seat.kind === "human" && !seat.connected) state.push(t("seat.away"));
+    if (seat.takeover) state.push(t(`takeover.${seat.takeover}`));
+    const counts = seat.kind === "empty" ? [] : seatCounts(seat.seat);
+    return h("li", { class: `seat plate kind-${seat.kind} ${turn ? "to-act" : ""} ${seat.seat === mySeat() ? "me" : ""}`,
+        dataset: { seat: seat.seat } },
+      h("span", { class: "seat-no", "aria-hidden": "true" }, String(seat.seat + 1)),
+      h("span", { class: "seat-name" }, seat.kind === "empty" ? t("seat.empty") : seatName(seat.seat)),
+      seat.seat === mySeat() && !gaveUp() ? h("span", { class: "chip you" }, t("seat.you")) : null,
+      turn ? h("span", { class: "chip turn", title: t("seat.to_act") }, "▶ ", t("seat.to_act")) : null,
+      state.length ? h("span", { class: "seat-state muted" }, state.join(", ")) : null,
+      counts.length
+        ? h("span", { class: "seat-counts" }, counts.map(([kind, text]) => h("span", { class: `count count-${kind}` }, text)))
+        : null,
+      clockBox(seat.seat, turn),
+    );
   }
 
   function drawSeats() {
     clear(seats);
+    clear(mySeatSlot);
     const info = table();
-    if (!info) return;
+    if (!info || gameDrawsSeats()) return;
     const toAct = new Set(info.to_act || []);
-    seats.append(h("h3", {}, t("table.seats")));
-    const list = h("ol", { class: "seat-list" });
-    for (const seat of info.seats) {
-      const running = info.status === "started";
-      const state = [];
-      if (seat.kind === "human" && !seat.connected) state.push(t("seat.away"));
-      if (seat.takeover) state.push(t(`takeover.${seat.takeover}`));
-      const li = h("li", { class: `seat kind-${seat.kind} ${toAct.has(seat.seat) && running ? "to-act" : ""} ${seat.seat === mySeat() ? "me" : ""}`,
-          dataset: { seat: seat.seat } },
-        h("span", { class: "seat-no" }, String(seat.seat + 1)),
-        h("span", { class: "seat-name" }, seat.kind === "empty" ? t("seat.empty") : seatName(seat.seat)),
-        seat.seat === mySeat() && !gaveUp() ? h("span", { class: "chip you" }, t("seat.you")) : null,
-        toAct.has(seat.seat) && running ? h("span", { class: "chip turn", title: t("seat.to_act") }, "▶ ", t("seat.to_act")) : null,
-        state.length ? h("span", { class: "seat-state muted" }, state.join(", ")) : null,
-        h("span", { class: "clock", dataset: { clockSeat: seat.seat } }, clockText(seat.seat)),
-      );
-      list.append(li);
-    }
-    seats.append(list);
+    const me = mySeat();
+    // The others in seat order after mine, so the one who plays after me sits first.
+    const count = info.seats.length;
+    const start = me === null || me === undefined ? 0 : me + 1;
+    const others = Array.from({ length: count }, (_, i) => info.seats[(start + i) % count]).filter((seat) => seat.seat !== me);
+    seats.append(h("ol", { class: "seat-list" }, others.map((seat) => seatPlate(seat, info, toAct))));
+    const mine = info.seats.find((seat) => seat.seat === me);
+    if (mine) mySeatSlot.append(h("ol", { class: "seat-list" }, seatPlate(mine, info, toAct)));
   }
 
   function tickClocks() {
-    for (const el of seats.querySelectorAll("[data-clock-seat]")) el.textContent = clockText(Number(el.dataset.clockSeat));
+    const toAct = new Set(table()?.to_act || []);
+    const running = table()?.status === "started";
+    for (const el of document.querySelectorAll("[data-clock-seat]")) {
+      const seat = Number(el.dataset.clockSeat);
+      const clock = clockOf(seat);
+      const low = clock.low && running && toAct.has(seat);
+      el.textContent = clock.text;
+      el.classList.toggle("low", low);
+      const warning = el.parentElement?.querySelector(".clock-warning");
+      if (warning) warning.hidden = !low;
+    }
   }
   setInterval(tickClocks, 500);
 
@@ -195,8 +298,29 @@ export function tablePage(root, connection, tableId) {
     return h("button", { class: `${primary ? "primary " : ""}${cls}`, onclick: () => command(text) }, label);
   }
 
+  // Resigning cannot be undone: the button asks first, in the page (no browser dialog), Escape cancels.
+  let confirmingResign = false;
+  function resignConfirmation() {
+    const cancel = () => {
+      confirmingResign = false;
+      drawControls();
+      controls.querySelector(".do-resign")?.focus();
+    };
+    return h("div", { class: "confirm", role: "alertdialog", "aria-labelledby": "resign-question",
+        onkeydown: (event) => {
+          if (event.key === "Escape") cancel();
+        } },
+      h("span", { id: "resign-question", class: "confirm-question" }, t("table.resign_confirm")),
+      h("button", { class: "do-resign-confirm danger", onclick: () => {
+        confirmingResign = false;
+        command("/resign");
+      } }, t("table.resign_yes")),
+      h("button", { class: "resign-cancel", onclick: cancel }, t("table.resign_no")));
+  }
+
   function drawControls() {
     clear(controls);
+    if (table()?.status !== "started") confirmingResign = false;
     const info = table();
     if (!info || !connection.user) return;
     const seated = mySeat() !== null && mySeat() !== undefined;
@@ -218,7 +342,12 @@ export function tablePage(root, connection, tableId) {
         controls.append(button(t("table.leave"), "/leave", { cls: "do-leave" }));
       }
     } else if (info.status === "started") {
-      if (seated && !gaveUp()) controls.append(button(t("table.resign"), "/resign", { cls: "do-resign danger" }));
+      if (seated && !gaveUp()) controls.append(confirmingResign ? resignConfirmation() : h("button", { class: "do-resign danger",
+        onclick: () => {
+          confirmingResign = true;
+          drawControls();
+          controls.querySelector(".resign-cancel")?.focus();
+        } }, t("table.resign")));
     } else if (info.status === "finished") {
       if (seated) {
         // A rematch is proposed by one and accepted by the others (bots accept at once).
@@ -324,10 +453,22 @@ export function tablePage(root, connection, tableId) {
     return parts.join(" ");
   }
 
+  /** Outside the tab too: the title says "Your turn" and the favicon wears a badge while it is yours. */
+  const favicon = document.querySelector("link[rel=icon]");
+  const plainIcon = favicon?.getAttribute("href");
+  function signalTurn(mine) {
+    const game = table()?.game;
+    document.title = mine ? t("table.title_your_turn")
+      : game ? t("table.title", { game: t(`game.${game}`) }) : t("ui.title");
+    document.body.dataset.myTurn = mine ? "1" : "0";
+    if (favicon) favicon.setAttribute("href", mine ? TURN_ICON : plainIcon);
+  }
+
   function drawStatus() {
     clear(statusBanner);
     const info = table();
     statusBanner.className = "turn-banner";
+    signalTurn(Boolean(info && info.status === "started" && (info.to_act || []).includes(mySeat()) && !gaveUp()));
     if (!info) return;
     if (info.status === "open") {
       const empty = info.seats.filter((seat) => seat.kind === "empty").length;
@@ -386,6 +527,8 @@ export function tablePage(root, connection, tableId) {
     } else {
       renderer.element.hidden = true;
     }
+    watchPanels();
+    decoratePanels(true);
     drawStatus();
   }
 
@@ -557,7 +700,11 @@ export function tablePage(root, connection, tableId) {
       wantBots = 0;
       history.replaceState(null, "", location.pathname);
       (async () => {
-        for (let i = 0; i < count; i++) await command("/bot add", { withVersion: false });
+        for (let i = 0; i < count; i++) await command(botLevel ? `/bot add ${botLevel}` : "/bot add", { withVersion: false });
+        if (wantStart) {
+          wantStart = false;
+          await command("/start", { withVersion: false });
+        }
       })();
     }
   }

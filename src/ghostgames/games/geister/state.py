@@ -172,13 +172,15 @@ class GeisterState(State[GeisterAction]):
         origin = action.origin
         ghost = board[origin]
         if ghost >> 3 != seat:  # an empty square's -1 >> 3 is -1
-            raise IllegalAction(f"you have no ghost on {square_name(origin)}")
+            raise IllegalAction(f"you have no ghost on {square_name(origin)}", "geister.no_ghost",
+                                square=square_name(origin))
         target = action.target
         if target == OFF_BOARD:
             return self._escape(seat, action, ghost)
         other = board[target]
         if other >> 3 == seat:
-            raise IllegalAction(f"{square_name(target)} holds your own ghost")
+            raise IllegalAction(f"{square_name(target)} holds your own ghost", "geister.own_ghost",
+                                square=square_name(target))
         board[origin] = -1
         board[target] = ghost
         self.occupied[seat] ^= action.squares
@@ -211,12 +213,13 @@ class GeisterState(State[GeisterAction]):
         if isinstance(action, Setup):
             return self._apply_setup(seat, action)
         if not self.playing:
-            raise IllegalAction("first place your ghosts: 'setup' and the 4 squares of your good ghosts")
+            raise IllegalAction("first place your ghosts: 'setup' and the 4 squares of your good ghosts",
+                                "geister.setup_first")
         return self.apply(seat, action)  # now on the hot path: the seat is to move in a running game
 
     def _apply_setup(self, seat: int, action: Setup) -> list[Event]:
         if not self.setup_phase() or self.set_up[seat]:
-            raise IllegalAction("the setup is over; move a ghost instead, e.g. 'b2 n'")
+            raise IllegalAction("the setup is over; move a ghost instead, e.g. 'b2 n'", "geister.setup_over")
         start = START[seat]
         wrong = [square_name(s) for s in sorted(action.good) if s not in start]
         if wrong:
@@ -233,11 +236,12 @@ class GeisterState(State[GeisterAction]):
     def _escape(self, seat: int, move: Move, ghost: int) -> list[Event]:
         origin = move.origin
         if not self.escape:
-            raise IllegalAction("ghosts cannot leave the board under the 'reach' exit rule")
+            raise IllegalAction("ghosts cannot leave the board under the 'reach' exit rule", "geister.no_escape")
         if origin not in EXITS[seat] or move.direction not in ESCAPE_DIRECTIONS[seat][origin]:
-            raise IllegalAction("a ghost can only leave the board from one of your exits, off its edge")
+            raise IllegalAction("a ghost can only leave the board from one of your exits, off its edge",
+                                "geister.escape_from_exit")
         if not self.good[ghost]:
-            raise IllegalAction("only a good ghost may leave by an exit")
+            raise IllegalAction("only a good ghost may leave by an exit", "geister.escape_good_only")
         self.board[origin] = -1
         self.occupied[seat] ^= 1 << origin
         self.pos[ghost] = ESCAPED

@@ -262,7 +262,7 @@ class GhooostState(State[GhooostAction]):
         if hand[value] < count or hand[MISS_COPY] < copies:
             raise IllegalAction(f"you do not hold {play.cards}")
         if not play.free and not FOLLOWS[self.top_value][value]:
-            raise IllegalAction(self._why_not(value))
+            raise IllegalAction(*self._why_not(value))
         hand[value] -= count
         if not hand[value]:
             self.held[seat] &= ~KIND_BIT[value]
@@ -298,19 +298,22 @@ class GhooostState(State[GhooostAction]):
         kind = action.kind
         if kind == "take":
             if not (self.cemetery or self.kitty):
-                raise IllegalAction("the cemetery is empty: there is nothing to take")
+                raise IllegalAction("the cemetery is empty: there is nothing to take", "ghooost.cemetery_empty")
             taken = self._take(seat, None)
             self.log.append((seat, "takes the cemetery: " + " ".join(taken)))
             return self._after(seat, 0, [tuple.__new__(Event, ("take", {"seat": seat, "cards": taken}, NO_PRIVATE))])
         if kind == "gamble":
             if not self.crypt:
-                raise IllegalAction("it is midnight: the crypt is empty, so there is no gamble any more")
+                raise IllegalAction("it is midnight: the crypt is empty, so there is no gamble any more",
+                                    "ghooost.no_gamble")
             return self._turn_card(seat, self.crypt.pop(), "gamble")
         if kind == "turn":
             if self.crypt:
-                raise IllegalAction("mansion cards are turned only after midnight (the crypt is not empty yet)")
+                raise IllegalAction("mansion cards are turned only after midnight (the crypt is not empty yet)",
+                                    "ghooost.turn_after_midnight")
             if self.sizes[seat]:
-                raise IllegalAction("you may turn your mansion card only when your hand is empty")
+                raise IllegalAction("you may turn your mansion card only when your hand is empty",
+                                    "ghooost.turn_empty_hand")
             return self._turn_card(seat, self.mansions[seat].pop(), "turn")
         if kind == "done":
             if not self.optional_replay:
@@ -318,7 +321,7 @@ class GhooostState(State[GhooostAction]):
             self.log.append((seat, "ends the turn"))
             return self._after(seat, 0, [Event("done", {"seat": seat})])
         if self.legal_actions(seat) != [PASS]:
-            raise IllegalAction("you may pass only when nothing else is allowed")
+            raise IllegalAction("you may pass only when nothing else is allowed", "ghooost.pass_last")
         # Nothing else allowed means a hand of Miss Copy only (any ghost or Kitty could be played on the
         # empty cemetery): every seat can tell, so the whole hand becomes public knowledge.
         self.known[seat] = self.hands[seat][:]
@@ -333,13 +336,14 @@ class GhooostState(State[GhooostAction]):
             "play again, and any other turn ends by itself after your action"
         )
 
-    def _why_not(self, value: int) -> str:
+    def _why_not(self, value: int) -> tuple[str, str]:
+        """Why `value` cannot follow the top card, in words and as a rule name for translations."""
         top = self.top_value
         if top == 3:
-            return "after a 3 only a 1, a 3, a 12, Kitty or a quartet may be played"
+            return "after a 3 only a 1, a 3, a 12, Kitty or a quartet may be played", "ghooost.after_three"
         if top == 12:
-            return "after a 12 only a 1, another 12, Kitty or a quartet may be played"
-        return f"{value} is below the top value {top}: play {top} or more, a 1, Kitty or a quartet"
+            return "after a 12 only a 1, another 12, Kitty or a quartet may be played", "ghooost.after_twelve"
+        return f"{value} is below the top value {top}: play {top} or more, a 1, Kitty or a quartet", "ghooost.below_top"
 
     def _put(self, value: int, count: int, copies: int) -> int:
         """Lay a legal play on the cemetery (Kitty beside it) and apply its powers, each once."""

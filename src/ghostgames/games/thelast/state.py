@@ -209,7 +209,8 @@ class TheLastState(State[TheLastAction]):
         if type(action) is Play:
             return self._apply_play(seat, action.card)
         if self.phase != DECIDE:
-            raise IllegalAction("play a card into the trick, e.g. " + repr(str(self.legal_actions(seat)[0])))
+            raise IllegalAction("play a card into the trick, e.g. " + repr(str(self.legal_actions(seat)[0])),
+                                "thelast.play_now")
         if type(action) is Keep:
             return self._apply_keep(seat)
         if type(action) is Swap:
@@ -219,10 +220,10 @@ class TheLastState(State[TheLastAction]):
     def _apply_play(self, seat: int, card: int) -> list[Event]:
         if self.phase != PLAY:
             raise IllegalAction(f"first decide about the points card {CARD_NAMES[self.points_card]}: 'keep' or "
-                                "'swap' and a card from your hand")
+                                "'swap' and a card from your hand", "thelast.decide_first")
         hand = self.hands[seat]
         if card not in hand:
-            raise IllegalAction(f"you have no {CARD_NAMES[card]}")
+            raise IllegalAction(f"you have no {CARD_NAMES[card]}", "thelast.no_card", card=CARD_NAMES[card])
         placed = len(self.trick_cards)
         if placed:
             # Same rule as `playable`, checked for one card without building the list.
@@ -230,7 +231,9 @@ class TheLastState(State[TheLastAction]):
             if not COLOUR_BIT[card] & mask and any(COLOUR_BIT[c] & mask for c in hand):
                 colours = " or ".join(COLOURS[c].name for c in self.required_colours())
                 who = "the last player" if placed == len(self.ring) - 1 else "you"
-                raise IllegalAction(f"{who} must play {colours} while holding it")
+                rule = "thelast.last_must_follow" if placed == len(self.ring) - 1 else "thelast.must_follow"
+                raise IllegalAction(f"{who} must play {colours} while holding it", rule,
+                                    colours=" ".join(COLOURS[c].letter for c in self.required_colours()))
         events: list[Event] = []
         self._place(seat, card, events)
         self._run(events)

@@ -36,9 +36,12 @@ export function ghostSvg(colour, mine, size = 40) {
     s("circle", { cx: 15, cy: 16, r: 2.6, class: "ghost-eye" }),
     s("circle", { cx: 25, cy: 16, r: 2.6, class: "ghost-eye" }),
   );
+  // Good and bad differ in shape too, not in colour alone: a halo and a ring, or horns and a cross.
   if (colour === "good") {
+    svg.insertBefore(s("ellipse", { cx: 20, cy: 3.2, rx: 8, ry: 2.4, class: "mark-halo" }), svg.firstChild);
     svg.append(s("circle", { cx: 20, cy: 26, r: 5, class: "mark-good" }));
   } else if (colour === "bad") {
+    svg.insertBefore(s("path", { d: "M9 12 L6 1 L15 7 Z M31 12 L34 1 L25 7 Z", class: "mark-horns" }), svg.firstChild);
     svg.append(s("path", { d: "M16 22 l8 8 M24 22 l-8 8", class: "mark-bad" }));
   }
   return svg;
@@ -215,7 +218,8 @@ export function createRenderer(ctx) {
         const labels = [name];
         if (name in exitOwner) {
           const owner = exitOwner[name];
-          cell.classList.add("exit", owner === bottom ? "exit-mine" : "exit-theirs");
+          // A spectator has no exits of their own: both sides' exits look alike, each named by its seat.
+          cell.classList.add("exit", seat === null ? `exit-seat-${owner}` : owner === bottom ? "exit-mine" : "exit-theirs");
           cell.append(
             s("svg", { class: "exit-arrow", viewBox: "0 0 20 20", "aria-hidden": "true" },
               s("path", { d: owner === bottom ? "M10 2 L17 10 H12 V18 H8 V10 H3 Z" : "M10 18 L17 10 H12 V2 H8 V10 H3 Z" })),
@@ -228,7 +232,7 @@ export function createRenderer(ctx) {
           cell.classList.add("start");
           const colour = placement[name];
           if (colour) {
-            const piece = h("span", { class: "piece" }, ghostSvg(colour, true));
+            const piece = h("span", { class: "piece" }, ghostSvg(colour, true), h("span", { class: `ghost-tag ${colour}`, "aria-hidden": "true" }, colourWord(colour)));
             cell.append(piece);
             labels.push(t("geister.your_ghost", { colour: colourWord(colour) }));
             draggable(cell, {
@@ -252,7 +256,8 @@ export function createRenderer(ctx) {
         } else if (bySquare[name]) {
           const ghost = bySquare[name];
           const mine = ghost.owner === seat;
-          cell.append(h("span", { class: "piece" }, ghostSvg(ghost.colour, seat === null ? ghost.owner === 0 : mine)));
+          cell.append(h("span", { class: "piece" }, ghostSvg(ghost.colour, seat === null ? ghost.owner === 0 : mine),
+            ghost.colour ? h("span", { class: `ghost-tag ${ghost.colour}`, "aria-hidden": "true" }, colourWord(ghost.colour)) : null));
           cell.dataset.owner = ghost.owner === bottom ? "bottom" : "top";
           labels.push(
             mine

@@ -45,6 +45,12 @@ function backSvg() {
     s("path", { d: "M30 20 L45 45 L30 70 L15 45 Z", class: "back-mark" }));
 }
 
+/** Face-down cards drawn as a small stack (at most three shown), so a count reads as cards at a glance. */
+function backStack(count, cls) {
+  return h("span", { class: `back-stack ${cls}`, "aria-hidden": "true" },
+    Array.from({ length: Math.min(count, 3) }, () => h("span", { class: "stack-card" }, backSvg())));
+}
+
 function bouhToken(t) {
   return h("span", { class: "bouh-token", title: t("ghooost.bouh") }, "Bouh!");
 }
@@ -106,7 +112,7 @@ export function createRenderer(ctx) {
         info.out ? h("span", { class: "chip out" }, t("ghooost.out", { place: outPlace + 1 })) : null),
       h("div", { class: "seat-stats" },
         h("span", { class: "stat hand-count", title: t("ghooost.hand") }, "🂠 ", t("ghooost.cards_in_hand", { n: info.hand })),
-        h("span", { class: "stat mansion-count", title: t("ghooost.mansion") }, "⌂ ", t("ghooost.mansion_count", { n: info.mansion })),
+        h("span", { class: "stat mansion-count", title: t("ghooost.mansion") }, backStack(info.mansion, "mansion-stack"), t("ghooost.mansion_count", { n: info.mansion })),
         view.match ? h("span", { class: "stat points" }, t("ghooost.points", { n: info.points })) : null,
         view.match ? h("span", { class: "stat bouh" }, Array.from({ length: info.bouh }, () => bouhToken(t)), info.bouh ? "" : t("ghooost.no_bouh")) : null),
       !me && info.known.length
@@ -148,10 +154,11 @@ export function createRenderer(ctx) {
       h("div", { class: "count" }, `×${view.kitty}`));
     const crypt = h("div", { class: `zone crypt ${view.midnight ? "midnight" : ""}` },
       h("div", { class: "zone-title" }, t("ghooost.crypt")),
-      view.crypt ? backSvg() : h("span", { class: "moon", title: t("ghooost.midnight") }, "☾"),
+      view.crypt ? backStack(view.crypt, "crypt-stack") : h("span", { class: "moon", title: t("ghooost.midnight") }, "☾"),
       h("div", { class: "count" }, t("ghooost.crypt_count", { n: view.crypt })));
     const discard = h("div", { class: "zone discard" },
       h("div", { class: "zone-title" }, t("ghooost.discard")),
+      view.discard.length ? backStack(view.discard.length, "discard-stack") : h("span", { class: "empty-zone" }, t("ghooost.empty")),
       h("div", { class: "count" }, t("ghooost.discard_count", { n: view.discard.length })));
     const direction = view.direction === "clockwise";
     const banner = h("div", { class: "ghooost-banner" },

@@ -56,7 +56,7 @@ export function createRenderer(ctx) {
 
     const points = h("div", { class: "zone points-zone" },
       h("div", { class: "zone-title" }, t("thelast.points_card")),
-      view.points_card ? h("span", { class: "card-slot", "aria-label": cardWord(view.points_card, t) }, cardSvg(view.points_card)) : backSvg(),
+      view.points_card ? h("span", { class: "card-slot", role: "img", "aria-label": cardWord(view.points_card, t) }, cardSvg(view.points_card)) : backSvg(),
       h("div", { class: "count" }, t("thelast.points_left", { n: view.points_left })));
     const trick = h("div", { class: "zone trick", dataset: { drop: "1", zone: "trick" } },
       h("div", { class: "zone-title" }, t("thelast.trick")),
