@@ -82,7 +82,7 @@ def test_rated_games_against_a_bot_show_on_the_profile_games_and_leaderboard(ser
     assert board["items"][0]["rating"] >= board["items"][1]["rating"]
     assert get(server, "/api/players/bot:easy")[1]["ratings"][0]["games"] == 2
     assert get(server, "/api/players/gus")[0] == 404  # guests have no profile
-    assert get(server, "/api/ratings/chess")[0] == 400
+    assert get(server, "/api/ratings/chess")[0] == 404  # tests below say more
 
     # the person's own records, which replay to the outcome the server kept
     assert get(server, "/api/players/Rita/records")[0] == 401
@@ -110,3 +110,19 @@ def test_the_rebuild_command_gives_the_live_ratings(server: ServerProcess, tmp_p
     assert done.returncode == 0, done.stdout + done.stderr
     assert "identical to the live ratings" in done.stdout
     assert get(server, "/api/players/reb")[1]["ratings"][0]["games"] == 1
+
+
+def test_an_unknown_game_in_the_address_is_404_naming_the_games_but_in_a_new_tables_body_400(
+        server: ServerProcess) -> None:
+    """A leaderboard or a game filter of a game there is not names no resource (404); a table asked for
+    with such a game is a bad request (400). Each answer names the games there are."""
+    games = ["geister", "ghooost", "thelast"]
+    for path in ("/api/ratings/chess", "/api/players/Rita/games?game=chess", "/api/players/nobody/games?game=chess"):
+        status, refused = get(server, path)
+        assert status == 404, path
+        assert refused["code"] == "unknown_game" and refused["args"] == {"game": "chess", "games": games}
+        assert "geister, ghooost, thelast" in refused["message"]
+    assert get(server, "/api/ratings/geister")[0] == 200
+    status, guest = server.post("/api/guest", {"name": "Chessy"})
+    status, refused = server.post("/api/tables", {"game": "chess", "seats": 2}, token=guest["token"])
+    assert status == 400 and refused["code"] == "unknown_game" and refused["args"]["games"] == games

@@ -49,10 +49,12 @@ class TokenOut(BaseModel):
     guest: bool
 
 
-def error_response(err: TableError) -> JSONResponse:
+def error_response(err: TableError, status: int | None = None) -> JSONResponse:
+    """The refusal as JSON; `status` overrides the code's usual one (`unknown_game` is 400 for a bad body
+    but 404 for a path or filter that names a game there is not)."""
     retry_after = err.args_.get("retry_after")
     headers = {"Retry-After": str(retry_after)} if isinstance(retry_after, int) else None
-    return JSONResponse(err.to_json(), status_code=STATUS.get(err.code, 400), headers=headers)
+    return JSONResponse(err.to_json(), status_code=status or STATUS.get(err.code, 400), headers=headers)
 
 
 def _people(request: Request) -> People:

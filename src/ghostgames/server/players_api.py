@@ -31,10 +31,14 @@ def _no_player(name: str) -> JSONResponse:
         "(e.g. 'bot:hard'); guests have none", name=name))
 
 
-def _checked_game(game: str) -> None:
-    if game not in GAMES:
-        raise TableError("unknown_game", f"there is no game {game!r}; the games are: {', '.join(GAMES)}",
-                         game=game, games=list(GAMES))
+def _no_game(game: str) -> JSONResponse | None:
+    """404 `unknown_game` naming the games there are, when the address names a game there is not: the
+    resource asked for does not exist (a bad body, as in POST /api/tables, stays 400)."""
+    if game in GAMES:
+        return None
+    return error_response(TableError(
+        "unknown_game", f"there is no game {game[:40]!r}; the games are: {', '.join(GAMES)}",
+        game=game[:40], games=list(GAMES)), status=404)
 
 
 @router.get("/players/{name}")
@@ -48,11 +52,9 @@ async def player(name: str, request: Request) -> Any:
 async def player_games(name: str, request: Request, game: str | None = None, before: int | None = None,
                        limit: int = Query(20, ge=1, le=100)) -> Any:
     """The player's finished games, newest first; pass the answer's `next` as `before` for the next page."""
-    try:
-        if game is not None:
-            _checked_game(game)
-    except TableError as err:
-        return error_response(err)
+    refused = _no_game(game) if game is not None else None
+    if refused is not None:
+        return refused
     found = await asyncio.to_thread(_hub(request).repo.player_games, _key(name), game, before, limit)
     return _no_player(name) if found is None else found
 
@@ -79,10 +81,9 @@ async def player_records(name: str, request: Request, authorization: str | None 
 async def ratings(game: str, request: Request, offset: int = Query(0, ge=0),
                   limit: int = Query(50, ge=1, le=100)) -> Any:
     """A game's leaderboard, best first (`place` counts from 1); pass `next` as `offset` for more."""
-    try:
-        _checked_game(game)
-    except TableError as err:
-        return error_response(err)
+    refused = _no_game(game)
+    if refused is not None:
+        return refused
     return await asyncio.to_thread(_hub(request).repo.leaderboard, game, offset, limit)
 
 
