@@ -111,9 +111,10 @@ def test_two_people_in_two_browsers_meet_through_quick_play(server: ServerProces
         page = context.new_page()
         enter_as_guest(page, server.http_url, name)
         pages.append(page)
-    pages[0].click("button.quick-play[data-game=geister]")
-    expect(pages[0].locator(".quick-status")).to_contain_text("Looking for a Geister opponent")
-    pages[1].click("button.quick-play[data-game=geister]")
+    pages[0].click(".game-tile[data-game=geister] button.find-opponent")
+    expect(pages[0].locator(".game-tile[data-game=geister] .quick-status")).to_contain_text(
+        "Looking for a Geister opponent")
+    pages[1].click(".game-tile[data-game=geister] button.find-opponent")
     for page in pages:
         page.wait_for_url(re.compile(r"/table/"))
         page.wait_for_selector(".seat.me")

@@ -49,9 +49,6 @@ async function main() {
   } else {
     const { lobbyPage } = await import("./lobby.js");
     lobbyPage(page, connection);
-    const { quickPlayBox } = await import("./quickplay.js");
-    const lobby = page.querySelector(".lobby");
-    lobby?.insertBefore(quickPlayBox(), lobby.querySelector(".lobby-columns"));
   }
   connection.connect();
   window.ghostgames = { connection, session };

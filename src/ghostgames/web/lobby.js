@@ -1,11 +1,13 @@
-// The lobby: who you are, a tile per game (a picture, "Play now against a bot" in one click, the full
-// table form folded away), the tables you sit at, and the open and running tables, kept live by the
-// server's lobby_update messages (changes only; the whole list comes once per `lobby`).
+// The lobby: who you are, a tile per game (a picture, "Play now against a bot" in one click, "Find an
+// opponent" through quick play with its waiting line, the full table form folded away), the tables you
+// sit at, and the open and running tables, kept live by the server's lobby_update messages (changes
+// only; the whole list comes once per `lobby`).
 
 import { clear, h, s, whenNotPressed } from "./dom.js";
 import { errorText } from "./errors.js";
 import { has, onLanguageChange, t } from "./i18n.js";
 import { identityForm, logout } from "./identity.js";
+import { quickPlay, quickStatusLine } from "./quickplay.js";
 
 export const CLOCKS = ["none", "30", "60", "120", "300+5", "600+10"];
 
@@ -142,9 +144,36 @@ export function lobbyPage(root, connection) {
     message.hidden = false;
     message.textContent = errorText(error);
   };
+  // Each tile's quick-play line and "Find an opponent" button, updated in place as the one wait goes on.
+  const quickLines = [];
+  const findButtons = [];
+  const quick = quickPlay(() => {
+    quickLines.forEach((line) => line.update());
+    findButtons.forEach((button) => (button.disabled = quick.state.game === button.dataset.game));
+  });
+  // The "Rated" boxes of the create forms follow who you are: an account may choose, a guest plays unrated.
+  const ratedBoxes = [];
+
+  function ratedField(game) {
+    const id = `rated-${game.name}`;
+    const box = h("input", { type: "checkbox", id, name: "rated" });
+    const help = h("small", { class: "help", id: `${id}-help` });
+    box.setAttribute("aria-describedby", help.id);
+    box.sync = () => {
+      const account = Boolean(connection.user && !connection.user.guest);
+      if (box.account !== account) box.checked = account;  // checked by default for an account holder
+      box.account = account;
+      box.disabled = !account;
+      help.textContent = account ? t("table.rated_help") : t("lobby.rated_guest");
+    };
+    box.sync();
+    ratedBoxes.push(box);
+    return [h("div", { class: "field rated-field" }, h("label", { for: id }, box, " ", t("table.rated")), help), box];
+  }
 
   function createForm(game) {
     const [fields, read] = optionFields(game);
+    const [ratedRow, rated] = ratedField(game);
     const seats = h("select", { name: "seats", id: `seats-${game.name}` });
     for (let n = game.min_players; n <= game.max_players; n++) seats.append(h("option", { value: n }, String(n)));
     const clock = h("select", { name: "clock", id: `clock-${game.name}` },
@@ -159,7 +188,8 @@ export function lobbyPage(root, connection) {
           return;
         }
         const fill = bots.value === "fill" ? Number(seats.value) - 1 : 0;
-        connection.request({ type: "create", game: game.name, seats: Number(seats.value), options: read(),
+        const options = rated.checked ? read() : { ...read(), rated: false };
+        connection.request({ type: "create", game: game.name, seats: Number(seats.value), options,
           clock: clock.value, join: true })
           .then((ack) => {
             const query = fill > 0 ? `?bots=${fill}` : "";
@@ -170,6 +200,7 @@ export function lobbyPage(root, connection) {
       fields,
       h("div", { class: "field" }, h("label", { for: clock.id }, t("lobby.clock")), clock),
       h("div", { class: "field" }, h("label", { for: bots.id }, t("lobby.bots")), bots),
+      ratedRow,
       h("button", { type: "submit", class: "primary" }, t("lobby.create")),
     );
   }
@@ -221,6 +252,7 @@ export function lobbyPage(root, connection) {
     const user = connection.ready ? connection.user?.name ?? null : undefined;
     if (!force && user === drawnUser) return;
     drawnUser = user;
+    ratedBoxes.forEach((box) => box.sync());
     clear(whoSlot).append(connection.user
       ? h("section", { class: "card identity-card" },
           h("h2", {}, t("lobby.you")),
@@ -235,6 +267,7 @@ export function lobbyPage(root, connection) {
     const key = JSON.stringify(games);
     if (!force && drawnGames === key) return;
     drawnGames = key;
+    quickLines.length = findButtons.length = ratedBoxes.length = 0;
     clear(gamesSlot).append(h("h2", {}, t("lobby.games")), h("div", { class: "game-tiles" }, games.map((game) => {
       const headingId = `tile-${game.name}`;
       return h("section", { class: "card game-card game-tile", dataset: { game: game.name }, "aria-labelledby": headingId },
@@ -245,12 +278,30 @@ export function lobbyPage(root, connection) {
           ? t("lobby.players_exact", { n: game.min_players })
           : t("lobby.players", { min: game.min_players, max: game.max_players }),
           " · ", h("a", { href: `/help/${document.documentElement.lang}/${game.name}.html` }, t("ui.rules"))),
-        h("button", { type: "button", class: "primary play-now", dataset: { game: game.name },
-          onclick: (event) => playNow(game, event.currentTarget) }, t("lobby.play_now")),
+        h("div", { class: "tile-actions" },
+          h("button", { type: "button", class: "primary play-now", dataset: { game: game.name },
+            onclick: (event) => playNow(game, event.currentTarget) }, t("lobby.play_now")),
+          findButton(game)),
+        quickLine(game),
         h("details", { class: "advanced" },
           h("summary", {}, t("lobby.advanced")),
           createForm(game)));
     })));
+  }
+
+  /** "Find an opponent": wait in this game's quick-play queue (its line in the tile shows the wait). */
+  function findButton(game) {
+    const button = h("button", { type: "button", class: "find-opponent", dataset: { game: game.name },
+      title: t("quick.blurb"), disabled: quick.state.game === game.name,
+      onclick: () => quick.join(game.name) }, t("quick.find"));
+    findButtons.push(button);
+    return button;
+  }
+
+  function quickLine(game) {
+    const line = quickStatusLine(game.name, quick);
+    quickLines.push(line);
+    return line;
   }
 
   /** The tables I sit at (open or running), first in the lobby so a closed tab is one click away. */

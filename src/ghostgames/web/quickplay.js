@@ -1,101 +1,114 @@
-// "Play now": wait in one game's quick-play queue (docs/protocol.md, /api/quick) until the server seats
-// us with someone of close rating, then go to that table. After a while the server offers a bot of our
-// strength instead. The page asks about once a second; the queue forgets a page that stopped asking.
+// Quick play, shown in each game tile of the lobby: "Find an opponent" waits in that game's queue
+// (docs/protocol.md, /api/quick) until the server seats us with someone of close rating, then goes to that
+// table. After a while the server offers a bot of our strength instead. The page asks about once a
+// second; the queue forgets a page that stopped asking. One wait at a time (a new one replaces the old).
 
-import { clear, h } from "./dom.js";
+import { h } from "./dom.js";
 import { errorText } from "./errors.js";
-import { onLanguageChange, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { api, session } from "./net.js";
 
-const GAMES = ["geister", "ghooost", "thelast"];
 const ASK_EVERY_MS = 1000;
 
-export function quickPlayBox() {
-  const status = h("p", { class: "quick-status", role: "status" });
-  const offer = h("div", { class: "quick-offer" });
-  const cancel = h("button", { type: "button", class: "quick-cancel", hidden: true, onclick: () => leave() }, t("quick.cancel"));
-  const buttons = GAMES.map((game) => h("button", { type: "button", class: "quick-play primary", dataset: { game },
-    onclick: () => join(game) }, t("quick.play", { game: t(`game.${game}`) })));
-  const title = h("h2", {}, t("quick.title"));
-  const blurb = h("p", { class: "muted" }, t("quick.blurb"));
+/** The one quick-play wait of this page; `onChange` redraws the tiles' status lines. */
+export function quickPlay(onChange) {
+  const state = { game: null, waited: 0, bot: null, note: null, noteGame: null };
   let timer = null;
-  let waiting = null; // the game we wait for
 
-  function failed(error) {
-    stop();
-    status.textContent = errorText(error);
-  }
-
-  async function join(game) {
-    if (!session.token) {
-      status.textContent = t("quick.need_name");
-      return;
-    }
-    try {
-      show(await api(`/quick/${game}`, { method: "POST" }));
-    } catch (error) {
-      failed(error);
-    }
-  }
-
-  async function ask() {
-    try {
-      show(await api("/quick"));
-    } catch (error) {
-      failed(error);
-    }
-  }
-
-  async function takeBot() {
-    try {
-      show(await api(`/quick/${waiting}/bot`, { method: "POST" }));
-    } catch (error) {
-      failed(error);
-    }
-  }
-
-  async function leave() {
-    stop();
-    status.textContent = "";
-    await api("/quick", { method: "DELETE" }).catch(() => {});
-  }
+  const changed = () => onChange(state);
 
   function stop() {
     clearInterval(timer);
     timer = null;
-    waiting = null;
-    cancel.hidden = true;
-    clear(offer);
+    state.game = null;
+    state.bot = null;
+  }
+
+  function failed(game, error) {
+    stop();
+    state.note = errorText(error);
+    state.noteGame = game;
+    changed();
   }
 
   function show(answer) {
     if (answer.status === "seated") {
+      const game = state.game ?? answer.game;
       stop();
-      status.textContent = t("quick.found");
+      state.note = t("quick.found");
+      state.noteGame = game;
+      changed();
       location.href = `/table/${encodeURIComponent(answer.table)}`;
       return;
     }
     if (answer.status !== "waiting") {
       stop();
+      changed();
       return;
     }
-    waiting = answer.game;
-    status.textContent = t("quick.waiting", { game: t(`game.${answer.game}`), seconds: Math.round(answer.waited) });
-    cancel.hidden = false;
-    clear(offer);
-    if (answer.bot) {
-      offer.append(h("button", { type: "button", class: "quick-bot", onclick: () => takeBot() },
-        t("quick.bot", { level: t(`bot.${answer.bot}`) })));
-    }
+    state.game = answer.game;
+    state.waited = Math.round(answer.waited);
+    state.bot = answer.bot ?? null;
+    state.note = null;
     timer ||= setInterval(ask, ASK_EVERY_MS);
+    changed();
   }
 
-  onLanguageChange(() => {
-    title.textContent = t("quick.title");
-    blurb.textContent = t("quick.blurb");
+  async function call(game, path, method) {
+    try {
+      show(await api(path, { method }));
+    } catch (error) {
+      failed(game, error);
+    }
+  }
+
+  function ask() {
+    if (state.game) call(state.game, "/quick", "GET");
+  }
+
+  return {
+    state,
+    join(game) {
+      if (!session.token) {
+        state.note = t("quick.need_name");
+        state.noteGame = game;
+        changed();
+        return;
+      }
+      call(game, `/quick/${game}`, "POST");
+    },
+    takeBot() {
+      if (state.game) call(state.game, `/quick/${state.game}/bot`, "POST");
+    },
+    async leave() {
+      stop();
+      state.note = null;
+      changed();
+      await api("/quick", { method: "DELETE" }).catch(() => {});
+    },
+  };
+}
+
+/** A tile's quick-play line: while waiting for this game, for how long, "Stop waiting" and, once the
+ * server offers it, a bot of my strength; otherwise a note (a refusal, "Choose a name first") or nothing.
+ * Built once and updated in place, so the focus stays on its buttons while the seconds count. */
+export function quickStatusLine(game, quick) {
+  const status = h("span", { class: "quick-status", role: "status" });
+  const cancel = h("button", { type: "button", class: "quick-cancel", onclick: () => quick.leave() });
+  const bot = h("button", { type: "button", class: "quick-bot primary", onclick: () => quick.takeBot() });
+  const line = h("div", { class: "quick-line", dataset: { game } }, status, h("span", { class: "quick-actions" }, cancel, bot));
+  line.update = () => {
+    const { state } = quick;
+    const waiting = state.game === game;
+    line.classList.toggle("waiting", waiting);
+    status.textContent = waiting
+      ? t("quick.waiting", { game: t(`game.${game}`), seconds: state.waited })
+      : state.noteGame === game && state.note ? state.note : "";
+    cancel.hidden = !waiting;
     cancel.textContent = t("quick.cancel");
-    buttons.forEach((button) => (button.textContent = t("quick.play", { game: t(`game.${button.dataset.game}`) })));
-  });
-  return h("section", { class: "card quick-card" }, title, blurb, h("div", { class: "quick-buttons" }, buttons),
-    status, offer, cancel);
+    bot.hidden = !waiting || !state.bot;
+    bot.textContent = state.bot ? t("quick.bot_mine", { level: t(`bot.${state.bot}`) }) : "";
+  };
+  line.update();
+  return line;
 }
