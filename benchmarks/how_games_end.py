@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/how_games_end.py benchmarks/results/geister-expert400-charge.json [...]
     .venv/bin/python benchmarks/how_games_end.py FILE --first 200   # only games 0..199 (a common prefix)
 
-Reads the JSON that `ghostgames tournament --json` and benchmarks/bot_strength.py write.
+Reads the JSON that `ghostgames tournament --json` and benchmarks/bot_strength.py write, and the JSON lines
+of benchmarks/stream_tournament.py.
 """
 
 from __future__ import annotations
@@ -15,9 +16,13 @@ from pathlib import Path
 
 
 def tally(path: Path, first: int | None) -> dict[str, Counter[str]]:
-    data = json.loads(path.read_text())
+    text = path.read_text()
+    if path.suffix == ".jsonl":
+        games = [row for row in map(json.loads, text.splitlines()) if "index" in row]
+    else:
+        games = json.loads(text)["games"]
     out: dict[str, Counter[str]] = {}
-    for game in data["games"]:
+    for game in games:
         if first is not None and game["index"] >= first:
             continue
         for seat, result in enumerate(game["results"]):
