@@ -15,6 +15,7 @@ import argparse
 import json
 from pathlib import Path
 
+from ghostgames.rules.options import _coerce
 from ghostgames.tournament import TournamentSpec
 from ghostgames.tournament.runner import play_game
 
@@ -27,8 +28,10 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--option", action="append", default=[], help="name=value, e.g. exit=reach (repeat)")
     args = parser.parse_args()
-    spec = TournamentSpec(args.game, tuple(args.bots.split(",")), args.games, args.players, None, args.seed)
+    options = {key: _coerce(value) for key, _, value in (item.partition("=") for item in args.option)}
+    spec = TournamentSpec(args.game, tuple(args.bots.split(",")), args.games, args.players, None, args.seed, options)
     done = set()
     if args.out.exists():
         rows = [json.loads(line) for line in args.out.read_text().splitlines() if line.strip()]
