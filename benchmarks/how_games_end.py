@@ -14,6 +14,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from ghostgames.tournament import wilson_interval
+
 
 def tally(path: Path, first: int | None) -> dict[str, Counter[str]]:
     text = path.read_text()
@@ -42,7 +44,9 @@ def main() -> None:
         for bot, counter in tally(path, args.first).items():
             games = counter["games"]
             reasons = ", ".join(f"{key} {n}" for key, n in sorted(counter.items()) if ":" in key)
-            print(f"{path.name}  {bot}: {games} games, {counter['win']} won ({100 * counter['win'] / games:.1f}%), "
+            low, high = wilson_interval(counter["win"], games)
+            print(f"{path.name}  {bot}: {games} games, {counter['win']} won ({100 * counter['win'] / games:.1f}%, "
+                  f"95% CI {100 * low:.1f}-{100 * high:.1f}), "
                   f"{counter['draw']} drawn, {counter['loss']} lost | {reasons}")
 
 
