@@ -121,6 +121,25 @@ def test_the_expert_takes_an_enemy_ghost_next_to_its_exit_under_reach() -> None:
     assert {_expert_choice(ghosts, {"exit": "reach"}, seed) for seed in range(6)} == {"a3 s"}
 
 
+def test_the_expert_takes_a_ghost_that_may_be_good_two_steps_from_its_exit_before_it_gets_out_of_reach() -> None:
+    ghosts = {
+        "b3": (0, "bad"), "c2": (0, "good"), "d4": (0, "good"), "e2": (0, "bad"),
+        "a3": (1, "good"), "c5": (1, "good"), "d5": (1, "bad"), "e5": (1, "bad"),
+    }  # fmt: skip
+    # a3 is two steps from a1; nothing of ours guards a1 or a2, so once it moves it is gone
+    assert {_expert_choice(ghosts, {"exit": "escape"}, seed) for seed in range(6)} == {"b3 w"}
+
+
+def test_with_three_bad_ghosts_taken_the_guard_does_not_take_a_likely_fourth() -> None:
+    ghosts = {
+        "b3": (0, "bad"), "c2": (0, "good"), "d4": (0, "good"), "e2": (0, "bad"),
+        "a3": (1, "bad"), "c5": (1, "good"), "d5": (1, "good"), "e5": (1, "good"), "f5": (1, "good"),
+    }  # fmt: skip
+    # seat 1 has lost three bad ghosts: any hidden ghost taken may be the fourth, and a3 is not about to leave
+    state = position(ghosts, turn=0, options={"exit": "escape"})
+    assert BeliefPolicy(SeatKnowledge(state, 0)).answers(state.legal_actions(0)) == []
+
+
 def test_expert_v1_is_still_there_and_differs_from_the_expert() -> None:
     assert get_bot("expert-v1").name == "expert-v1"
     assert get_bot("expert-v1:50").name == "expert-v1"
