@@ -33,6 +33,10 @@ MATCHUPS: dict[str, tuple[str, int, tuple[str, ...], float | None, dict[str, Any
     "geister-charge-random": ("geister", 2, ("charge", "random"), None, {}, 1000),
     "geister-charge-rules": ("geister", 2, ("charge", "rules"), None, {}, 1000),
     "geister-expert400-charge": ("geister", 2, ("expert:400", "charge"), None, {}, 500),
+    # issue 13: the expert with the fitted belief and the exit guard against the previous one
+    "geister-expert400-expertv1": ("geister", 2, ("expert:400", "expert-v1:400"), None, {}, 300),
+    "geister-expert400-rules": ("geister", 2, ("expert:400", "rules"), None, {}, 200),
+    "geister-expertv1-400-rules": ("geister", 2, ("expert-v1:400", "rules"), None, {}, 200),
 }
 
 

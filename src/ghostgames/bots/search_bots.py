@@ -1,7 +1,8 @@
 """The search bots by game: `ismcts` (generic ISMCTS, plain playouts; Geister plays them on its compiled
-core) and `expert` (ISMCTS with a game's own knowledge: Geister's belief, playout policy and evaluation;
-the card games use the same policy as `ismcts`, which already needs their playout and reward shaping to be
-sensible)."""
+core) and `expert` (ISMCTS with a game's own knowledge: Geister's fitted belief, exit guard, playout policy
+and evaluation; the card games use the same policy as `ismcts`, which already needs their playout and reward
+shaping to be sensible). `expert-v1` is the previous expert (Geister with hand-set belief weights and no exit
+guard), kept for measuring."""
 
 from __future__ import annotations
 
@@ -19,6 +20,10 @@ PLAIN_POLICIES: dict[str, str] = {
     "thelast": "ghostgames.bots.thelast.search:TheLastPolicy",
 }
 EXPERT_POLICIES: dict[str, str] = {
+    "geister": "ghostgames.bots.geister.expert:BeliefPolicy",
+}
+# The previous expert, kept so that every gain is measured against it (`expert-v1`).
+EXPERT_V1_POLICIES: dict[str, str] = {
     "geister": "ghostgames.bots.geister.search:GeisterPolicy",
 }
 
@@ -39,6 +44,11 @@ def expert_policy(knowledge: SeatKnowledge) -> SearchPolicy:
     return (_load(spec) if spec else SearchPolicy)(knowledge)
 
 
+def expert_v1_policy(knowledge: SeatKnowledge) -> SearchPolicy:
+    spec = EXPERT_V1_POLICIES.get(knowledge.game.name) or PLAIN_POLICIES.get(knowledge.game.name)
+    return (_load(spec) if spec else SearchPolicy)(knowledge)
+
+
 def ismcts(budget: Budget) -> IsmctsBot:
     return IsmctsBot(budget, plain_policy)
 
@@ -46,4 +56,10 @@ def ismcts(budget: Budget) -> IsmctsBot:
 def expert(budget: Budget) -> IsmctsBot:
     bot = IsmctsBot(budget, expert_policy, exploration=0.5)
     bot.name = "expert"
+    return bot
+
+
+def expert_v1(budget: Budget) -> IsmctsBot:
+    bot = IsmctsBot(budget, expert_v1_policy, exploration=0.5)
+    bot.name = "expert-v1"
     return bot

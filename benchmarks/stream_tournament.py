@@ -1,0 +1,51 @@
+"""Play a tournament's games in order and append each to a JSON-lines file as it ends, so that a run cut
+short (a shared machine, a deadline) still leaves every finished game. Game i is exactly game i of
+`ghostgames tournament` with the same bots, seed and options (both call `play_game(spec, i)`).
+
+    .venv/bin/python benchmarks/stream_tournament.py --bots expert:400,charge --games 400 --seed 1 \\
+        --out benchmarks/results/stream-expert400-charge.jsonl
+    .venv/bin/python benchmarks/how_games_end.py benchmarks/results/stream-expert400-charge.jsonl
+
+An existing file is continued: the games it holds are not played again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from ghostgames.rules.options import _coerce
+from ghostgames.tournament import TournamentSpec
+from ghostgames.tournament.runner import play_game
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="geister")
+    parser.add_argument("--bots", required=True, help="comma-separated, e.g. expert:400,charge")
+    parser.add_argument("--games", type=int, required=True)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--option", action="append", default=[], help="name=value, e.g. exit=reach (repeat)")
+    args = parser.parse_args()
+    options = {key: _coerce(value) for key, _, value in (item.partition("=") for item in args.option)}
+    spec = TournamentSpec(args.game, tuple(args.bots.split(",")), args.games, args.players, None, args.seed, options)
+    done = set()
+    if args.out.exists():
+        rows = [json.loads(line) for line in args.out.read_text().splitlines() if line.strip()]
+        done = {row["index"] for row in rows if "index" in row}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    with args.out.open("a") as out:
+        if out.tell() == 0:
+            out.write(json.dumps({"spec": spec.to_json()}) + "\n")
+        for index in range(args.games):
+            if index in done:
+                continue
+            out.write(json.dumps(play_game(spec, index).to_json()) + "\n")
+            out.flush()
+
+
+if __name__ == "__main__":
+    main()

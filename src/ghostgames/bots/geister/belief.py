@@ -1,0 +1,190 @@
+"""What the enemy's moves reveal: a belief over the colours of its hidden ghosts, from public history only.
+
+Each hidden enemy ghost gets a score, a weighted sum of what it did in public (`FEATURES`: steps towards
+its exits, captures, moves that ended next to our ghosts, never moving, ...). The belief is the
+distribution over the colourings that are still possible (exactly as many good ghosts among the hidden
+ones as the captures leave, and under `reach` a ghost on its owner's exit with the game going on is bad),
+each colouring weighted by exp(sum of the scores of the ghosts it calls good). That is a conditional
+logit: the weights were fitted by maximising the likelihood of the true colourings in games between our
+bots (benchmarks/fit_belief.py), so the scores need no intercept and the count constraint is exact.
+
+Everything here reads a seat's `view()` (positions, revealed colours, the public move list), so the belief
+is a function of what the seat knows and nothing else.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import random
+from dataclasses import dataclass
+from itertools import accumulate, combinations
+from typing import Any
+
+from ghostgames.bots.geister.picture import GOOD, Picture, exit_distance, read
+from ghostgames.games.geister.actions import Move, parse_action
+from ghostgames.games.geister.board import EXITS, NEIGHBOURS, OFF_BOARD, SIZE, START
+from ghostgames.rules.contract import IllegalAction
+
+FEATURES = (
+    "forward",  # steps that brought it closer to its owner's exits
+    "backward",  # steps away from them
+    "sideways",  # steps that kept the distance
+    "captures",  # enemy (our) ghosts it took
+    "exposed",  # moves that ended next to one of our ghosts (a good ghost seldom offers itself)
+    "fled",  # moves from next to our ghost to a square none of ours touches
+    "never_moved",  # 1 if it has not moved at all
+    "distance",  # steps it still needs to reach one of its exits
+    "attacked",  # 1 if one of our ghosts stands next to it now
+    "share",  # its part of all the moves its owner made (0..1)
+)
+
+# Fitted by `benchmarks/fit_belief.py --games 1600 --seed 1` (games between rules, charge, defender and
+# expert-v1:40, a snapshot every 3 plies, conditional logit with L2 0.01; benchmarks/results/belief-fit.json).
+# Held-out per-ghost log-loss 0.543 against 0.662 for the uniform belief (docs/bots.md). Rerun to refit:
+# the script prints these lines.
+WEIGHTS: dict[str, float] = {
+    "forward": 0.689,
+    "backward": -0.400,
+    "sideways": -0.366,
+    "captures": -0.380,
+    "exposed": -1.302,
+    "fled": 0.055,
+    "never_moved": 0.007,
+    "distance": -0.001,
+    "attacked": -0.310,
+    "share": 0.686,
+}
+
+
+@dataclass
+class _Record:
+    moves: int = 0
+    forward: int = 0
+    backward: int = 0
+    sideways: int = 0
+    captures: int = 0
+    exposed: int = 0
+    fled: int = 0
+
+
+def _touches(board: list[int], square: int, owner: int) -> bool:
+    """Whether a ghost of `owner` stands next to `square`."""
+    return any(board[near] >= 0 and board[near] >> 3 == owner for _, near in NEIGHBOURS[square])
+
+
+def _replay(moves: list[str]) -> list[_Record]:
+    """Follow the public move list from the start squares and count what every ghost did."""
+    records = [_Record() for _ in range(16)]
+    board = [-1] * (SIZE * SIZE)
+    for g in range(16):
+        board[START[g >> 3][g & 7]] = g
+    for text in moves:
+        try:
+            move = parse_action(" ".join(text.split()[:2]))
+        except IllegalAction:
+            continue  # a history we cannot follow only makes the belief less sharp
+        if not isinstance(move, Move) or board[move.origin] < 0:
+            continue
+        ghost = board[move.origin]
+        owner, other = ghost >> 3, 1 - (ghost >> 3)
+        record = records[ghost]
+        record.moves += 1
+        was_touched = _touches(board, move.origin, other)
+        board[move.origin] = -1
+        if move.target == OFF_BOARD:
+            continue
+        before, after = exit_distance(move.origin, owner), exit_distance(move.target, owner)
+        if after < before:
+            record.forward += 1
+        elif after > before:
+            record.backward += 1
+        else:
+            record.sideways += 1
+        if board[move.target] >= 0:
+            record.captures += 1
+        board[move.target] = ghost
+        touched = _touches(board, move.target, other)
+        if touched:
+            record.exposed += 1
+        elif was_touched:
+            record.fled += 1
+    return records
+
+
+def features(picture: Picture, moves: list[str]) -> dict[int, list[float]]:
+    """The feature vector (in `FEATURES` order) of every hidden enemy ghost on the board."""
+    p = picture
+    records = _replay(moves)
+    enemy = p.enemy
+    total = sum(records[g].moves for g in range(enemy * 8, enemy * 8 + 8))
+    out: dict[int, list[float]] = {}
+    for g in p.hidden_enemies():
+        r = records[g]
+        square = p.square[g]
+        out[g] = [
+            float(r.forward),
+            float(r.backward),
+            float(r.sideways),
+            float(r.captures),
+            float(r.exposed),
+            float(r.fled),
+            1.0 if r.moves == 0 else 0.0,
+            float(exit_distance(square, enemy)),
+            1.0 if p.attacked_by(square, p.me) else 0.0,
+            r.moves / total if total else 0.0,
+        ]
+    return out
+
+
+def certainly_bad(picture: Picture, ghost: int, over: bool = False) -> bool:
+    """RULES.md: under `reach`, a ghost on one of the exits its owner plays towards, with the game going
+    on, is bad (a good one would have won by stepping there)."""
+    return not picture.escape and not over and picture.square[ghost] in EXITS[ghost >> 3]
+
+
+class Belief:
+    """A distribution over the colourings of the hidden enemy ghosts that are still possible."""
+
+    def __init__(self, hidden: list[int], goods: int, scores: dict[int, float], bad: frozenset[int]) -> None:
+        self.hidden = hidden
+        self.goods = goods
+        candidates = [g for g in hidden if g not in bad]
+        need = min(goods, len(candidates))
+        self.colourings: list[frozenset[int]] = [frozenset(c) for c in combinations(candidates, need)]
+        if not self.colourings:
+            self.colourings = [frozenset()]
+        logits = [sum(scores.get(g, 0.0) for g in c) for c in self.colourings]
+        top = max(logits)
+        weights = [math.exp(v - top) for v in logits]
+        total = sum(weights)
+        self.probabilities = [w / total for w in weights]
+        self._cumulative = list(accumulate(self.probabilities))
+
+    def good_probability(self) -> dict[int, float]:
+        """Per hidden ghost, the chance that it is good."""
+        marginal = dict.fromkeys(self.hidden, 0.0)
+        for colouring, p in zip(self.colourings, self.probabilities, strict=True):
+            for g in colouring:
+                marginal[g] += p
+        return marginal
+
+    def sample(self, rng: random.Random) -> frozenset[int]:
+        """The hidden ghosts that are good in one colouring drawn from the belief."""
+        index = bisect.bisect_left(self._cumulative, rng.random() * self._cumulative[-1])
+        return self.colourings[min(index, len(self.colourings) - 1)]
+
+
+def belief(picture: Picture, moves: list[str], weights: dict[str, float] | None = None, over: bool = False) -> Belief:
+    """The belief of `picture`'s seat about the enemy's hidden colours (`moves`: the view's move list)."""
+    w = [(weights or WEIGHTS)[name] for name in FEATURES]
+    enemy = picture.enemy
+    hidden = picture.hidden_enemies()
+    revealed_good = sum(1 for g in range(enemy * 8, enemy * 8 + 8) if picture.colour[g] == GOOD)
+    scores = {g: sum(a * b for a, b in zip(w, x, strict=True)) for g, x in features(picture, moves).items()}
+    bad = frozenset(g for g in hidden if certainly_bad(picture, g, over))
+    return Belief(hidden, 4 - revealed_good, scores, bad)
+
+
+def belief_of_view(view: dict[str, Any], weights: dict[str, float] | None = None) -> Belief:
+    return belief(read(view), list(view["moves"]), weights, over=view.get("outcome") is not None)

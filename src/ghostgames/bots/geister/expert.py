@@ -1,0 +1,86 @@
+"""The Geister expert's policy: the v1 search knowledge (`search.GeisterPolicy`: playouts, evaluation) with
+worlds dealt from the fitted belief (`belief.py`) and a guard in front of the search.
+
+- Worlds: the enemy's hidden colours are drawn from the belief, a distribution over the colourings that
+  are still possible, instead of v1's hand-set weights.
+- Guard: an enemy ghost one move from winning by an exit (under `escape` standing on its owner's exit
+  corner, under `reach` next to one) must be answered, and one within two steps of an exit is taken when
+  the belief gives it a fair chance of being good (a good ghost that got that far unopposed usually
+  escapes: measured, docs/bots.md). When one of our ghosts can take the nearest such ghost, the search
+  chooses only among those captures, never one that could be the fourth bad ghost unless the ghost is
+  about to leave and more likely good.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ghostgames.bots.base import SeatKnowledge
+from ghostgames.bots.geister.belief import belief
+from ghostgames.bots.geister.picture import exit_distance
+from ghostgames.bots.geister.search import GeisterPolicy
+from ghostgames.games.geister.actions import Move
+from ghostgames.rules.contract import Action, State
+
+
+class BeliefPolicy(GeisterPolicy):
+    near_steps = 2  # enemy ghosts this close to an exit are taken when they may well be good
+    near_good = 0.25  # ... when the belief gives them at least this chance of being good
+    def __init__(self, knowledge: SeatKnowledge) -> None:
+        super().__init__(knowledge)
+        view = knowledge.view()
+        self.belief = belief(self.picture, list(view["moves"]), over=view.get("outcome") is not None)
+        self.good_probability = self.belief.good_probability()
+
+    def determinize(self, rng: random.Random) -> State[Any]:
+        world = self.knowledge.sample_world(rng)
+        if not self.belief.hidden or not getattr(world, "set_up", [True, True])[self.picture.enemy]:
+            return world
+        goods = self.belief.sample(rng)
+        good: list[bool | None] = world.good  # type: ignore[attr-defined]
+        for g in self.belief.hidden:
+            good[g] = g in goods
+        return world
+
+    def moves_to_win(self, ghost: int) -> int:
+        """How many moves the enemy ghost needs to win by an exit if it is good."""
+        p = self.picture
+        return exit_distance(p.square[ghost], p.enemy) + (1 if p.escape else 0)
+
+    def threats(self) -> list[int]:
+        """Enemy ghosts that are near enough an exit to be answered now, the nearest first: one move from
+        winning unless certainly bad, or within two steps of an exit (`defender`'s zone) when the belief
+        gives them at least `near_good` of being good."""
+        p = self.picture
+        out = []
+        for g in p.ghosts(p.enemy):
+            chance = self.good_probability.get(g, 1.0)
+            if chance <= 0.0:
+                continue  # certainly bad: let it stand there
+            if self.moves_to_win(g) == 1 or (
+                exit_distance(p.square[g], p.enemy) <= self.near_steps and chance >= self.near_good
+            ):
+                out.append(g)
+        return sorted(out, key=self.moves_to_win)
+
+    def answers(self, legal: list[Action]) -> list[Action]:
+        """Our captures of the nearest threatening ghost we can take (never a likely fourth bad one)."""
+        p = self.picture
+        fourth_bad = p.captured[p.enemy]["bad"] >= 3
+        by_distance: dict[int, list[Action]] = {}
+        for g in self.threats():
+            if fourth_bad and self.good_probability.get(g, 1.0) <= 0.5:
+                continue
+            if fourth_bad and self.moves_to_win(g) > 1:
+                continue  # it could be the fourth bad ghost and is not about to leave
+            for m in legal:
+                if isinstance(m, Move) and m.target == p.square[g]:
+                    by_distance.setdefault(self.moves_to_win(g), []).append(m)
+        return by_distance[min(by_distance)] if by_distance else []
+
+    def allowed(self, legal: list[Action]) -> list[Action]:
+        answers = self.answers(legal)
+        if answers:
+            return answers
+        return super().allowed(legal)

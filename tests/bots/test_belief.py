@@ -1,0 +1,147 @@
+"""The Geister belief (what the enemy's moves reveal) and the expert's exit guard."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from ghostgames.bots import SeatKnowledge, get_bot
+from ghostgames.bots.geister.belief import WEIGHTS, belief_of_view
+from ghostgames.bots.geister.expert import BeliefPolicy
+from ghostgames.games import get_game
+from ghostgames.games.geister import GeisterState
+from ghostgames.games.geister.board import parse_square
+from tests.bots.positions import positions
+from tests.games.geister.positions import position
+
+TABLES = [{"exit": "escape", "max_plies": 300}, {"exit": "reach"}]
+
+
+def _recoloured(state: GeisterState, seat: int) -> GeisterState | None:
+    """The same position with two hidden enemy ghosts of different colours swapped (None: no such pair)."""
+    enemy = 1 - seat
+    hidden = [g for g in range(enemy * 8, enemy * 8 + 8) if not state.colour_known(g, seat)]
+    good = [g for g in hidden if state.good[g]]
+    bad = [g for g in hidden if not state.good[g]]
+    if not good or not bad:
+        return None
+    twin = state.clone()
+    twin.good[good[0]], twin.good[bad[0]] = False, True
+    return twin
+
+
+@pytest.mark.parametrize("options", TABLES, ids=lambda o: str(o["exit"]))
+def test_two_worlds_that_differ_only_in_hidden_colours_give_the_same_belief(options: dict[str, Any]) -> None:
+    compared = 0
+    for seed in (1, 2, 3):
+        for state, seat in positions("geister", 2, options, seed, every=5):
+            assert isinstance(state, GeisterState)
+            if state.setup_phase() or state.outcome() is not None:
+                continue
+            twin = _recoloured(state, seat)
+            if twin is None:
+                continue
+            assert twin.good != state.good and twin.view(seat) == state.view(seat)
+            mine = BeliefPolicy(SeatKnowledge(state, seat)).belief
+            theirs = BeliefPolicy(SeatKnowledge(twin, seat)).belief
+            assert mine.colourings == theirs.colourings
+            assert mine.probabilities == theirs.probabilities
+            compared += 1
+    assert compared >= 10
+
+
+@pytest.mark.parametrize("options", TABLES, ids=lambda o: str(o["exit"]))
+def test_the_belief_deals_only_colourings_that_are_still_possible(options: dict[str, Any]) -> None:
+    for state, seat in positions("geister", 2, options, 4, every=3):
+        assert isinstance(state, GeisterState)
+        if state.setup_phase() or state.outcome() is not None:
+            continue
+        enemy = 1 - seat
+        hidden = [g for g in range(enemy * 8, enemy * 8 + 8) if not state.colour_known(g, seat) and state.pos[g] >= 0]
+        goods = sum(1 for g in hidden if state.good[g])
+        b = belief_of_view(state.view(seat))
+        assert sorted(b.hidden) == hidden
+        assert all(len(c) == goods for c in b.colourings)
+        assert abs(sum(b.probabilities) - 1) < 1e-9
+        assert abs(sum(b.good_probability().values()) - goods) < 1e-9
+        # the true colouring is never ruled out
+        assert frozenset(g for g in hidden if state.good[g]) in b.colourings
+
+
+def test_under_reach_a_ghost_on_its_owners_exit_is_never_dealt_good() -> None:
+    ghosts = {
+        "c2": (0, "good"), "d2": (0, "bad"), "b3": (0, "good"), "e3": (0, "bad"),
+        "a1": (1, "bad"), "c5": (1, "good"), "d5": (1, "good"), "e5": (1, "bad"),
+    }  # fmt: skip
+    state = position(ghosts, turn=0)
+    policy = BeliefPolicy(SeatKnowledge(state, 0))
+    on_exit = state.board[0]  # a1 is one of the exits seat 1 plays towards
+    assert policy.good_probability[on_exit] == 0.0
+    worlds = [policy.determinize(random.Random(seed)) for seed in range(40)]
+    assert not any(w.good[on_exit] for w in worlds)  # type: ignore[attr-defined]
+    assert {sum(bool(w.good[g]) for g in range(8, 16)) for w in worlds} == {4}  # type: ignore[attr-defined]
+
+
+def test_a_ghost_that_marched_at_its_exit_looks_more_likely_good_than_one_that_never_moved() -> None:
+    state = get_game("geister").new(2, {"exit": "escape", "max_plies": 300, "first": 0}, seed=5)
+    assert isinstance(state, GeisterState)
+    state.apply(0, "setup b2 c2 d2 e2")
+    state.apply(1, "setup b5 c5 d6 e6")
+    # seat 1's ghost on b5 walks down the a/b files towards a1; seat 0 shuffles at the back
+    for ours, theirs in [("b1 w", "b5 s"), ("a1 e", "b4 s"), ("b1 w", "b3 w")]:
+        state.apply(0, ours)
+        state.apply(1, theirs)
+    runner = state.board[parse_square("a3")]
+    p = belief_of_view(state.view(0)).good_probability()
+    never_moved = [g for g in p if g != runner]
+    assert WEIGHTS["forward"] > 0
+    assert p[runner] > 0.5 > min(p[g] for g in never_moved)
+
+
+def _expert_choice(ghosts: dict[str, tuple[int, str]], options: dict[str, Any], seed: int) -> str:
+    state = position(ghosts, turn=0, options=options)
+    return str(get_bot("expert:60").choose(SeatKnowledge(state, 0), random.Random(seed)))
+
+
+def test_the_expert_takes_an_enemy_ghost_standing_on_its_exit_under_escape() -> None:
+    ghosts = {
+        "b1": (0, "bad"), "c2": (0, "good"), "d3": (0, "good"), "e2": (0, "bad"),
+        "a1": (1, "good"), "c5": (1, "good"), "d5": (1, "bad"), "e5": (1, "bad"),
+    }  # fmt: skip
+    assert {_expert_choice(ghosts, {"exit": "escape"}, seed) for seed in range(6)} == {"b1 w"}
+
+
+def test_the_expert_takes_an_enemy_ghost_next_to_its_exit_under_reach() -> None:
+    ghosts = {
+        "a3": (0, "bad"), "b4": (0, "good"), "d3": (0, "good"), "e2": (0, "bad"),
+        "a2": (1, "good"), "c5": (1, "good"), "d5": (1, "bad"), "e5": (1, "bad"),
+    }  # fmt: skip
+    assert {_expert_choice(ghosts, {"exit": "reach"}, seed) for seed in range(6)} == {"a3 s"}
+
+
+def test_the_expert_takes_a_ghost_that_may_be_good_two_steps_from_its_exit_before_it_gets_out_of_reach() -> None:
+    ghosts = {
+        "b3": (0, "bad"), "c2": (0, "good"), "d4": (0, "good"), "e2": (0, "bad"),
+        "a3": (1, "good"), "c5": (1, "good"), "d5": (1, "bad"), "e5": (1, "bad"),
+    }  # fmt: skip
+    # a3 is two steps from a1; nothing of ours guards a1 or a2, so once it moves it is gone
+    assert {_expert_choice(ghosts, {"exit": "escape"}, seed) for seed in range(6)} == {"b3 w"}
+
+
+def test_with_three_bad_ghosts_taken_the_guard_does_not_take_a_likely_fourth() -> None:
+    ghosts = {
+        "b3": (0, "bad"), "c2": (0, "good"), "d4": (0, "good"), "e2": (0, "bad"),
+        "a3": (1, "bad"), "c5": (1, "good"), "d5": (1, "good"), "e5": (1, "good"), "f5": (1, "good"),
+    }  # fmt: skip
+    # seat 1 has lost three bad ghosts: any hidden ghost taken may be the fourth, and a3 is not about to leave
+    state = position(ghosts, turn=0, options={"exit": "escape"})
+    assert BeliefPolicy(SeatKnowledge(state, 0)).answers(state.legal_actions(0)) == []
+
+
+def test_expert_v1_is_still_there_and_differs_from_the_expert() -> None:
+    assert get_bot("expert-v1").name == "expert-v1"
+    assert get_bot("expert-v1:50").name == "expert-v1"
+    assert get_bot("expert:50").name == "expert"
+    assert get_bot("hard").name == "expert"
