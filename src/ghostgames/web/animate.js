@@ -7,8 +7,11 @@
 const SLIDE_MS = 380;
 /** How long each step of someone's move stays on screen before the next update is drawn. */
 export const STEP_MS = 650;
-/** With this many updates waiting the pacer stops pausing and catches up (a spectator who joined late). */
-const CATCH_UP = 8;
+/**
+ * With this many jobs waiting (a table update and its log lines are two) the pacer stops pausing and
+ * catches up: a long burst (a tab that slept) is not replayed at walking pace.
+ */
+const CATCH_UP = 40;
 
 export function reducedMotion() {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;

@@ -491,20 +491,15 @@ export function tablePage(root, connection, tableId) {
 
   /**
    * Play out the steps of the moves just drawn, one caption at a time, and say how long the next update
-   * must wait: each step of someone else's move gets its moment on screen (a bot's Ghooost! chain is
-   * several moves, each its own update, so it plays out one by one); my own move waits only for its
-   * further steps (a gamble that ends in taking the cemetery).
+   * must wait: each step of a move gets its moment on screen (a bot's Ghooost! chain is several moves,
+   * each its own update, so it plays out one by one; my own card is seen in the trick before the bots
+   * answer it).
    */
   let stepTimers = [];
   function playSteps(lines) {
     const steps = [];
-    let actor = null;
     for (const line of lines) {
-      if (line.kind !== "action") continue;
-      const texts = actionSteps(line);
-      if (!texts.length) continue;
-      actor = line.args?.seat;
-      steps.push(...texts);
+      if (line.kind === "action") steps.push(...actionSteps(line));
     }
     if (!steps.length) return 0;
     stepTimers.forEach(clearTimeout);
@@ -517,7 +512,7 @@ export function tablePage(root, connection, tableId) {
     show(0);
     steps.slice(1).forEach((_, i) => stepTimers.push(setTimeout(() => show(i + 1), STEP_MS * (i + 1))));
     stepTimers.push(setTimeout(() => (stepCaption.hidden = true), STEP_MS * steps.length + 4000));
-    return STEP_MS * (actor === mySeat() ? steps.length - 1 : steps.length);
+    return STEP_MS * steps.length;
   }
 
   function lineText(line) {
