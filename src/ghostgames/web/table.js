@@ -511,7 +511,7 @@ export function tablePage(root, connection, tableId) {
     };
     show(0);
     steps.slice(1).forEach((_, i) => stepTimers.push(setTimeout(() => show(i + 1), STEP_MS * (i + 1))));
-    stepTimers.push(setTimeout(() => (stepCaption.hidden = true), STEP_MS * steps.length + 4000));
+    stepTimers.push(setTimeout(() => (stepCaption.hidden = true), STEP_MS * steps.length + 2500));
     return STEP_MS * steps.length;
   }
 
