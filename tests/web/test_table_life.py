@@ -23,6 +23,7 @@ from tests.web.pages import (
     enter_as_guest,
     geister_setup,
     play_geister,
+    play_ghooost,
     play_thelast,
     start_with_bots,
     thelast_turn,
@@ -244,7 +245,7 @@ WATCH = """() => {
   window.painted = [];
   const look = () => {
     const caption = document.querySelector('.step-caption');
-    const shown = caption && !caption.hidden ? caption.textContent : '';
+    const shown = caption && !caption.classList.contains('idle') ? caption.textContent : '';
     window.painted.push([Number(document.body.dataset.tableVersion), shown]);
     requestAnimationFrame(look);
   };
@@ -350,4 +351,20 @@ def test_geister_end_panel_after_a_played_out_game_says_why(server: ServerProces
     expect(panel).to_be_visible()
     expect(panel.locator(".end-reason")).to_have_text(re.compile(
         r"How it ended: (all four (good|bad) ghosts were captured|a good ghost (escaped|reached an exit))\."))
+    page.context.close()
+
+
+def test_ghooost_end_panel_says_who_held_the_last_cards(server: ServerProcess, browser: Browser) -> None:
+    page = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 800}).new_page()
+    enter_as_guest(page, server.http_url, "Uli")
+    create_table(page, "ghooost", 2)
+    start_with_bots(page)
+    play_ghooost(page, random.Random(9))
+    panel = page.locator(".end-panel")
+    expect(panel).to_be_visible()
+    expect(panel.locator(".end-reason")).to_have_text(re.compile(
+        r"How it ended: ((Uli|bot 2 \(\w+\)) was the last holding cards|the round reached its turn limit)\."))
+    expect(panel.locator(".end-ranking li")).to_have_count(2)
+    expect(panel.locator(".end-ranking li").first).not_to_contain_text("point")  # one round: no points to explain
+    page.screenshot(path=screenshot_path("life-ghooost-end-panel"))
     page.context.close()

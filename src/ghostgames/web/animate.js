@@ -8,9 +8,12 @@ const SLIDE_MS = 380;
 /** How long each step of someone's move stays on screen before the next update is drawn. */
 export const STEP_MS = 650;
 /**
- * With this many jobs waiting (a table update and its log lines are two) the pacer stops pausing and
- * catches up: a long burst (a tab that slept) is not replayed at walking pace.
+ * The page never falls far behind the table (a clock may be running): the longer the queue, the shorter
+ * each step, and once the oldest waiting update is this old every step is one frame long.
  */
+const MAX_LAG_MS = 3000;
+const ONE_FRAME_MS = 40;
+/** With this many jobs waiting (a table update and its log lines are two) the pacer drains at once. */
 const CATCH_UP = 40;
 
 export function reducedMotion() {
@@ -66,9 +69,24 @@ export function redrawAnimated(root, redraw) {
 }
 
 /**
- * A queue that plays jobs one after the other. A job runs, returns how many milliseconds it wants on
- * screen, and the next job waits that long. Nothing is dropped: every update is drawn in its turn, and
- * a long queue is drawn without pauses until it is short again.
+ * How much of its wish each step gets, given the jobs still waiting behind this one: all of it when
+ * few wait, less as the queue grows, one frame once the oldest has waited too long, nothing in a flood.
+ */
+function paceFor(queue, now) {
+  if (queue.length >= CATCH_UP) return 0;
+  if (queue.length && now - queue[0].since > MAX_LAG_MS) return ONE_FRAME_MS / STEP_MS;
+  return 1 / (1 + queue.length / 6);
+}
+
+/** A step's time on screen at pace `pace` (see paceFor): never below one frame, so it is painted. */
+export function stepTime(pace) {
+  return pace > 0 ? Math.max(ONE_FRAME_MS, STEP_MS * pace) : 0;
+}
+
+/**
+ * A queue that plays jobs one after the other. A job runs with the pace it may take (see paceFor),
+ * returns how many milliseconds it wants on screen, and the next job waits that long. Nothing is
+ * dropped: every update is drawn in its turn.
  */
 export function createPacer() {
   const queue = [];
@@ -83,16 +101,16 @@ export function createPacer() {
         timer = setTimeout(pump, wait);
         return;
       }
-      const job = queue.shift();
-      const hold = Number(job()) || 0;
-      readyAt = performance.now() + (queue.length >= CATCH_UP ? 0 : hold);
+      const { job } = queue.shift();
+      const hold = Number(job(paceFor(queue, performance.now()))) || 0;
+      readyAt = performance.now() + hold;
     }
   }
 
   return {
     /** Queue a job (it runs at once when nothing is waiting). */
     push(job) {
-      queue.push(job);
+      queue.push({ job, since: performance.now() });
       if (!timer) pump();
     },
     /** Run everything waiting now, without pauses (a reload, a fresh table after an error). */
@@ -100,7 +118,7 @@ export function createPacer() {
       clearTimeout(timer);
       timer = null;
       readyAt = 0;
-      while (queue.length) queue.shift()();
+      while (queue.length) queue.shift().job(0);
     },
     get waiting() {
       return queue.length;

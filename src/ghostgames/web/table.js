@@ -2,7 +2,7 @@
 // (slash commands included) and the log in words. Everything is redrawn from the server's `table`
 // messages; errors come back translated, above the game, with the fresh table drawn at once.
 
-import { STEP_MS, createPacer } from "./animate.js";
+import { createPacer, stepTime } from "./animate.js";
 import { BOT_LEVELS, chatBox } from "./chat.js";
 import { clear, h, whenNotPressed } from "./dom.js";
 import { errorText } from "./errors.js";
@@ -100,7 +100,8 @@ export function tablePage(root, connection, tableId) {
   const identitySlot = h("div", { class: "identity-slot" });
   const statusBanner = h("div", { class: "turn-banner", role: "status" });
   // The step of the last move being played out ("Bot 2 gambles: 7."), one at a time (see playSteps).
-  const stepCaption = h("div", { class: "step-caption", "aria-live": "polite", hidden: true });
+  // It keeps its one line when idle, so a caption coming or going never shifts what is under the pointer.
+  const stepCaption = h("div", { class: "step-caption idle", "aria-live": "polite" });
   // The end of the game in words: who won, why, the scores explained, what became public.
   const endPanel = h("section", { class: "end-panel", "aria-labelledby": "end-panel-title", hidden: true });
   let endPanelClosedAt = null; // the version whose panel was dismissed
@@ -496,7 +497,7 @@ export function tablePage(root, connection, tableId) {
    * answer it).
    */
   let stepTimers = [];
-  function playSteps(lines) {
+  function playSteps(lines, pace) {
     const steps = [];
     for (const line of lines) {
       if (line.kind === "action") steps.push(...actionSteps(line));
@@ -505,14 +506,15 @@ export function tablePage(root, connection, tableId) {
     stepTimers.forEach(clearTimeout);
     stepTimers = [];
     const show = (index) => {
-      stepCaption.hidden = false;
+      stepCaption.classList.remove("idle");
       stepCaption.dataset.step = String(index + 1);
       stepCaption.textContent = steps[index];
     };
+    const step = stepTime(pace);
     show(0);
-    steps.slice(1).forEach((_, i) => stepTimers.push(setTimeout(() => show(i + 1), STEP_MS * (i + 1))));
-    stepTimers.push(setTimeout(() => (stepCaption.hidden = true), STEP_MS * steps.length + 2500));
-    return STEP_MS * steps.length;
+    steps.slice(1).forEach((_, i) => stepTimers.push(setTimeout(() => show(i + 1), step * (i + 1))));
+    stepTimers.push(setTimeout(() => stepCaption.classList.add("idle"), step * steps.length + 2500));
+    return step * steps.length;
   }
 
   function lineText(line) {
@@ -669,9 +671,9 @@ export function tablePage(root, connection, tableId) {
   });
   connection.on("log", (msg) => {
     if (msg.table !== tableId) return;
-    pacer.push(() => {
+    pacer.push((pace) => {
       addLogLines(msg.lines || []);
-      return playSteps(msg.lines || []);
+      return playSteps(msg.lines || [], pace);
     });
   });
   connection.on("chat", (msg) => {

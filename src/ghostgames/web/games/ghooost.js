@@ -236,6 +236,11 @@ export function createRenderer(ctx) {
 
     const finished = roundPanel !== null && !view.outcome ? view.rounds[roundPanel] : null;
     root.append(...[
+      h("div", { class: "others" }, others.map(seatPanel)),
+      banner,
+      h("div", { class: "centre" }, crypt, cemetery, kitty, discard),
+      mine ? h("div", { class: "my-area" }, seatPanel(mine), handRow, buttons) : null,
+      // below the hand: a round ending never moves the cards under the pointer
       finished
         ? h("section", { class: "round-panel", "aria-labelledby": "round-panel-title" },
             h("h3", { id: "round-panel-title" }, t("ghooost.round_over", { n: finished.round + 1 })),
@@ -243,10 +248,6 @@ export function createRenderer(ctx) {
             h("p", { class: "hint" }, t("ghooost.scoring_explain")),
             h("button", { class: "round-close", onclick: closeRoundPanel }, t("end.close")))
         : null,
-      h("div", { class: "others" }, others.map(seatPanel)),
-      banner,
-      h("div", { class: "centre" }, crypt, cemetery, kitty, discard),
-      mine ? h("div", { class: "my-area" }, seatPanel(mine), handRow, buttons) : null,
       view.match && view.rounds.length ? roundsTable() : null,
     ].filter(Boolean));
   }

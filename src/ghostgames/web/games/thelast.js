@@ -180,7 +180,6 @@ export function createRenderer(ctx) {
       : null;
 
     root.append(...[
-      counted,
       h("div", { class: "thelast-banner" },
         h("span", {}, t("thelast.round", { n: view.round, total: view.rounds })),
         view.players === 2 ? h("span", { class: "muted" }, t("thelast.ghost_plays")) : null),
@@ -188,6 +187,7 @@ export function createRenderer(ctx) {
       h("div", { class: "centre" }, points, trick),
       decision,
       view.hand ? h("div", { class: "my-area" }, h("h4", {}, t("thelast.your_hand")), handRow) : null,
+      counted, // below the hand: a round ending never moves the cards under the pointer
       scoresTable(),
     ].filter(Boolean));
   }
