@@ -182,6 +182,7 @@ def test_the_last_trick_stays_while_its_winner_keeps_or_swaps_and_can_be_seen_ag
     for play in finished["plays"]:
         expect(trick).to_contain_text(str(play["card"])[1:])
     expect(trick.locator(".played.winning")).to_have_count(1)
+    page.screenshot(path=screenshot_path("life-thelast-trick-kept"))
     state.apply(winner, "keep")
     state.apply(winner, state.legal_texts(winner)[0])  # the next trick begins
     page = show(state.view(winner))
@@ -191,6 +192,7 @@ def test_the_last_trick_stays_while_its_winner_keeps_or_swaps_and_can_be_seen_ag
     expect(last.locator("summary")).to_have_text(f"Last trick (won by {['Ann', 'Ben', 'Cy'][winner]})")
     last.locator("summary").click()
     expect(last.locator(".played")).to_have_count(len(finished["plays"]))
+    page.screenshot(path=screenshot_path("life-thelast-last-trick"))
 
 
 # --- 13: round panels ----------------------------------------------------------------------------------
