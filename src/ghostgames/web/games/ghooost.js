@@ -288,7 +288,7 @@ export function createRenderer(ctx) {
     redraw: draw,
     /** For the end-of-game panel: the last round, how points are scored, and every round's result. */
     endDetails() {
-      if (!view) return null;
+      if (!view?.match) return null; // a single round: the ranking and the reason say it all
       const last = view.rounds?.at(-1);
       return h("div", { class: "end-details" },
         last && view.match ? roundSummary(last) : null,
