@@ -370,3 +370,22 @@ def test_ghooost_end_panel_says_who_held_the_last_cards(server: ServerProcess, b
     expect(panel.locator(".end-ranking li").first).not_to_contain_text("point")  # one round: no points to explain
     page.screenshot(path=screenshot_path("life-ghooost-end-panel"))
     page.context.close()
+
+
+def test_ghooost_match_end_details_explain_points_and_bouh_round_by_round(renderer_page: Any) -> None:
+    state = get_game("ghooost").new(3, {"match": True}, 12)
+    play_until(state, random.Random(12), lambda s: not s.to_act(), limit=200_000)
+    view = state.view(0)
+    assert view["outcome"] is not None and len(view["rounds"]) >= 2
+    page = renderer_page("ghooost")(view)
+    page.evaluate("() => window.endDetails()")
+    details = page.locator(".end-details")
+    expect(details).to_contain_text("the first out 1 more, the last out 2 more")
+    expect(details.locator("table.scores tbody tr")).to_have_count(len(view["rounds"]) + 1)  # + the total row
+    names = ["Ann", "Ben", "Cy"]
+    last = view["rounds"][-1]
+    if last["loser"] is not None:
+        expect(details.locator(".round-summary")).to_contain_text(f"{names[last['loser']]} was the last holding cards")
+    for info in view["seats"]:
+        expect(details.locator(f".round-points li[data-seat='{info['seat']}']")).to_contain_text(
+            f"{info['bouh']} Bouh! token")
