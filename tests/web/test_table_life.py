@@ -389,3 +389,18 @@ def test_ghooost_match_end_details_explain_points_and_bouh_round_by_round(render
     for info in view["seats"]:
         expect(details.locator(f".round-points li[data-seat='{info['seat']}']")).to_contain_text(
             f"{info['bouh']} Bouh! token")
+
+
+def test_a_click_during_a_card_flight_is_not_lost(renderer_page: Any) -> None:
+    state = get_game("thelast").new(3, None, 5)
+    leader = min(state.to_act())
+    me = state.next_of[leader]  # I follow the leader: their card flies in, then I play at once
+    show = renderer_page("thelast")
+    show(state.view(me))
+    state.apply(leader, state.legal_texts(leader)[0])
+    page = show(state.view(me))
+    assert moving(page, ".trick .played") == 1  # the leader's card is still in flight
+    mine = page.locator(".hand .card.playable").first
+    card = mine.get_attribute("data-card")
+    mine.click()
+    assert page.evaluate("() => window.acted") == [f"play {card}"]
