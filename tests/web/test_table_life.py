@@ -311,6 +311,9 @@ def test_geister_end_panel_names_who_resigned_and_shows_what_became_public(serve
     expect(panel.locator(".end-colours")).to_contain_text("stay secret")
     expect(page.locator(".turn-banner.finished")).not_to_contain_text("seat 0")
     page.screenshot(path=screenshot_path("life-geister-end-panel"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert panel.evaluate("(el) => el.scrollWidth <= el.clientWidth")  # the panel's words wrap on a phone
+    panel.screenshot(path=screenshot_path("life-geister-end-panel-390"))
     panel.locator("button.end-close").click()
     expect(panel).to_be_hidden()
     page.context.close()
