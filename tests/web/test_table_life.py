@@ -407,3 +407,15 @@ def test_a_click_during_a_card_flight_is_not_lost(renderer_page: Any) -> None:
     card = mine.get_attribute("data-card")
     mine.click()
     assert page.evaluate("() => window.acted") == [f"play {card}"]
+
+
+def test_geister_end_panel_explains_a_draw_by_the_move_limit(server: ServerProcess, browser: Browser) -> None:
+    page = browser.new_context(locale="en-US").new_page()
+    enter_as_guest(page, server.http_url, "Vic")
+    create_table(page, "geister", 2, options={"max_plies": "2"})
+    start_with_bots(page)
+    play_geister(page, random.Random(2))
+    panel = page.locator(".end-panel")
+    expect(panel.locator(".end-result")).to_have_text("A draw.")
+    expect(panel.locator(".end-reason")).to_have_text("How it ended: the 2-move limit was reached: a draw.")
+    page.context.close()
