@@ -419,3 +419,29 @@ def test_geister_end_panel_explains_a_draw_by_the_move_limit(server: ServerProce
     expect(panel.locator(".end-result")).to_have_text("A draw.")
     expect(panel.locator(".end-reason")).to_have_text("How it ended: the 2-move limit was reached: a draw.")
     page.context.close()
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_ghooost_a_taken_cemetery_flies_to_who_took_it(renderer_page: Any, motion: str) -> None:
+    state = get_game("ghooost").new(3, None, 4)
+    rng = random.Random(4)
+    show = renderer_page("ghooost", motion)
+    for _ in range(300):
+        seat = min(state.to_act())
+        legal = state.legal_texts(seat)
+        if "take" in legal and len(state.view(0)["cemetery"]) >= 2:
+            page = show(state.view(0))
+            shown = page.locator(".cemetery .stack-card").count()
+            state.apply(seat, "take")
+            page = show(state.view(0))
+            flying = page.locator(".flying-card")
+            if motion == "reduce":
+                assert flying.count() == 0
+            else:
+                assert flying.count() == shown
+                assert moving(page, ".flying-card") == shown
+                expect(flying).to_have_count(0)  # gone once they landed
+            return
+        plays = [a for a in legal if a.startswith("play ")]
+        state.apply(seat, rng.choice(plays or legal))
+    raise AssertionError("nobody took the cemetery in 300 turns")

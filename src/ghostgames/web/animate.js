@@ -59,6 +59,31 @@ export function flip(root, before) {
 }
 
 /**
+ * Cards that leave the table (a cemetery taken into a hand): copies of `cards` fly from where they lay
+ * to `target` and vanish. They take no clicks and are gone when the flight ends.
+ */
+export function flyAway(cards, target) {
+  if (reducedMotion() || !target) return [];
+  const to = target.getBoundingClientRect();
+  return cards.map(({ node, rect }, i) => {
+    const copy = node.cloneNode(true);
+    copy.classList.add("flying-card");
+    Object.assign(copy.style, { position: "fixed", left: `${rect.left}px`, top: `${rect.top}px`,
+      width: `${rect.width}px`, height: `${rect.height}px`, margin: "0", pointerEvents: "none", zIndex: "20" });
+    copy.setAttribute("aria-hidden", "true");
+    document.body.append(copy);
+    const dx = to.left + to.width / 2 - (rect.left + rect.width / 2);
+    const dy = to.top + to.height / 2 - (rect.top + rect.height / 2);
+    const flight = copy.animate(
+      [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(0.4)`, opacity: 0.2 }],
+      { duration: SLIDE_MS + 60 * i, easing: "ease-in" });
+    flight.onfinish = () => copy.remove();
+    flight.oncancel = () => copy.remove();
+    return flight;
+  });
+}
+
+/**
  * Redraw `root` with `redraw()` and let what moved slide there. The renderers call this instead of
  * redrawing bare; the focus and press guarantees of dom.js stay with `redraw`.
  */

@@ -2,7 +2,7 @@
 // Kitty alone), the cemetery with its top value and Kitty beside it, crypt and discard, every mansion,
 // the direction, midnight, who is out, the match scores and Bouh! tokens.
 
-import { redrawAnimated } from "../animate.js";
+import { flyAway, redrawAnimated } from "../animate.js";
 import { h, redrawKeepingFocus, s } from "../dom.js";
 import { draggable } from "../drag.js";
 
@@ -142,7 +142,14 @@ export function createRenderer(ctx) {
 
   function draw() {
     if (!view) return;
+    // the cemetery as it lay, for a take: its cards fly to who took them
+    const leaving = tookBy === null ? [] : [...root.querySelectorAll(".cemetery .stack-card")]
+      .map((node) => ({ node, rect: node.getBoundingClientRect() }));
     redrawAnimated(root, () => redrawKeepingFocus(root, paint));
+    if (leaving.length) {
+      const taker = tookBy === view.seat ? root.querySelector(".hand") : root.querySelector(`.ghooost-seat[data-seat="${tookBy}"]`);
+      flyAway(leaving, taker);
+    }
     arrivals = null; // each landing is played once
     tookBy = null;
   }
