@@ -62,7 +62,8 @@ def ghooost_secrets(state: Any, reader: int | None) -> list[tuple[str, Check]]:
 
 
 def thelast_secrets(state: Any, reader: int | None) -> list[tuple[str, Check]]:
-    """Other hands, face-down piles, the points stack, the spare cards and the 2-player ghost's pile.
+    """Other hands, face-down piles not yet counted, the points stack, the spare cards and the 2-player
+    ghost's pile.
 
     The Last's 48 cards are all different, so a list equal to a hidden one can only be a leak.
     """
@@ -81,7 +82,11 @@ def thelast_secrets(state: Any, reader: int | None) -> list[tuple[str, Check]]:
         if len(hand) >= 2 and any(c not in known for c in hand):
             out.append((f"hand {who}", _list_check(names(hand))))
             out.append((f"hand {who} in its order", _list_check([CARD_NAMES[c] for c in hand])))
-        if len(pile) >= 2 and any(c not in known for c in pile):
+        # a round's piles are turned up when it is counted (RULES: the penalty is their sum): from then
+        # on they are public (the view's round_piles); the piles of the round being played stay secret
+        # (state.piles is always the current round's; it was counted only once the game is over)
+        counted = state.outcome() is not None and who < state.players
+        if len(pile) >= 2 and any(c not in known for c in pile) and not counted:
             out.append((f"pile {who}", _list_check(names(pile))))
     for zone in ("points", "spare"):
         cards = getattr(state, zone)

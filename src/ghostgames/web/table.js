@@ -2,6 +2,7 @@
 // (slash commands included) and the log in words. Everything is redrawn from the server's `table`
 // messages; errors come back translated, above the game, with the fresh table drawn at once.
 
+import { createPacer, stepTime } from "./animate.js";
 import { BOT_LEVELS, chatBox } from "./chat.js";
 import { clear, h, whenNotPressed } from "./dom.js";
 import { errorText } from "./errors.js";
@@ -110,6 +111,12 @@ export function tablePage(root, connection, tableId) {
   const head = h("section", { class: "table-head" });
   const identitySlot = h("div", { class: "identity-slot" });
   const statusBanner = h("div", { class: "turn-banner", role: "status" });
+  // The step of the last move being played out ("Bot 2 gambles: 7."), one at a time (see playSteps).
+  // It keeps its one line when idle, so a caption coming or going never shifts what is under the pointer.
+  const stepCaption = h("div", { class: "step-caption idle", "aria-live": "polite" });
+  // The end of the game in words: who won, why, the scores explained, what became public.
+  const endPanel = h("section", { class: "end-panel", "aria-labelledby": "end-panel-title", hidden: true });
+  let endPanelClosedAt = null; // the version whose panel was dismissed
   const controls = h("div", { class: "controls", role: "toolbar", "aria-label": t("table.controls"),
     "data-i18n-aria-label": "table.controls" });
   const pregame = h("section", { class: "pregame" });
@@ -131,7 +138,7 @@ export function tablePage(root, connection, tableId) {
     h("div", { class: "table-page" },
       head, identitySlot, errorBanner, statusBanner,
       h("div", { class: "table-body" },
-        h("div", { class: "main-column" }, seats, controls, pregame, gameArea, mySeatSlot),
+        h("div", { class: "main-column" }, seats, controls, pregame, stepCaption, endPanel, gameArea, mySeatSlot),
         h("aside", { class: "side-column" }, chat.element, logBox))),
   );
 
@@ -444,12 +451,8 @@ export function tablePage(root, connection, tableId) {
     const parts = [];
     if (outcome.results.every((r) => r.result === "draw")) parts.push(t("result.draw"));
     else if (winners.length) parts.push(t(winners.length > 1 ? "result.winners" : "result.winner", { names: winners.join(", ") }));
-    const reasonKey = gameModule?.REASONS?.[outcome.reason];
-    if (reasonKey) parts.push(`(${t(reasonKey)})`);
-    else if (gameModule?.reasonText) {
-      const text = gameModule.reasonText(outcome.reason, ctx);
-      if (text) parts.push(`(${text})`);
-    }
+    const reason = reasonWords(outcome.reason, ctx);
+    if (reason) parts.push(`(${reason})`);
     return parts.join(" ");
   }
 
@@ -462,6 +465,61 @@ export function tablePage(root, connection, tableId) {
       : game ? t("table.title", { game: t(`game.${game}`) }) : t("ui.title");
     document.body.dataset.myTurn = mine ? "1" : "0";
     if (favicon) favicon.setAttribute("href", mine ? TURN_ICON : plainIcon);
+  }
+
+  /** Why a game ended, in words: the game's own reasons, or a resignation named by who resigned. */
+  function reasonWords(reason, readerCtx) {
+    const resigned = /^seat (\d+) resigned$/.exec(reason || "");
+    if (resigned) return t("result.reason.resigned", { name: readerCtx.seatName(Number(resigned[1])) });
+    const reasonKey = gameModule?.REASONS?.[reason];
+    if (reasonKey) return t(reasonKey);
+    return gameModule?.reasonText?.(reason, readerCtx) || "";
+  }
+
+  /** A seat's score in words ("12 points", "penalty 7"); games whose score is only win or loss say nothing. */
+  function scoreWords(score) {
+    const value = Number.isInteger(score) ? score : Number(score).toFixed(1);
+    return gameModule?.scoreText ? gameModule.scoreText(value, ctx, message?.view) : "";
+  }
+
+  function drawEndPanel() {
+    const info = table();
+    const outcome = info?.status === "finished" ? info.result?.outcome : null;
+    if (!outcome || endPanelClosedAt === info.version) {
+      endPanel.hidden = true;
+      clear(endPanel);
+      return;
+    }
+    clear(endPanel);
+    endPanel.hidden = false;
+    const names = resultNames(info);
+    const winners = outcome.results.map((r, seat) => (r.result === "win" ? names[seat] : null)).filter(Boolean);
+    const headline = outcome.results.every((r) => r.result === "draw") ? t("result.draw")
+      : t(winners.length > 1 ? "result.winners" : "result.winner", { names: winners.join(", ") });
+    const reason = reasonWords(outcome.reason, ctx);
+    const ranking = h("ol", { class: "end-ranking" },
+      outcome.results
+        .map((r, seat) => ({ ...r, seat }))
+        .sort((a, b) => a.rank - b.rank)
+        .map((r) => {
+          const score = scoreWords(r.score);
+          const takeover = info.result.takeovers?.[r.seat];
+          return h("li", { class: `result-${r.result}`, dataset: { seat: r.seat } },
+            h("span", { class: "end-rank" }, `${r.rank}.`), " ", h("strong", {}, names[r.seat] ?? seatName(r.seat)), " – ",
+            t(`result.word.${r.result}`), score ? ` – ${score}` : "",
+            takeover ? ` (${t("result.bot_finished", { reason: t(`takeover.${takeover}`) })})` : "");
+        }));
+    endPanel.append(
+      h("h2", { id: "end-panel-title" }, t("end.title")),
+      h("p", { class: "end-result" }, headline),
+      reason ? h("p", { class: "end-reason" }, t("end.reason", { reason })) : null,
+      ranking,
+      renderer?.endDetails?.() ?? null,
+      h("div", { class: "end-buttons" },
+        h("button", { class: "end-close", onclick: () => {
+          endPanelClosedAt = info.version;
+          drawEndPanel();
+        } }, t("end.close"))));
   }
 
   function drawStatus() {
@@ -493,8 +551,10 @@ export function tablePage(root, connection, tableId) {
           .map((r, seat) => ({ ...r, seat }))
           .sort((a, b) => a.rank - b.rank)
           .forEach((r) => ranking.append(h("li", { class: `result-${r.result}` },
-            t("result.line", { rank: r.rank, name: names[r.seat] ?? seatName(r.seat), result: t(`result.word.${r.result}`),
-              score: Number.isInteger(r.score) ? r.score : r.score.toFixed(1) }),
+            scoreWords(r.score)
+              ? t("result.line", { rank: r.rank, name: names[r.seat] ?? seatName(r.seat), result: t(`result.word.${r.result}`),
+                  score: scoreWords(r.score) })
+              : t("result.line_plain", { rank: r.rank, name: names[r.seat] ?? seatName(r.seat), result: t(`result.word.${r.result}`) }),
             info.result.takeovers?.[r.seat] ? ` (${t("result.bot_finished", { reason: t(`takeover.${info.result.takeovers[r.seat]}`) })})` : "")));
         result.append(ranking);
       }
@@ -530,6 +590,7 @@ export function tablePage(root, connection, tableId) {
     watchPanels();
     decoratePanels(true);
     drawStatus();
+    drawEndPanel();
   }
 
   function drawAll() {
@@ -562,15 +623,53 @@ export function tablePage(root, connection, tableId) {
     return was.name ?? seatName(seat);
   }
 
+  /** The context for reading `line`: seats named as they were when it was written. */
+  function lineContext(line) {
+    return line.names?.length ? { ...ctx, seatName: (seat) => nameThen(line, seat) } : ctx;
+  }
+
+  /** The steps of an action line in words, one sentence per game event ("plays 8 8", "gambles: 7"). */
+  function actionSteps(line) {
+    const lineCtx = lineContext(line);
+    return (line.events || [])
+      .map((event) => gameModule?.describeEvent?.(event, lineCtx))
+      .filter(Boolean)
+      .map(sentence);
+  }
+
+  /**
+   * Play out the steps of the moves just drawn, one caption at a time, and say how long the next update
+   * must wait: each step of a move gets its moment on screen (a bot's Ghooost! chain is several moves,
+   * each its own update, so it plays out one by one; my own card is seen in the trick before the bots
+   * answer it).
+   */
+  let stepTimers = [];
+  function playSteps(lines, pace) {
+    const steps = [];
+    for (const line of lines) {
+      if (line.kind === "action") steps.push(...actionSteps(line));
+    }
+    if (!steps.length) return 0;
+    stepTimers.forEach(clearTimeout);
+    stepTimers = [];
+    const show = (index) => {
+      stepCaption.classList.remove("idle");
+      stepCaption.dataset.step = String(index + 1);
+      stepCaption.textContent = steps[index];
+    };
+    const step = stepTime(pace);
+    show(0);
+    steps.slice(1).forEach((_, i) => stepTimers.push(setTimeout(() => show(i + 1), step * (i + 1))));
+    stepTimers.push(setTimeout(() => stepCaption.classList.add("idle"), step * steps.length + 2500));
+    return step * steps.length;
+  }
+
   function lineText(line) {
     const args = { ...(line.args || {}) };
-    const lineCtx = line.names?.length ? { ...ctx, seatName: (seat) => nameThen(line, seat) } : ctx;
+    const lineCtx = lineContext(line);
     const wasBot = (seat) => (line.names?.length ? Boolean(line.names[seat]?.bot) : table()?.seats?.[seat]?.kind === "bot");
     if (line.kind === "action") {
-      const described = (line.events || [])
-        .map((event) => gameModule?.describeEvent?.(event, lineCtx))
-        .filter(Boolean)
-        .map(sentence);
+      const described = actionSteps(line);
       const name = lineCtx.seatName(args.seat);
       let text = described.length
         ? described.join(" ")
@@ -580,8 +679,7 @@ export function tablePage(root, connection, tableId) {
       return text;
     }
     if (line.kind === "finished") {
-      const reasonKey = gameModule?.REASONS?.[args.reason];
-      const reason = sentence(reasonKey ? t(reasonKey) : gameModule?.reasonText?.(args.reason, lineCtx) || "");
+      const reason = sentence(reasonWords(args.reason, lineCtx));
       const winners = (line.names?.length
         ? (args.winners || []).map((label) => {
             const seat = line.names.findIndex((was) => was.name === label);
@@ -664,6 +762,8 @@ export function tablePage(root, connection, tableId) {
   // --- messages from the server -------------------------------------------------------------------
   function applyTable(msg) {
     if (msg.table?.id !== tableId) return;
+    // A fresh table that came with an error may overtake updates still waiting their turn in the pacer.
+    if (message && msg.table.version < message.table.version && !msg.history) return;
     const firstTime = message === null;
     message = msg;
     clockBase = performance.now();
@@ -710,9 +810,22 @@ export function tablePage(root, connection, tableId) {
   }
 
   // Server updates redraw the page; one that arrives mid-click waits for the click (see whenNotPressed).
-  connection.on("table", (msg) => whenNotPressed(() => applyTable(msg)));
+  // Updates are played out in order at a readable pace (animate.js createPacer; playSteps says how long
+  // each waits); one that is due mid-click still waits for the click (see whenNotPressed).
+  const pacer = createPacer();
+  connection.on("table", (msg) => {
+    if (msg.history) pacer.flush(); // a reload or reconnection: the whole table again, no replay
+    pacer.push(() => {
+      whenNotPressed(() => applyTable(msg));
+      return 0;
+    });
+  });
   connection.on("log", (msg) => {
-    if (msg.table === tableId) addLogLines(msg.lines || []);
+    if (msg.table !== tableId) return;
+    pacer.push((pace) => {
+      addLogLines(msg.lines || []);
+      return playSteps(msg.lines || [], pace);
+    });
   });
   connection.on("chat", (msg) => {
     if (msg.table === tableId) addChat(msg);

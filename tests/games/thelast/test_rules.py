@@ -405,3 +405,38 @@ def test_review_12_a_card_laid_down_against_an_earlier_void_is_refused() -> None
     data["points"][data["points"].index(card)] = laid
     with pytest.raises(ValueError, match=f"seat {who + 1} laid {CARD_NAMES[card]} face down, a colour it showed"):
         GAME.load(data)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_face_down_piles_become_public_when_the_round_is_counted_and_not_before(players: int) -> None:
+    """RULES: after the last trick each penalty is the sum of the face-down cards, so they are turned up:
+    the view shows every seat's pile of the finished round, and never a pile of the round still played."""
+    state = GAME.new(players, {"rounds": 2}, seed=7)
+    assert isinstance(state, TheLastState)
+    rng = random.Random(7)
+    readers: list[int | None] = [None, *range(players)]
+    while not state.round_penalties:
+        for reader in readers:
+            assert state.view(reader)["round_piles"] == []
+        seat = min(state.to_act())
+        own_piles = [state.view(s)["pile"] for s in range(players)]  # what each seat saw of its own pile
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    # round 1 is counted (and round 2 dealt): its piles are public, each one summing to its penalty
+    values = {name: int(name[1:]) for name in CARD_NAMES}
+    counted_piles = state.view(None)["round_piles"]
+    assert [sum(values[c] for c in pile) for pile in counted_piles] == state.round_penalties[0]
+    assert all(set(own) <= set(pile) for own, pile in zip(own_piles, counted_piles, strict=True))
+    assert sum(map(len, counted_piles)) > sum(map(len, own_piles)) - 1
+    for reader in readers:
+        assert state.view(reader)["round_piles"] == counted_piles
+    while state.to_act():
+        seat = min(state.to_act())
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        if state.to_act():  # round 2 running: the current piles of others stay hidden
+            for reader in readers:
+                assert state.view(reader)["round_piles"] == counted_piles
+    final = [[CARD_NAMES[c] for c in sorted(state.piles[s])] for s in range(players)]
+    for reader in readers:
+        assert state.view(reader)["round_piles"] == final
+    again = TheLastState.from_json(GAME, json.loads(json.dumps(state.to_json())))
+    assert again.view(None)["round_piles"] == final

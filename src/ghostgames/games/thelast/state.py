@@ -64,6 +64,7 @@ class TheLastState(State[TheLastAction]):
         "game",
         "ghost",
         "hands",
+        "last_piles",
         "leader",
         "mixed",
         "next_of",
@@ -108,6 +109,8 @@ class TheLastState(State[TheLastAction]):
         self.round = 0
         self.round_leaders: list[int] = []
         self.round_penalties: list[list[int]] = []
+        # Each seat's face-down cards when the last finished round was counted: public from then on.
+        self.last_piles: list[list[int]] = []
         self.leader = 0
         self.current = 0
         self.actor = 0
@@ -353,6 +356,7 @@ class TheLastState(State[TheLastAction]):
         self.points_card = -1
         penalties = [sum(VALUE_OF[c] for c in self.piles[s]) for s in range(self.players)]
         self.round_penalties.append(penalties)
+        self.last_piles = [sorted(self.piles[s]) for s in range(self.players)]
         events.append(Event("round", {"round": self.round + 1, "penalties": penalties, "totals": self.totals()}))
         if len(self.round_penalties) < self.options.rounds:
             self.round += 1
@@ -437,6 +441,9 @@ class TheLastState(State[TheLastAction]):
             ],
             "participants": participants,
             "round_penalties": [list(r) for r in self.round_penalties],
+            # The piles are turned face up and counted at the end of a round (RULES: "each player's
+            # penalty is the sum of their face-down cards"): from then on every reader may see them.
+            "round_piles": [self._names(p) for p in self.last_piles],
             "totals": self.totals(),
             "hand": None,
             "pile": None,
@@ -480,6 +487,7 @@ class TheLastState(State[TheLastAction]):
         other.round = self.round
         other.round_leaders = self.round_leaders[:]
         other.round_penalties = [r[:] for r in self.round_penalties]
+        other.last_piles = [p[:] for p in self.last_piles]
         other.leader = self.leader
         other.current = self.current
         other.actor = self.actor
@@ -573,6 +581,7 @@ class TheLastState(State[TheLastAction]):
             "round": self.round,
             "round_leaders": list(self.round_leaders),
             "round_penalties": [list(r) for r in self.round_penalties],
+            "last_piles": [list(p) for p in self.last_piles],
             "ring": list(self.ring),
             "hands": [list(h) for h in self.hands],
             "piles": [list(p) for p in self.piles],
@@ -604,6 +613,7 @@ class TheLastState(State[TheLastAction]):
         state.round = int(data["round"])
         state.round_leaders = [int(x) for x in data["round_leaders"]]
         state.round_penalties = ints(data["round_penalties"])
+        state.last_piles = ints(data.get("last_piles", []))  # older saves: nothing counted yet to show
         state.ring = [int(x) for x in data["ring"]]
         count = len(state.ring)
         state.next_of = [0] * count

@@ -1,6 +1,7 @@
 // Geister in the browser: the 6x6 board drawn from view(seat), the secret setup, moves by drag or click.
 // Seat 0 sits at rows 1-2 and seat 1 at rows 5-6; each player sees their own side at the bottom.
 
+import { redrawAnimated } from "../animate.js";
 import { h, redrawKeepingFocus, s } from "../dom.js";
 import { draggable } from "../drag.js";
 
@@ -54,6 +55,7 @@ export function createRenderer(ctx) {
   let placement = {}; // setup: start square -> "good" | "bad"
   let holding = null; // setup: the colour picked from the tray, waiting for a square
   let lastPhase = null;
+  let slide = null; // the move to play out at the next paint: {from, to}
 
   const root = h("div", { class: "geister" });
 
@@ -188,7 +190,9 @@ export function createRenderer(ctx) {
 
   // --- the board ----------------------------------------------------------------------------------
   function draw() {
-    if (view) redrawKeepingFocus(root, paint);
+    if (!view) return;
+    redrawAnimated(root, () => redrawKeepingFocus(root, paint));
+    slide = null; // each move slides once, not again on a click that redraws
   }
 
   function paint() {
@@ -214,7 +218,7 @@ export function createRenderer(ctx) {
     for (const row of rows) {
       for (const col of cols) {
         const name = nameOf(col, row);
-        const cell = h("button", { class: `square ${(row + col) % 2 ? "" : "dark"}`, dataset: { square: name } });
+        const cell = h("button", { class: `square ${(row + col) % 2 ? "" : "dark"}`, dataset: { square: name, animOrigin: `square:${name}` } });
         const labels = [name];
         if (name in exitOwner) {
           const owner = exitOwner[name];
@@ -256,7 +260,8 @@ export function createRenderer(ctx) {
         } else if (bySquare[name]) {
           const ghost = bySquare[name];
           const mine = ghost.owner === seat;
-          cell.append(h("span", { class: "piece" }, ghostSvg(ghost.colour, seat === null ? ghost.owner === 0 : mine),
+          cell.append(h("span", { class: "piece", dataset: { animFrom: slide?.to === name ? `square:${slide.from}` : undefined } },
+            ghostSvg(ghost.colour, seat === null ? ghost.owner === 0 : mine),
             ghost.colour ? h("span", { class: `ghost-tag ${ghost.colour}`, "aria-hidden": "true" }, colourWord(ghost.colour)) : null));
           cell.dataset.owner = ghost.owner === bottom ? "bottom" : "top";
           labels.push(
@@ -344,11 +349,28 @@ export function createRenderer(ctx) {
         holding = null;
       }
       lastPhase = next.phase;
+      const moved = (next.moves || []).length - (view?.moves || []).length;
+      const last = (next.moves || []).at(-1);
+      const to = last && view ? stepFrom(last.split(" ")[0], last.split(" ")[1]) : null;
+      slide = moved === 1 && to ? { from: last.split(" ")[0], to } : null;
       view = next;
       if (selected && !(view.legal || []).some((text) => text.startsWith(`${selected} `)) && !inSetup()) selected = null;
       draw();
     },
     redraw: draw,
+    /** For the end-of-game panel: what each side captured, and whether the hidden colours are shown now. */
+    endDetails() {
+      if (!view) return null;
+      const hidden = view.ghosts.filter((ghost) => ghost.status === "board" && ghost.owner !== view.seat);
+      const shown = hidden.length > 0 && hidden.every((ghost) => ghost.colour);
+      return h("div", { class: "end-details" },
+        h("ul", { class: "end-captured" }, [0, 1].map((owner) => h("li", {},
+          t("geister.end_captured", { name: ctx.seatName(1 - owner),
+            good: t("geister.captured_good", { n: view.captured[owner].good }),
+            bad: t("geister.captured_bad", { n: view.captured[owner].bad }) })))),
+        hidden.length ? h("p", { class: `end-colours ${shown ? "shown" : "hidden"}` },
+          t(shown ? "geister.end_colours_shown" : "geister.end_colours_hidden")) : null);
+    },
     /** Command words for chat completion. */
     commands: ["setup", "move"],
   };
@@ -383,6 +405,12 @@ export const REASONS = {
   "a good ghost reached an exit": "geister.reason.reached",
   "a good ghost escaped": "geister.reason.escaped",
 };
+
+/** Reasons with a number in them: a draw when the move limit (option max_plies) is reached. */
+export function reasonText(reason, ctx) {
+  const match = /^the (\d+)-move limit was reached$/.exec(reason || "");
+  return match ? ctx.t("geister.reason.move_limit", { n: Number(match[1]) }) : null;
+}
 
 export function turnPrompt(view) {
   return view?.phase === "setup" ? "geister.prompt_setup" : "table.your_turn";

@@ -3,6 +3,7 @@
 // the direction, midnight, who is out, the match scores and Bouh! tokens. An extra turn that may be declined
 // (option replay "may", after a double or triple) is flagged in the banner and offers an "End turn" button.
 
+import { flyAway, redrawAnimated } from "../animate.js";
 import { h, redrawKeepingFocus, s } from "../dom.js";
 import { draggable } from "../drag.js";
 
@@ -60,7 +61,32 @@ export function createRenderer(ctx) {
   let view = null;
   let picked = new Set(); // indexes into the sorted hand
   let handKey = "";
+  // Motion for the next paint: cards that just landed on the cemetery (and where from), who just took it.
+  let arrivals = null;
+  let tookBy = null;
+  let roundsSeen = null; // rounds finished at the last update (null: nothing drawn yet)
+  let roundPanel = null; // the finished round whose panel shows, until dismissed or a few seconds passed
+  let roundTimer = null;
   const root = h("div", { class: "ghooost" });
+
+  function closeRoundPanel() {
+    clearTimeout(roundTimer);
+    roundPanel = null;
+    draw();
+  }
+
+  /** A finished round in words: who got the Bouh!, what each other player scored, the match so far. */
+  function roundSummary(round) {
+    return h("div", { class: "round-summary" },
+      h("p", {}, round.loser === null || round.loser === undefined
+        ? t("ghooost.round_drawn")
+        : t("ghooost.round_loser", { name: ctx.seatName(round.loser) })),
+      h("ul", { class: "round-points" },
+        view.seats.map((info) => h("li", { dataset: { seat: info.seat } },
+          h("strong", {}, ctx.seatName(info.seat)), " ",
+          round.loser === info.seat ? bouhToken(t) : t("ghooost.round_gain", { n: round.points?.[info.seat] ?? 0 }),
+          " · ", t("ghooost.points", { n: info.points }), " · ", t("ghooost.bouh_count", { n: info.bouh })))));
+  }
 
   function sortedHand() {
     return [...(view.hand || [])].sort((a, b) => ORDER(a) - ORDER(b));
@@ -105,7 +131,8 @@ export function createRenderer(ctx) {
     const me = info.seat === view.seat;
     const turn = view.turn === info.seat;
     const outPlace = view.out_order.indexOf(info.seat);
-    return h("div", { class: `ghooost-seat ${me ? "me" : ""} ${turn ? "to-act" : ""} ${info.out ? "out" : ""}`, dataset: { seat: info.seat } },
+    return h("div", { class: `ghooost-seat ${me ? "me" : ""} ${turn ? "to-act" : ""} ${info.out ? "out" : ""} ${tookBy === info.seat ? "just-took" : ""}`,
+        dataset: { seat: info.seat, animOrigin: `seat:${info.seat}` } },
       h("div", { class: "seat-title" },
         turn ? h("span", { class: "turn-mark", title: t("seat.to_act") }, "▶") : null,
         h("strong", {}, ctx.seatName(info.seat)),
@@ -121,7 +148,17 @@ export function createRenderer(ctx) {
   }
 
   function draw() {
-    if (view) redrawKeepingFocus(root, paint);
+    if (!view) return;
+    // the cemetery as it lay, for a take: its cards fly to who took them
+    const leaving = tookBy === null ? [] : [...root.querySelectorAll(".cemetery .stack-card")]
+      .map((node) => ({ node, rect: node.getBoundingClientRect() }));
+    redrawAnimated(root, () => redrawKeepingFocus(root, paint));
+    if (leaving.length) {
+      const taker = tookBy === view.seat ? root.querySelector(".hand") : root.querySelector(`.ghooost-seat[data-seat="${tookBy}"]`);
+      flyAway(leaving, taker);
+    }
+    arrivals = null; // each landing is played once
+    tookBy = null;
   }
 
   function paint() {
@@ -142,9 +179,12 @@ export function createRenderer(ctx) {
       h("div", { class: "zone-title" }, t("ghooost.cemetery")),
       h("div", { class: "stack" },
         view.cemetery.length
-          ? view.cemetery.slice(-5).map((entry) => {
+          ? view.cemetery.slice(-5).map((entry, i, shown) => {
               const [name, copied] = entry.startsWith("X=") ? ["X", entry.slice(2)] : [entry, null];
-              return h("span", { class: "stack-card" }, cardSvg(name, t, { copied }));
+              const index = view.cemetery.length - shown.length + i;
+              const landed = arrivals && index >= view.cemetery.length - arrivals.count;
+              return h("span", { class: "stack-card", dataset: { anim: `cemetery:${index}`, animFrom: landed ? arrivals.from : undefined } },
+                cardSvg(name, t, { copied }));
             })
           : h("span", { class: "empty-zone" }, t("ghooost.empty"))),
       h("div", { class: "top-value" }, t("ghooost.top", { value: view.top, count: view.top_count })));
@@ -170,7 +210,7 @@ export function createRenderer(ctx) {
 
     const pickedList = pickedCards(hand);
     const play = matchingPlay(pickedList);
-    const handRow = h("div", { class: "hand", role: "group", "aria-label": t("ghooost.your_hand") });
+    const handRow = h("div", { class: "hand", role: "group", "aria-label": t("ghooost.your_hand"), dataset: { animOrigin: "hand" } });
     hand.forEach((card, index) => {
       const playableAlone = [...legal].some((text) => text.startsWith("play ") && text.slice(5).split(" ").includes(card));
       const el = h("button", {
@@ -210,11 +250,20 @@ export function createRenderer(ctx) {
       }
     }
 
+    const finished = roundPanel !== null && !view.outcome ? view.rounds[roundPanel] : null;
     root.append(...[
       h("div", { class: "others" }, others.map(seatPanel)),
       banner,
       h("div", { class: "centre" }, crypt, cemetery, kitty, discard),
       mine ? h("div", { class: "my-area" }, seatPanel(mine), handRow, buttons) : null,
+      // below the hand: a round ending never moves the cards under the pointer
+      finished
+        ? h("section", { class: "round-panel", "aria-labelledby": "round-panel-title" },
+            h("h3", { id: "round-panel-title" }, t("ghooost.round_over", { n: finished.round + 1 })),
+            roundSummary(finished),
+            h("p", { class: "hint" }, t("ghooost.scoring_explain")),
+            h("button", { class: "round-close", onclick: closeRoundPanel }, t("end.close")))
+        : null,
       view.match && view.rounds.length ? roundsTable() : null,
     ].filter(Boolean));
   }
@@ -232,10 +281,36 @@ export function createRenderer(ctx) {
   return {
     element: root,
     update(next) {
+      if (view) {
+        const grown = next.cemetery.length - view.cemetery.length;
+        const actor = view.turn;
+        if (grown > 0 && actor !== null && actor !== undefined) {
+          arrivals = { count: grown, from: actor === next.seat ? "hand" : `seat:${actor}` };
+        } else if (!next.cemetery.length && view.cemetery.length && next.round === view.round) {
+          tookBy = actor;
+        }
+      }
+      const rounds = next.rounds?.length ?? 0;
+      if (roundsSeen !== null && rounds > roundsSeen && next.match) {
+        // A round just ended: show it before the next deal is played, for a while or until closed.
+        roundPanel = rounds - 1;
+        clearTimeout(roundTimer);
+        roundTimer = setTimeout(closeRoundPanel, 12000);
+      }
+      roundsSeen = rounds;
       view = next;
       draw();
     },
     redraw: draw,
+    /** For the end-of-game panel: the last round, how points are scored, and every round's result. */
+    endDetails() {
+      if (!view?.match) return null; // a single round: the ranking and the reason say it all
+      const last = view.rounds?.at(-1);
+      return h("div", { class: "end-details" },
+        last && view.match ? roundSummary(last) : null,
+        view.match ? h("p", { class: "hint" }, t("ghooost.scoring_explain")) : null,
+        view.match && view.rounds.length ? roundsTable() : null);
+    },
     commands: ["play", "take", "gamble", "turn", "pass", "done"],
   };
 }
@@ -295,6 +370,11 @@ export function reasonText(reason, ctx) {
   if (/^the round reached/.test(reason || "")) return ctx.t("ghooost.reason.draw");
   if (/^the match reached/.test(reason || "")) return ctx.t("ghooost.reason.max_rounds");
   return null;
+}
+
+/** A seat's final score in words: its match points (a single round scores only win or loss). */
+export function scoreText(score, ctx, view) {
+  return view?.match ? ctx.t("ghooost.points", { n: score }) : "";
 }
 
 export function turnPrompt() {

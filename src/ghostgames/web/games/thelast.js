@@ -3,6 +3,7 @@
 // swap after a won trick, the ghost's pile with two players, and the round scores. Every card shows its
 // colour's symbol and letter as well as its colour.
 
+import { redrawAnimated } from "../animate.js";
 import { h, redrawKeepingFocus, s } from "../dom.js";
 import { draggable } from "../drag.js";
 
@@ -36,9 +37,24 @@ function cardWord(name, t) {
   return t("thelast.card", { colour: t(`thelast.colour.${colour}`), value });
 }
 
+function miniCards(cards) {
+  return cards.map((c) => h("span", { class: `mini-card colour-${cardParts(c).colour}` }, `${cardParts(c).symbol}${cardParts(c).value}`));
+}
+
+/** A finished trick's cards in play order, each with who played it; the winner's card marked. */
+function trickCards(trick, who, t) {
+  return trick.plays.map((play) => h("figure", {
+      class: `played ${play.who === trick.winner && trick.winner !== undefined ? "winning" : ""}`,
+      "aria-label": `${who(play.who)}: ${cardWord(play.card, t)}` },
+    cardSvg(play.card), h("figcaption", {}, who(play.who))));
+}
+
 export function createRenderer(ctx) {
   const { t, act } = ctx;
   let view = null;
+  let roundsSeen = null; // how many rounds were counted at the last update (null: none drawn yet)
+  let roundPanel = null; // the index of the counted round whose panel shows, until dismissed
+  let roundTimer = null;
   const root = h("div", { class: "thelast" });
 
   function who(name) {
@@ -46,7 +62,23 @@ export function createRenderer(ctx) {
   }
 
   function draw() {
-    if (view) redrawKeepingFocus(root, paint);
+    if (view) redrawAnimated(root, () => redrawKeepingFocus(root, paint));
+  }
+
+  function closeRoundPanel() {
+    clearTimeout(roundTimer);
+    roundPanel = null;
+    draw();
+  }
+
+  /** The round just counted: every seat's face-down cards, now turned up, and its penalty. */
+  function pilesList(round) {
+    const seats = [...Array(view.players).keys()];
+    return h("ul", { class: "round-piles" },
+      seats.map((seat) => h("li", { dataset: { seat } },
+        h("strong", {}, ctx.seatName(seat)), " ",
+        t("thelast.round_penalty", { n: view.round_penalties[round]?.[seat] ?? 0 }), " ",
+        view.round_piles?.[seat]?.length ? miniCards(view.round_piles[seat]) : h("span", { class: "muted" }, t("thelast.no_pile")))));
   }
 
   function paint() {
@@ -58,13 +90,25 @@ export function createRenderer(ctx) {
       h("div", { class: "zone-title" }, t("thelast.points_card")),
       view.points_card ? h("span", { class: "card-slot", role: "img", "aria-label": cardWord(view.points_card, t) }, cardSvg(view.points_card)) : backSvg(),
       h("div", { class: "count" }, t("thelast.points_left", { n: view.points_left })));
-    const trick = h("div", { class: "zone trick", dataset: { drop: "1", zone: "trick" } },
-      h("div", { class: "zone-title" }, t("thelast.trick")),
+    // The finished trick stays on the table until the next one begins, so its winner sees it while
+    // choosing keep or swap; during the next trick it can be looked at again under "Last trick".
+    const finished = view.tricks.at(-1);
+    const showFinished = !view.trick.length && finished;
+    const trick = h("div", { class: `zone trick ${showFinished ? "trick-done" : ""}`, dataset: { drop: "1", zone: "trick" } },
+      h("div", { class: "zone-title" }, showFinished ? t("thelast.trick_won_by", { name: who(finished.winner) }) : t("thelast.trick")),
       h("div", { class: "trick-cards" },
         view.trick.length
-          ? view.trick.map((play) => h("figure", { class: "played", "aria-label": `${who(play.who)}: ${cardWord(play.card, t)}` },
+          ? view.trick.map((play) => h("figure", {
+                class: "played", "aria-label": `${who(play.who)}: ${cardWord(play.card, t)}`,
+                dataset: { anim: `card:${play.card}`, animFrom: `who:${play.who}` } },
               cardSvg(play.card), h("figcaption", {}, who(play.who))))
-          : h("span", { class: "empty-zone" }, t("thelast.no_cards_yet"))),
+          : showFinished ? trickCards(finished, who, t)
+            : h("span", { class: "empty-zone" }, t("thelast.no_cards_yet"))),
+      view.trick.length && finished
+        ? h("details", { class: "last-trick" },
+            h("summary", {}, t("thelast.last_trick", { name: who(finished.winner) })),
+            h("div", { class: "trick-cards" }, trickCards(finished, who, t)))
+        : null,
       view.required_colours?.length && !deciding
         ? h("div", { class: "required" }, t("thelast.colours_in_trick"), " ",
             view.required_colours.map((letter) => h("span", { class: `colour-chip colour-${COLOURS[letter][0]}` },
@@ -75,7 +119,8 @@ export function createRenderer(ctx) {
       view.participants.map((p) => {
         const mine = p.who === view.seat;
         const acting = view.turn === p.who;
-        return h("div", { class: `participant ${mine ? "me" : ""} ${acting ? "to-act" : ""}`, dataset: { who: p.who } },
+        return h("div", { class: `participant ${mine ? "me" : ""} ${acting ? "to-act" : ""}`,
+            dataset: { who: p.who, animOrigin: `who:${p.who}` } },
           h("div", { class: "seat-title" }, acting ? h("span", { class: "turn-mark" }, "▶") : null, h("strong", {}, who(p.who)),
             view.leader === p.who ? h("span", { class: "chip" }, t("thelast.leader")) : null),
           h("div", { class: "seat-stats" },
@@ -108,7 +153,7 @@ export function createRenderer(ctx) {
       const label = `${cardWord(card, t)}${playable ? `, ${t("thelast.playable")}` : ""}${swappable ? `, ${t("thelast.swap_this")}` : ""}`;
       const el = h("button", {
           class: `card ${playable ? "playable" : ""} ${swappable ? "swappable" : ""} ${legal.size && !playable && !swappable ? "unplayable" : ""}`,
-          dataset: { card },
+          dataset: { card, anim: `card:${card}` },
           "aria-label": label,
           disabled: !(playable || swappable),
           onclick: () => act(playable ? playText : swapText),
@@ -126,6 +171,14 @@ export function createRenderer(ctx) {
           h("span", { class: "hint" }, t("thelast.or_swap")))
       : null;
 
+    const counted = roundPanel !== null && !view.outcome && view.round_penalties[roundPanel]
+      ? h("section", { class: "round-panel", "aria-labelledby": "round-panel-title" },
+          h("h3", { id: "round-panel-title" }, t("thelast.round_over", { n: roundPanel + 1 })),
+          h("p", {}, t("thelast.round_over_hint")),
+          pilesList(roundPanel),
+          h("button", { class: "round-close", onclick: closeRoundPanel }, t("end.close")))
+      : null;
+
     root.append(...[
       h("div", { class: "thelast-banner" },
         h("span", {}, t("thelast.round", { n: view.round, total: view.rounds })),
@@ -134,6 +187,7 @@ export function createRenderer(ctx) {
       h("div", { class: "centre" }, points, trick),
       decision,
       view.hand ? h("div", { class: "my-area" }, h("h4", {}, t("thelast.your_hand")), handRow) : null,
+      counted, // below the hand: a round ending never moves the cards under the pointer
       scoresTable(),
     ].filter(Boolean));
   }
@@ -151,10 +205,27 @@ export function createRenderer(ctx) {
   return {
     element: root,
     update(next) {
+      const counted = next.round_penalties.length;
+      if (roundsSeen !== null && counted > roundsSeen) {
+        // A round was just counted: say so before the next one is played, for a while or until closed.
+        roundPanel = counted - 1;
+        clearTimeout(roundTimer);
+        roundTimer = setTimeout(closeRoundPanel, 12000);
+      }
+      roundsSeen = counted;
       view = next;
       draw();
     },
     redraw: draw,
+    /** For the end-of-game panel: penalties per round and the face-down cards of the last round. */
+    endDetails() {
+      if (!view) return null;
+      return h("div", { class: "end-details" },
+        h("p", {}, t("thelast.end_explain")),
+        h("h3", {}, t("thelast.round_over", { n: view.round_penalties.length })),
+        pilesList(view.round_penalties.length - 1),
+        scoresTable());
+    },
     commands: ["play", "keep", "swap"],
   };
 }
@@ -190,6 +261,11 @@ export function reasonText(reason, ctx) {
   match = /^all tied on (\d+)$/.exec(reason || "");
   if (match) return ctx.t("thelast.reason.tied", { n: match[1] });
   return null;
+}
+
+/** A seat's final score in words: its total penalty. */
+export function scoreText(score, ctx) {
+  return ctx.t("thelast.total_penalty", { n: score });
 }
 
 export function turnPrompt(view) {
