@@ -213,7 +213,8 @@ export function lobbyPage(root, connection) {
     }
     button.disabled = true;
     const seatsWanted = Math.max(2, game.min_players);
-    connection.request({ type: "create", game: game.name, seats: seatsWanted, options: {}, clock: "none", join: true })
+    const options = connection.user.guest ? { rated: false } : {};  // a guest plays unrated: say so on the table
+    connection.request({ type: "create", game: game.name, seats: seatsWanted, options, clock: "none", join: true })
       .then((ack) => {
         const query = `?bots=${seatsWanted - 1}&level=${QUICK_BOT_LEVEL}&start=1`;
         location.href = `/table/${encodeURIComponent(ack.table)}${query}`;
