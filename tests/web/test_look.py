@@ -83,6 +83,7 @@ def test_15_play_now_is_one_click_to_a_running_game_against_a_bot(
     expect(page.locator(".seat.kind-bot")).to_have_count(1)
     expect(page.locator(".seat.kind-bot")).to_contain_text("medium")
     expect(page.locator(".seat.me")).to_contain_text(f"Now{game[:3]}")
+    expect(page.locator(".table-head .chip.rated-off")).to_have_text("Unrated")  # a guest plays unrated
 
 
 def test_15_my_tables_lists_the_tables_where_i_sit(server: ServerProcess, browser: Browser, pages: list[Page]) -> None:
