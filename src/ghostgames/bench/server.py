@@ -5,7 +5,9 @@ file unless a database URL is given), seats two scripted players at every table 
 connection, seat 1 on the next worker when there are several, so fan-out is part of what is measured),
 and lets them play random legal actions as fast as the server answers for S seconds; finished games are
 rematched at once (seat 0 proposes, seat 1 accepts). It reports acknowledged actions per second, the
-round trip of each action (sent -> `ack` received), errors by code, and the resident memory of the server processes.
+round trip of each action (sent -> `ack` received), errors by code, the resident memory of the server processes,
+and the CPU milliseconds per acknowledged action of each process involved (ghostgames.bench.cpu): each worker,
+its bot worker processes, PostgreSQL and Redis when they run on this machine, and the load client itself.
 
 Then the same client talks to a bare WebSocket echo server (ghostgames.bench.echo) with the same number
 of connections and messages in flight, and our rate is printed as a fraction of the echo's rate.
@@ -34,6 +36,8 @@ from typing import Any
 
 import websockets
 from websockets.asyncio.client import ClientConnection
+
+from ghostgames.bench import cpu
 
 GAME = "geister"
 # The benchmark's own players act far faster than people; the per-connection limit would only measure
@@ -324,8 +328,46 @@ def _percentiles(samples: list[float]) -> dict[str, float]:
             "mean": statistics.fmean(ordered) * 1000}
 
 
-async def _play_tables(ports: list[int], tables: int, seconds: float, servers: Processes, think: float = 0.0
-                       ) -> dict[str, Any]:
+def watched_processes(servers: Processes, db: str | None, redis: str | None) -> tuple[list[cpu.Watched], list[str]]:
+    """What the CPU meter follows: each worker and its children (bot workers), PostgreSQL and Redis when they
+    listen on this machine, and this process (the load client). Also the services it could not find."""
+    watched = []
+    for index, proc in enumerate(servers.procs, start=1):
+        watched.append(cpu.Watched(f"worker {index}", proc.pid, "self"))
+        watched.append(cpu.Watched(f"worker {index} bots", proc.pid, "children"))
+    missing = []
+    for name, url, port in (("postgresql", db, 5432), ("redis", redis, 6379)):
+        if url is None or (name == "postgresql" and not url.startswith("postgres")):
+            continue
+        root = cpu.service_root(url, port)
+        if root is None:
+            missing.append(name)
+        else:
+            watched.append(cpu.Watched(name, root, "tree"))
+    watched.append(cpu.Watched(LOAD_CLIENT, os.getpid(), "self"))
+    return watched, missing
+
+
+LOAD_CLIENT = "load client"
+SERVER_TOTAL = "server total"
+
+
+def cpu_figures(seconds: dict[str, float], actions: int) -> dict[str, Any]:
+    """Seconds per process -> the JSON's CPU figures: ms per action per process, the server's sum (workers,
+    bots, PostgreSQL, Redis) and what the rest of the machine spent meanwhile."""
+    machine = seconds.pop(cpu.CpuMeter.MACHINE, 0.0)
+    server = sum(spent for name, spent in seconds.items() if name != LOAD_CLIENT)
+    spent = {**seconds, SERVER_TOTAL: server}
+    return {
+        "cpu_seconds": spent,
+        "cpu_ms_per_action": cpu.per_action_ms(spent, actions),
+        "machine_cpu_seconds": machine,
+        "other_processes_cpu_seconds": max(0.0, machine - server - seconds.get(LOAD_CLIENT, 0.0)),
+    }
+
+
+async def _play_tables(ports: list[int], tables: int, seconds: float, servers: Processes, think: float = 0.0,
+                       meter: cpu.CpuMeter | None = None) -> dict[str, Any]:
     stats = Stats()
     tag = format(random.SystemRandom().randrange(36**4), "x")
     setup_started = time.monotonic()
@@ -347,11 +389,16 @@ async def _play_tables(ports: list[int], tables: int, seconds: float, servers: P
             await asyncio.sleep(max(0.2, seconds / 10))
 
     sampler = asyncio.create_task(sample_memory())
+    load_before = os.getloadavg()
+    if meter is not None:
+        meter.start()
     started = time.monotonic()
     results = await asyncio.gather(
         *(p.play(table_id, stop_at) for table_id, players in seated for p in players), return_exceptions=True)
     elapsed = time.monotonic() - started
     stats.measuring = False
+    spent = meter.stop() if meter is not None else {}
+    load_after = os.getloadavg()
     await sampler
     for result in results:
         if isinstance(result, BaseException):
@@ -372,6 +419,8 @@ async def _play_tables(ports: list[int], tables: int, seconds: float, servers: P
         "seconds_measured": elapsed,
         "setup_seconds": setup_seconds,
         "server_rss_mb": (max(memory) if memory else servers.rss()) / 2**20,
+        **cpu_figures(spent, actions),
+        "load_average": {"before": list(load_before), "after": list(load_after)},
     }
 
 
@@ -422,8 +471,10 @@ def run(tables: int, seconds: float, workers: int = 1, db: str | None = None, re
     with tempfile.TemporaryDirectory(prefix="gg-bench-") as tmp:
         directory = Path(tmp)
         servers = start_servers(workers, db, redis, directory)
+        watched, unmeasured = watched_processes(servers, db, redis)
+        meter = cpu.CpuMeter(watched) if cpu.available() else None
         try:
-            ours = asyncio.run(_play_tables(servers.ports, tables, seconds, servers, think))
+            ours = asyncio.run(_play_tables(servers.ports, tables, seconds, servers, think, meter))
         except BaseException:
             for log in servers.logs:
                 sys.stderr.write(log.read_text(errors="replace")[-2000:])
@@ -448,6 +499,7 @@ def run(tables: int, seconds: float, workers: int = 1, db: str | None = None, re
         "seconds": seconds,
         "think_seconds": think,
         **ours,
+        "cpu_not_measured": unmeasured,
         "echo": yardstick,
         "fraction_of_echo": (ours["actions_per_second"] / yardstick["messages_per_second"]
                              if yardstick and yardstick["messages_per_second"] else None),
@@ -484,6 +536,15 @@ def summary_rows(result: dict[str, Any]) -> list[tuple[str, str]]:
         ("games finished", str(result["games_finished"])),
         ("server memory (RSS, MB)", f"{result['server_rss_mb']:.0f}"),
     ]
+    for name, value in result["cpu_ms_per_action"].items():
+        rows.append((f"CPU ms per action: {name}", f"{value:.3f}"))
+    if result["cpu_not_measured"]:
+        rows.append(("CPU not measured (not found here)", ", ".join(result["cpu_not_measured"])))
+    if result["actions"]:
+        rows.append(("CPU ms per action: rest of the machine",
+                     f"{result['other_processes_cpu_seconds'] * 1000 / result['actions']:.3f}"))
+    before, after = result["load_average"]["before"], result["load_average"]["after"]
+    rows.append(("load average 1 min (before / after)", f"{before[0]:.2f} / {after[0]:.2f}"))
     echo = result.get("echo")
     if echo:
         rows.append(("bare echo: messages/s", f"{echo['messages_per_second']:,.0f}"))
