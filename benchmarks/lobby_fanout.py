@@ -31,7 +31,7 @@ from rich.console import Console
 from rich.table import Table
 from websockets.asyncio.client import ClientConnection
 
-from ghostgames.bench.server import start_servers
+from ghostgames.bench.processes import start_servers
 
 HOSTS = 4
 

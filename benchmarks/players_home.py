@@ -29,8 +29,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from ghostgames.bench.processes import start_servers
 from ghostgames.bench.records import random_record
-from ghostgames.bench.server import start_servers
 from ghostgames.storage import Repository
 
 CONFIGS = [("geister", 2), ("ghooost", 2), ("ghooost", 4), ("ghooost", 6), ("thelast", 3), ("thelast", 5)]

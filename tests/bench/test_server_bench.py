@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -25,6 +26,15 @@ def test_bench_server_plays_tables_over_websockets_and_writes_the_figures(tmp_pa
     assert figures["server_rss_mb"] > 10
     assert figures["echo"]["messages"] > 0
     assert figures["fraction_of_echo"] > 0
+    # CPU per acknowledged action, per process: the worker, the load client and their sum all spent some
+    per_action = figures["cpu_ms_per_action"]
+    assert {"worker 1", "worker 1 bots", "load client", "server total"} <= set(per_action)
+    assert per_action["worker 1"] > 0 and per_action["load client"] > 0
+    assert per_action["server total"] >= per_action["worker 1"]
+    assert figures["cpu_seconds"]["worker 1"] <= figures["seconds_measured"] * (os.cpu_count() or 1)
+    assert figures["cpu_not_measured"] == []
+    assert len(figures["load_average"]["after"]) == 3
+    assert "CPU ms per action: worker 1" in result.stdout
 
 
 def test_bench_server_refuses_several_workers_without_a_shared_database(tmp_path: Path) -> None:

@@ -5,7 +5,9 @@ file unless a database URL is given), seats two scripted players at every table 
 connection, seat 1 on the next worker when there are several, so fan-out is part of what is measured),
 and lets them play random legal actions as fast as the server answers for S seconds; finished games are
 rematched at once (seat 0 proposes, seat 1 accepts). It reports acknowledged actions per second, the
-round trip of each action (sent -> `ack` received), errors by code, and the resident memory of the server processes.
+round trip of each action (sent -> `ack` received), errors by code, the resident memory of the server processes,
+and the CPU milliseconds per acknowledged action of each process involved (ghostgames.bench.cpu): each worker,
+its bot worker processes, PostgreSQL and Redis when they run on this machine, and the load client itself.
 
 Then the same client talks to a bare WebSocket echo server (ghostgames.bench.echo) with the same number
 of connections and messages in flight, and our rate is printed as a fraction of the echo's rate.
@@ -19,14 +21,10 @@ import json
 import os
 import platform
 import random
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,119 +33,10 @@ from typing import Any
 import websockets
 from websockets.asyncio.client import ClientConnection
 
+from ghostgames.bench import cpu
+from ghostgames.bench.processes import Processes, start_echo, start_servers
+
 GAME = "geister"
-# The benchmark's own players act far faster than people; the per-connection limit would only measure
-# itself, so the servers it starts get a high one (the limit has its own tests).
-SERVER_ENV = {
-    "GHOSTGAMES_RATE": "100000",
-    "GHOSTGAMES_BURST": "100000",
-    "GHOSTGAMES_CREATE_PER_PERSON": "100000",  # every table comes from one address
-    "GHOSTGAMES_CREATE_PER_ADDRESS": "100000",
-    "GHOSTGAMES_MAX_OPEN_TABLES": "100000",
-    "GHOSTGAMES_GRACE": "120",
-    "GHOSTGAMES_BOT_WORKERS": "1",
-    "GHOSTGAMES_SECRET": "bench-secret",
-}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def rss_bytes(pid: int) -> int:
-    """Resident memory of a process and all its children (bot workers), from /proc."""
-    total = 0
-    pending = [pid]
-    while pending:
-        current = pending.pop()
-        try:
-            with open(f"/proc/{current}/status") as status:
-                for line in status:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1]) * 1024
-            children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
-        except OSError:
-            continue
-        pending.extend(int(c) for c in children)
-    return total
-
-
-# --- processes ------------------------------------------------------------------------------------
-@dataclass
-class Processes:
-    """Server processes on loopback ports; stopped (and their temp dir removed) by `stop()`."""
-
-    ports: list[int] = field(default_factory=list)
-    procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
-    logs: list[Path] = field(default_factory=list)
-
-    def wait_ready(self, timeout: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout
-        for port, proc, log in zip(self.ports, self.procs, self.logs, strict=True):
-            while True:
-                if proc.poll() is not None:
-                    raise RuntimeError(f"a server exited early:\n{log.read_text(errors='replace')[-3000:]}")
-                try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1):
-                        break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise RuntimeError(f"a server did not answer on port {port}") from None
-                    time.sleep(0.1)
-
-    def rss(self) -> int:
-        return sum(rss_bytes(p.pid) for p in self.procs if p.poll() is None)
-
-    def stop(self) -> None:
-        for proc in self.procs:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-        for proc in self.procs:
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(5)
-
-
-def start_servers(workers: int, db: str | None, redis: str | None, directory: Path) -> Processes:
-    url = db or f"sqlite:///{directory / 'bench.db'}"
-    out = Processes()
-    env = {**os.environ, **SERVER_ENV}
-    for index in range(workers):
-        port = free_port()
-        command = [sys.executable, "-m", "ghostgames", "serve", "--host", "127.0.0.1", "--port", str(port),
-                   "--db", url, "--log-level", "warning"]
-        if redis:
-            command += ["--redis", redis]
-        log = directory / f"server{index}.log"
-        with log.open("wb") as sink:
-            out.procs.append(subprocess.Popen(command, env=env, stdout=sink, stderr=subprocess.STDOUT,
-                                              cwd=directory))
-        out.ports.append(port)
-        out.logs.append(log)
-        if index == 0:
-            out.wait_ready()  # the first one creates the schema; the others find it
-    out.wait_ready()
-    return out
-
-
-def start_echo(workers: int, directory: Path) -> Processes:
-    out = Processes()
-    for index in range(workers):
-        port = free_port()
-        log = directory / f"echo{index}.log"
-        with log.open("wb") as sink:
-            out.procs.append(subprocess.Popen(
-                [sys.executable, "-m", "uvicorn", "ghostgames.bench.echo:app", "--host", "127.0.0.1",
-                 "--port", str(port), "--log-level", "warning"],
-                stdout=sink, stderr=subprocess.STDOUT, cwd=directory))
-        out.ports.append(port)
-        out.logs.append(log)
-    out.wait_ready()
-    return out
 
 
 # --- the scripted players ---------------------------------------------------------------------------
@@ -324,8 +213,46 @@ def _percentiles(samples: list[float]) -> dict[str, float]:
             "mean": statistics.fmean(ordered) * 1000}
 
 
-async def _play_tables(ports: list[int], tables: int, seconds: float, servers: Processes, think: float = 0.0
-                       ) -> dict[str, Any]:
+def watched_processes(servers: Processes, db: str | None, redis: str | None) -> tuple[list[cpu.Watched], list[str]]:
+    """What the CPU meter follows: each worker and its children (bot workers), PostgreSQL and Redis when they
+    listen on this machine, and this process (the load client). Also the services it could not find."""
+    watched = []
+    for index, proc in enumerate(servers.procs, start=1):
+        watched.append(cpu.Watched(f"worker {index}", proc.pid, "self"))
+        watched.append(cpu.Watched(f"worker {index} bots", proc.pid, "children"))
+    missing = []
+    for name, url, port in (("postgresql", db, 5432), ("redis", redis, 6379)):
+        if url is None or (name == "postgresql" and not url.startswith("postgres")):
+            continue
+        root = cpu.service_root(url, port)
+        if root is None:
+            missing.append(name)
+        else:
+            watched.append(cpu.Watched(name, root, "tree"))
+    watched.append(cpu.Watched(LOAD_CLIENT, os.getpid(), "self"))
+    return watched, missing
+
+
+LOAD_CLIENT = "load client"
+SERVER_TOTAL = "server total"
+
+
+def cpu_figures(seconds: dict[str, float], actions: int) -> dict[str, Any]:
+    """Seconds per process -> the JSON's CPU figures: ms per action per process, the server's sum (workers,
+    bots, PostgreSQL, Redis) and what the rest of the machine spent meanwhile."""
+    machine = seconds.pop(cpu.CpuMeter.MACHINE, 0.0)
+    server = sum(spent for name, spent in seconds.items() if name != LOAD_CLIENT)
+    spent = {**seconds, SERVER_TOTAL: server}
+    return {
+        "cpu_seconds": spent,
+        "cpu_ms_per_action": cpu.per_action_ms(spent, actions),
+        "machine_cpu_seconds": machine,
+        "other_processes_cpu_seconds": max(0.0, machine - server - seconds.get(LOAD_CLIENT, 0.0)),
+    }
+
+
+async def _play_tables(ports: list[int], tables: int, seconds: float, servers: Processes, think: float = 0.0,
+                       meter: cpu.CpuMeter | None = None) -> dict[str, Any]:
     stats = Stats()
     tag = format(random.SystemRandom().randrange(36**4), "x")
     setup_started = time.monotonic()
@@ -347,11 +274,16 @@ async def _play_tables(ports: list[int], tables: int, seconds: float, servers: P
             await asyncio.sleep(max(0.2, seconds / 10))
 
     sampler = asyncio.create_task(sample_memory())
+    load_before = os.getloadavg()
+    if meter is not None:
+        meter.start()
     started = time.monotonic()
     results = await asyncio.gather(
         *(p.play(table_id, stop_at) for table_id, players in seated for p in players), return_exceptions=True)
     elapsed = time.monotonic() - started
     stats.measuring = False
+    spent = meter.stop() if meter is not None else {}
+    load_after = os.getloadavg()
     await sampler
     for result in results:
         if isinstance(result, BaseException):
@@ -372,6 +304,8 @@ async def _play_tables(ports: list[int], tables: int, seconds: float, servers: P
         "seconds_measured": elapsed,
         "setup_seconds": setup_seconds,
         "server_rss_mb": (max(memory) if memory else servers.rss()) / 2**20,
+        **cpu_figures(spent, actions),
+        "load_average": {"before": list(load_before), "after": list(load_after)},
     }
 
 
@@ -422,8 +356,10 @@ def run(tables: int, seconds: float, workers: int = 1, db: str | None = None, re
     with tempfile.TemporaryDirectory(prefix="gg-bench-") as tmp:
         directory = Path(tmp)
         servers = start_servers(workers, db, redis, directory)
+        watched, unmeasured = watched_processes(servers, db, redis)
+        meter = cpu.CpuMeter(watched) if cpu.available() else None
         try:
-            ours = asyncio.run(_play_tables(servers.ports, tables, seconds, servers, think))
+            ours = asyncio.run(_play_tables(servers.ports, tables, seconds, servers, think, meter))
         except BaseException:
             for log in servers.logs:
                 sys.stderr.write(log.read_text(errors="replace")[-2000:])
@@ -448,6 +384,7 @@ def run(tables: int, seconds: float, workers: int = 1, db: str | None = None, re
         "seconds": seconds,
         "think_seconds": think,
         **ours,
+        "cpu_not_measured": unmeasured,
         "echo": yardstick,
         "fraction_of_echo": (ours["actions_per_second"] / yardstick["messages_per_second"]
                              if yardstick and yardstick["messages_per_second"] else None),
@@ -484,6 +421,15 @@ def summary_rows(result: dict[str, Any]) -> list[tuple[str, str]]:
         ("games finished", str(result["games_finished"])),
         ("server memory (RSS, MB)", f"{result['server_rss_mb']:.0f}"),
     ]
+    for name, value in result["cpu_ms_per_action"].items():
+        rows.append((f"CPU ms per action: {name}", f"{value:.3f}"))
+    if result["cpu_not_measured"]:
+        rows.append(("CPU not measured (not found here)", ", ".join(result["cpu_not_measured"])))
+    if result["actions"]:
+        rows.append(("CPU ms per action: rest of the machine",
+                     f"{result['other_processes_cpu_seconds'] * 1000 / result['actions']:.3f}"))
+    before, after = result["load_average"]["before"], result["load_average"]["after"]
+    rows.append(("load average 1 min (before / after)", f"{before[0]:.2f} / {after[0]:.2f}"))
     echo = result.get("echo")
     if echo:
         rows.append(("bare echo: messages/s", f"{echo['messages_per_second']:,.0f}"))

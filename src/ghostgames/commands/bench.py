@@ -97,7 +97,8 @@ def bench_server(
     json_file: Path | None = typer.Option(None, "--json", help="write the figures here as JSON"),
 ) -> None:
     """Play N concurrent Geister tables of scripted players over real WebSockets against servers it starts;
-    print actions/s, round trips, errors and server memory, and the rate of a bare echo server."""
+    print actions/s, round trips, errors, server memory, the CPU ms per action of each process (workers, their
+    bot workers, PostgreSQL and Redis on this machine, the load client), and the rate of a bare echo server."""
     from ghostgames.bench import server
 
     try:

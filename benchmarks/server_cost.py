@@ -1,0 +1,104 @@
+"""What an action costs in each setup, side by side in one run (issue 17): `ghostgames bench server` per setup,
+setups taken in turns for several rounds, medians printed as a Markdown table and written as JSON.
+
+    .venv/bin/python benchmarks/server_cost.py --rounds 2 --seconds 25 --json /tmp/server-cost.json
+    .venv/bin/python benchmarks/server_cost.py --no-shared        # SQLite setups only
+
+The setups: one worker on SQLite at `--think 0` (the most it answers), one worker on SQLite with 500 tables
+at think 2 s (people's pace), and two workers on PostgreSQL + Redis with 200 tables at think 2 s. The shared
+setup uses a private PostgreSQL and Redis on free loopback ports, started as the tests start them
+(tests/infra/services.py; a fresh database per round), so their CPU is found and counted by the benchmark.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+from ghostgames.bench import server
+
+REPO = Path(__file__).resolve().parents[1]
+
+SETUPS: list[tuple[str, dict[str, Any]]] = [
+    ("1 worker, SQLite, 200 tables, think 0", {"tables": 200, "think": 0.0}),
+    ("1 worker, SQLite, 500 tables, think 2 s", {"tables": 500, "think": 2.0}),
+]
+SHARED = ("2 workers, PostgreSQL + Redis, 200 tables, think 2 s", {"tables": 200, "think": 2.0, "workers": 2})
+
+
+def _median(results: list[dict[str, Any]], pick: Any) -> float:
+    return statistics.median(pick(r) for r in results)
+
+
+def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
+    """One row per setup: medians of actions/s, round trips, CPU ms per action per process, load average."""
+    names: list[str] = []
+    for runs in results.values():
+        for name in runs[0]["cpu_ms_per_action"]:
+            if name not in names:
+                names.append(name)
+    # the workers, then the services, then the server's sum and the client
+    order = ["worker", "postgresql", "redis", server.SERVER_TOTAL, server.LOAD_CLIENT]
+    names = sorted(names, key=lambda n: (next(i for i, p in enumerate(order) if n.startswith(p)), n))
+    head = ["setup", "runs", "actions/s", "p50 ms", "p95 ms", "p99 ms", *(f"CPU ms/action: {n}" for n in names),
+            "load (1 min)"]
+    lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+    for setup, runs in results.items():
+        cells = [setup, str(len(runs)), f"{_median(runs, lambda r: r['actions_per_second']):,.0f}"]
+        cells += [f"{_median(runs, lambda r, q=q: r['round_trip_ms'][q]):,.1f}" for q in ("p50", "p95", "p99")]
+        for name in names:
+            present = [r for r in runs if name in r["cpu_ms_per_action"]]
+            cells.append(f"{_median(present, lambda r, n=name: r['cpu_ms_per_action'][n]):.2f}" if present else "–")
+        loads = [r["load_average"]["after"][0] for r in runs]
+        cells.append(f"{min(loads):.1f}–{max(loads):.1f}")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--seconds", type=float, default=25.0)
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every setup's table count (tiny runs)")
+    parser.add_argument("--no-shared", action="store_true", help="skip the PostgreSQL + Redis setup")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    setups = list(SETUPS)
+    services: list[Any] = []
+    if not args.no_shared:
+        sys.path.insert(0, str(REPO))
+        from tests.infra.services import Postgres, Redis
+
+        services = [Postgres().start(), Redis().start()]
+        setups.append(SHARED)
+    results: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in setups}
+    try:
+        for round_no in range(1, args.rounds + 1):
+            for name, setup in setups:
+                options = {**setup, "tables": max(1, round(setup["tables"] * args.scale))}
+                if options.get("workers", 1) > 1:
+                    postgres, redis = services
+                    options["db"] = postgres.fresh_database(f"cost{round_no}_{secrets.token_hex(3)}")
+                    options["redis"] = redis.url
+                result = server.run(seconds=args.seconds, echo=False, **options)
+                results[name].append(result)
+                per_action = ", ".join(f"{k} {v:.2f}" for k, v in result["cpu_ms_per_action"].items())
+                print(f"round {round_no}, {name}: {result['actions_per_second']:,.0f} actions/s, "
+                      f"p99 {result['round_trip_ms']['p99']:,.1f} ms, {result['errors']} errors; "
+                      f"CPU ms per action: {per_action}", flush=True)
+    finally:
+        for service in reversed(services):
+            service.stop()
+    print(markdown(results))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
