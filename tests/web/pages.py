@@ -54,6 +54,12 @@ def wait_for_change(page: Page, before: int) -> None:
     page.wait_for_function(f"() => Number(document.body.dataset.tableVersion) > {before}")
 
 
+def choose_instant_pace(page: Page) -> None:
+    """Whole games played by a test go at the pace "instant" (the top bar's choice, kept in the browser):
+    the bots' moves are drawn at once instead of a step at a time, as for a player in a hurry."""
+    page.select_option("#pace-picker", "instant")
+
+
 def wait_turn_or_end(page: Page, timeout: float = 30_000) -> bool:
     """True when it is this page's turn, False when the game is over."""
     page.wait_for_function(TURN_OR_END, timeout=timeout)
@@ -137,6 +143,7 @@ def geister_move(page: Page, rng: random.Random, drag: bool) -> None:
 
 def play_geister(page: Page, rng: random.Random, screenshot: str | None = None, limit: int = 400) -> None:
     """Set up, then move until the game is over."""
+    choose_instant_pace(page)
     assert wait_turn_or_end(page)
     geister_setup(page, rng)
     for turn in range(limit):
@@ -186,6 +193,7 @@ def ghooost_turn(page: Page, rng: random.Random, drag: bool) -> None:
 
 
 def play_ghooost(page: Page, rng: random.Random, screenshot: str | None = None, limit: int = 600) -> None:
+    choose_instant_pace(page)
     for turn in range(limit):
         if not wait_turn_or_end(page):
             return
@@ -216,6 +224,7 @@ def thelast_turn(page: Page, rng: random.Random, drag: bool) -> None:
 
 
 def play_thelast(page: Page, rng: random.Random, screenshot: str | None = None, limit: int = 200) -> None:
+    choose_instant_pace(page)
     for turn in range(limit):
         if not wait_turn_or_end(page):
             return

@@ -445,3 +445,25 @@ def test_ghooost_a_taken_cemetery_flies_to_who_took_it(renderer_page: Any, motio
         plays = [a for a in legal if a.startswith("play ")]
         state.apply(seat, rng.choice(plays or legal))
     raise AssertionError("nobody took the cemetery in 300 turns")
+
+
+def test_the_pace_of_moves_is_a_choice_kept_in_the_browser(server: ServerProcess, browser: Browser) -> None:
+    """The top bar's pace sets how long each step stays on screen (normal 650 ms, fast about a third,
+    instant none), survives a reload, and speaks the page's language."""
+    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(server.http_url + "/")
+    picker = page.locator("#pace-picker")
+    expect(picker).to_have_value("normal")
+    expect(picker.locator("option")).to_have_text(["Normal pace", "Fast", "Instant"])
+    step = "async () => (await import('/animate.js')).stepTime(1)"
+    assert page.evaluate(step) == 650
+    picker.select_option("fast")
+    assert 200 < page.evaluate(step) < 250
+    picker.select_option("instant")
+    assert page.evaluate(step) == 0
+    page.reload()
+    expect(page.locator("#pace-picker")).to_have_value("instant")
+    page.select_option("#language-picker", "fr")
+    expect(page.locator("#pace-picker option")).to_have_text(["Rythme normal", "Rapide", "Instantané"])
+    context.close()

@@ -4,6 +4,8 @@
 // person can follow, each step of a move named in a caption. Under `prefers-reduced-motion: reduce`
 // nothing moves; the pace and the captions stay, as they carry no motion.
 
+import { h } from "./dom.js";
+
 const SLIDE_MS = 380;
 /** How long each step of someone's move stays on screen before the next update is drawn. */
 export const STEP_MS = 650;
@@ -103,9 +105,37 @@ function paceFor(queue, now) {
   return 1 / (1 + queue.length / 6);
 }
 
-/** A step's time on screen at pace `pace` (see paceFor): never below one frame, so it is painted. */
+/** The paces a person may choose in the top bar, as a share of STEP_MS; kept in this browser. */
+export const PACES = { normal: 1, fast: 0.35, instant: 0 };
+const PACE_KEY = "ghostgames.pace";
+
+/** The chosen pace's name ("normal" unless this browser chose another). */
+export function chosenPace() {
+  const name = localStorage.getItem(PACE_KEY);
+  return name && name in PACES ? name : "normal";
+}
+
+/** A select for the pace of moves, labelled through `t` (and again whenever `onRelabel` calls back). */
+export function pacePicker(t, onRelabel) {
+  const select = h("select", { id: "pace-picker" });
+  const label = () => {
+    select.setAttribute("aria-label", t("ui.pace"));
+    select.title = t("ui.pace");
+    for (const option of select.options) option.textContent = t(`pace.${option.value}`);
+  };
+  for (const name of Object.keys(PACES)) select.append(h("option", { value: name }));
+  select.value = chosenPace();
+  select.addEventListener("change", () => localStorage.setItem(PACE_KEY, select.value));
+  label();
+  onRelabel(label);
+  return select;
+}
+
+/** A step's time on screen at pace `pace` (see paceFor) and the chosen pace: never below one frame, so it
+ * is painted, and nothing at all under the pace "instant". */
 export function stepTime(pace) {
-  return pace > 0 ? Math.max(ONE_FRAME_MS, STEP_MS * pace) : 0;
+  const wish = STEP_MS * pace * PACES[chosenPace()];
+  return wish > 0 ? Math.max(ONE_FRAME_MS, wish) : 0;
 }
 
 /**

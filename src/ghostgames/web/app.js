@@ -2,13 +2,14 @@
 // (/ is the lobby, /table/{id} a table, /player/{name}, /ratings/{game} and /replay/{id} the players'
 // pages; the server answers them all with this index.html).
 
+import { pacePicker } from "./animate.js";
 import { h } from "./dom.js";
 import { languagePicker, onLanguageChange, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { Connection, session } from "./net.js";
 
 async function main() {
   await setLanguage(preferredLanguage());
-  document.getElementById("picker-slot").append(languagePicker());
+  document.getElementById("picker-slot").append(pacePicker(t, onLanguageChange), languagePicker());
   const connection = new Connection();
   const status = document.getElementById("connection");
   let lastStatus = "connecting";
