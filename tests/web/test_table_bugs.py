@@ -203,7 +203,7 @@ def test_bug_6_a_corner_escape_has_one_button(harness: Any) -> None:  # noqa: F8
 def test_bug_7_no_resign_and_no_you_after_leaving_a_running_game(server: ServerProcess, browser: Browser) -> None:
     page = new_page(browser)
     enter_as_guest(page, server.http_url, "Leia")
-    create_table(page, "thelast", 3, options={"rounds": "5"})  # long enough to outlast a loaded machine
+    create_table(page, "thelast", 3, options={"rounds": "100"})  # bots alone play 100 rounds for many seconds
     start_with_bots(page)
     expect(page.locator("button.do-resign")).to_be_visible()
     expect(page.locator(".seat.me .chip.you")).to_be_visible()

@@ -320,7 +320,9 @@ export function tablePage(root, connection, tableId) {
       h("span", { id: "resign-question", class: "confirm-question" }, t("table.resign_confirm")),
       h("button", { class: "do-resign-confirm danger", onclick: () => {
         confirmingResign = false;
-        command("/resign");
+        // Giving up does not depend on what the board showed: no version, so a move that lands meanwhile
+        // (drawn or still waiting its turn at the table's pace) cannot turn it into a stale request.
+        command("/resign", { withVersion: false });
       } }, t("table.resign_yes")),
       h("button", { class: "resign-cancel", onclick: cancel }, t("table.resign_no")));
   }
