@@ -17,6 +17,7 @@ from ghostgames.games import get_game
 from tests.server.harness import ServerProcess
 from tests.web.browser import WEB, screenshot_path
 from tests.web.pages import (
+    choose_instant_pace,
     create_table,
     enter_as_guest,
     open_advanced,
@@ -205,6 +206,7 @@ def test_bug_7_no_resign_and_no_you_after_leaving_a_running_game(server: ServerP
     enter_as_guest(page, server.http_url, "Leia")
     create_table(page, "thelast", 3, options={"rounds": "100"})  # bots alone play 100 rounds for many seconds
     start_with_bots(page)
+    choose_instant_pace(page)  # after /leave the bots play on quickly: draw each update at once
     expect(page.locator("button.do-resign")).to_be_visible()
     expect(page.locator(".seat.me .chip.you")).to_be_visible()
     say(page, "/leave")

@@ -74,7 +74,11 @@ export function tablePage(root, connection, tableId) {
 
   function command(text, { withVersion = true, retries = 2, version = undefined } = {}) {
     const msg = { type: "command", table: tableId, text };
-    if (withVersion && table()) msg.version = version ?? table().version;
+    // Only a game move depends on the position it was chosen in: it carries the version drawn, so a move
+    // made against an old board is refused as stale. Table commands (/leave, /resign, /option, chat) do
+    // not, or every bot move landing meanwhile would refuse them.
+    const isMove = (message?.view?.legal || []).includes(text.replace(/^\//, ""));
+    if (withVersion && isMove && table()) msg.version = version ?? table().version;
     hideError();
     return connection.request(msg).catch((error) => {
       // Someone else (a bot setting up at the same moment) changed the table. The error carries the
