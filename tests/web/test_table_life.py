@@ -362,7 +362,7 @@ def test_geister_end_panel_after_a_played_out_game_says_why(server: ServerProces
 def test_ghooost_end_panel_says_who_held_the_last_cards(server: ServerProcess, browser: Browser) -> None:
     page = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 800}).new_page()
     enter_as_guest(page, server.http_url, "Uli")
-    create_table(page, "ghooost", 2)
+    create_table(page, "ghooost", 2, options={"max_turns": "150"})  # a random 2-player round may last 1000 turns
     start_with_bots(page)
     play_ghooost(page, random.Random(9))
     panel = page.locator(".end-panel")
