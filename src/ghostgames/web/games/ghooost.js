@@ -206,7 +206,7 @@ export function createRenderer(ctx) {
       h("span", { class: `midnight-flag ${view.midnight ? "on" : ""}` }, view.midnight ? `☾ ${t("ghooost.after_midnight")}` : `☀ ${t("ghooost.before_midnight")}`),
       view.optional_replay ? h("span", { class: "optional-replay chip" }, t("ghooost.optional_replay")) : null,
       view.match ? h("span", { class: "round-no" }, t("ghooost.round", { n: view.round + 1 })) : null,
-      h("span", { class: "turns muted" }, t("ghooost.turns", { n: view.turns })));
+      h("span", { class: "turns muted" }, t("ghooost.turns", { n: view.turns + 1 })));
 
     const pickedList = pickedCards(hand);
     const play = matchingPlay(pickedList);
