@@ -3,6 +3,11 @@ setups taken in turns for several rounds, medians printed as a Markdown table an
 
     .venv/bin/python benchmarks/server_cost.py --rounds 2 --seconds 25 --json /tmp/server-cost.json
     .venv/bin/python benchmarks/server_cost.py --no-shared        # SQLite setups only
+    .venv/bin/python benchmarks/server_cost.py --no-shared --rounds 3 --before /tmp/old/src --setups think0,2000
+
+`--before SRC` runs every setup also with the servers of another source tree (e.g. `git archive <commit> src |
+tar -x -C /tmp/old`), the same load client, the two alternating (before first in odd rounds, after first in
+even ones), and prints the medians of each side.
 
 The setups: one worker on SQLite at `--think 0` (the most it answers), one worker on SQLite with 500 tables
 at think 2 s (people's pace), and two workers on PostgreSQL + Redis with 200 tables at think 2 s. The shared
@@ -24,10 +29,12 @@ from ghostgames.bench import server
 
 REPO = Path(__file__).resolve().parents[1]
 
-SETUPS: list[tuple[str, dict[str, Any]]] = [
-    ("1 worker, SQLite, 200 tables, think 0", {"tables": 200, "think": 0.0}),
-    ("1 worker, SQLite, 500 tables, think 2 s", {"tables": 500, "think": 2.0}),
-]
+SETUPS: dict[str, tuple[str, dict[str, Any]]] = {
+    "think0": ("1 worker, SQLite, 200 tables, think 0", {"tables": 200, "think": 0.0}),
+    "think2": ("1 worker, SQLite, 500 tables, think 2 s", {"tables": 500, "think": 2.0}),
+    "2000": ("1 worker, SQLite, 2,000 tables, think 5 s", {"tables": 2000, "think": 5.0}),
+}
+DEFAULT_SETUPS = "think0,think2"
 SHARED = ("2 workers, PostgreSQL + Redis, 200 tables, think 2 s", {"tables": 200, "think": 2.0, "workers": 2})
 
 
@@ -66,9 +73,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=25.0)
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every setup's table count (tiny runs)")
     parser.add_argument("--no-shared", action="store_true", help="skip the PostgreSQL + Redis setup")
+    parser.add_argument("--setups", default=DEFAULT_SETUPS,
+                        help=f"SQLite setups, comma-separated, of {', '.join(SETUPS)} (default {DEFAULT_SETUPS})")
+    parser.add_argument("--before", type=Path, default=None, help="another version's src/ to run beside")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
-    setups = list(SETUPS)
+    unknown = [key for key in args.setups.split(",") if key not in SETUPS]
+    if unknown:
+        parser.error(f"unknown setups {', '.join(unknown)}; choose from {', '.join(SETUPS)}")
+    setups = [SETUPS[key] for key in args.setups.split(",")]
     services: list[Any] = []
     if not args.no_shared:
         sys.path.insert(0, str(REPO))
@@ -76,21 +89,26 @@ def main() -> None:
 
         services = [Postgres().start(), Redis().start()]
         setups.append(SHARED)
-    results: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in setups}
+    sides: list[tuple[str, Path | None]] = [("", None)]
+    if args.before is not None:
+        sides = [("before: ", args.before.resolve()), ("after: ", None)]
+    results: dict[str, list[dict[str, Any]]] = {side + name: [] for name, _ in setups for side, _ in sides}
     try:
         for round_no in range(1, args.rounds + 1):
             for name, setup in setups:
-                options = {**setup, "tables": max(1, round(setup["tables"] * args.scale))}
-                if options.get("workers", 1) > 1:
-                    postgres, redis = services
-                    options["db"] = postgres.fresh_database(f"cost{round_no}_{secrets.token_hex(3)}")
-                    options["redis"] = redis.url
-                result = server.run(seconds=args.seconds, echo=False, **options)
-                results[name].append(result)
-                per_action = ", ".join(f"{k} {v:.2f}" for k, v in result["cpu_ms_per_action"].items())
-                print(f"round {round_no}, {name}: {result['actions_per_second']:,.0f} actions/s, "
-                      f"p99 {result['round_trip_ms']['p99']:,.1f} ms, {result['errors']} errors; "
-                      f"CPU ms per action: {per_action}", flush=True)
+                for side, source in sides if round_no % 2 else sides[::-1]:
+                    options = {**setup, "tables": max(1, round(setup["tables"] * args.scale))}
+                    if options.get("workers", 1) > 1:
+                        postgres, redis = services
+                        options["db"] = postgres.fresh_database(f"cost{round_no}_{secrets.token_hex(3)}")
+                        options["redis"] = redis.url
+                    result = server.run(seconds=args.seconds, echo=False, server_src=source, **options)
+                    results[side + name].append(result)
+                    per_action = ", ".join(f"{k} {v:.2f}" for k, v in result["cpu_ms_per_action"].items())
+                    print(f"round {round_no}, {side}{name}: {result['actions_per_second']:,.0f} actions/s, "
+                          f"p99 {result['round_trip_ms']['p99']:,.1f} ms, {result['errors']} errors; "
+                          f"CPU ms per action: {per_action}; load {result['load_average']['after'][0]:.1f}",
+                          flush=True)
     finally:
         for service in reversed(services):
             service.stop()

@@ -89,10 +89,17 @@ class Processes:
                 proc.wait(5)
 
 
-def start_servers(workers: int, db: str | None, redis: str | None, directory: Path) -> Processes:
+def start_servers(workers: int, db: str | None, redis: str | None, directory: Path,
+                  source: Path | None = None) -> Processes:
+    """`source`: another version's src/ directory to run the servers from (a before/after comparison with
+    the same load client); by default the installed one."""
     url = db or f"sqlite:///{directory / 'bench.db'}"
     out = Processes()
     env = {**os.environ, **SERVER_ENV}
+    if source is not None:
+        if not (source / "ghostgames" / "__init__.py").is_file():
+            raise ValueError(f"{source} holds no ghostgames package: give the src/ directory of a checkout")
+        env["PYTHONPATH"] = str(source.resolve())
     for index in range(workers):
         port = free_port()
         command = [sys.executable, "-m", "ghostgames", "serve", "--host", "127.0.0.1", "--port", str(port),

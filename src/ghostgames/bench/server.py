@@ -72,21 +72,25 @@ class Player:
     async def _read(self) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
             async for raw in self.ws:
-                message = json.loads(raw)
-                kind = message.get("type")
-                if kind == "table":
-                    self.table = message
-                    self.changed.set()
-                elif kind == "error" and isinstance(message.get("fresh"), dict):
-                    self.table = message["fresh"]
-                    self.changed.set()
-                answer_id = message.get("id")
-                if answer_id is not None and answer_id in self.waiting:
-                    self.waiting.pop(answer_id).set_result(message)
+                data = json.loads(raw)
+                for message in data if isinstance(data, list) else [data]:  # a batch frame (hello "batch")
+                    self._take(message)
         for future in self.waiting.values():
             if not future.done():
                 future.set_exception(ConnectionError("connection closed"))
         self.changed.set()
+
+    def _take(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "table":
+            self.table = message
+            self.changed.set()
+        elif kind == "error" and isinstance(message.get("fresh"), dict):
+            self.table = message["fresh"]
+            self.changed.set()
+        answer_id = message.get("id")
+        if answer_id is not None and answer_id in self.waiting:
+            self.waiting.pop(answer_id).set_result(message)
 
     async def request(self, message: dict[str, Any], timeout: float = 60.0) -> dict[str, Any]:
         self.counter += 1
@@ -177,7 +181,7 @@ async def _set_up_table(index: int, ports: list[int], stats: Stats, tag: str, th
     for seat in (0, 1):
         ws = await _connect(ports[(index + seat) % len(ports)])
         player = Player(ws, seat, stats, random.Random(index * 2 + seat), think)
-        answer = await player.request({"type": "hello", "guest": f"b{tag}{index}x{seat}"})
+        answer = await player.request({"type": "hello", "guest": f"b{tag}{index}x{seat}", "batch": True})
         if answer["type"] != "welcome" or answer.get("user") is None:
             raise RuntimeError(f"hello refused: {answer}")
         players.append(player)
@@ -348,14 +352,15 @@ def _event_loop_policy() -> None:
 
 
 def run(tables: int, seconds: float, workers: int = 1, db: str | None = None, redis: str | None = None,
-        echo: bool = True, think: float = 0.0) -> dict[str, Any]:
-    """Start the servers, play, stop them; then the echo yardstick. Returns the figures as a dict."""
+        echo: bool = True, think: float = 0.0, server_src: Path | None = None) -> dict[str, Any]:
+    """Start the servers (from `server_src`, another version's src/, when given), play, stop them; then the
+    echo yardstick. Returns the figures as a dict."""
     if workers > 1 and not redis and (db is None or db.startswith("sqlite")):
         raise ValueError("several workers share tables through PostgreSQL and Redis: give --db and --redis")
     _event_loop_policy()
     with tempfile.TemporaryDirectory(prefix="gg-bench-") as tmp:
         directory = Path(tmp)
-        servers = start_servers(workers, db, redis, directory)
+        servers = start_servers(workers, db, redis, directory, server_src)
         watched, unmeasured = watched_processes(servers, db, redis)
         meter = cpu.CpuMeter(watched) if cpu.available() else None
         try:
@@ -383,6 +388,7 @@ def run(tables: int, seconds: float, workers: int = 1, db: str | None = None, re
         "redis": _safe_url(redis) if redis else None,
         "seconds": seconds,
         "think_seconds": think,
+        "server_src": str(server_src) if server_src is not None else None,
         **ours,
         "cpu_not_measured": unmeasured,
         "echo": yardstick,

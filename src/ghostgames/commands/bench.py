@@ -95,6 +95,8 @@ def bench_server(
                                            "server answers, which measures the most it can do)"),
     echo: bool = typer.Option(True, help="also time a bare WebSocket echo server with the same client"),
     json_file: Path | None = typer.Option(None, "--json", help="write the figures here as JSON"),
+    server_src: Path | None = typer.Option(None, help="run the servers from this src/ directory (another "
+                                                      "version, for a before/after comparison)"),
 ) -> None:
     """Play N concurrent Geister tables of scripted players over real WebSockets against servers it starts;
     print actions/s, round trips, errors, server memory, the CPU ms per action of each process (workers, their
@@ -102,7 +104,7 @@ def bench_server(
     from ghostgames.bench import server
 
     try:
-        result = server.run(tables, seconds, workers, db, redis, echo, think)
+        result = server.run(tables, seconds, workers, db, redis, echo, think, server_src)
     except ValueError as err:
         raise typer.BadParameter(str(err)) from None
     table = Table(title=f"Server load: {tables} Geister tables, {workers} worker(s), {seconds:g} s")
