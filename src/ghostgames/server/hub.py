@@ -23,10 +23,11 @@ from ghostgames.server.bots import BotRunner
 from ghostgames.server.config import ServerConfig
 from ghostgames.server.connection import Connection, encode
 from ghostgames.server.fanout import Fanout
+from ghostgames.server.group_commit import GroupCommit
 from ghostgames.server.ratelimit import KeyedBuckets, take_all
 from ghostgames.server.shared import STOP_GRACE, LocalLeases, LocalPresence
 from ghostgames.server.tasks import stop_tasks
-from ghostgames.storage import IdTaken, Repository, SeqConflict
+from ghostgames.storage import Append, IdTaken, Repository, SeqConflict
 from ghostgames.storage.ratings import bot_key, person_key
 from ghostgames.tables import (
     ClockLimits,
@@ -73,6 +74,7 @@ class Hub:
     def __init__(self, config: ServerConfig, repo: Repository, fanout: Fanout, bots: BotRunner) -> None:
         self.config = config
         self.repo = repo
+        self.appends = GroupCommit(repo)  # every table's appends, several per transaction
         self.fanout = fanout
         self.bots = bots
         self.clock_limits = ClockLimits(move_min=config.clock_min)
@@ -135,6 +137,7 @@ class Hub:
         tasks = [*self._grace.values(), *self._clock.values(), *(t for _, t in self._bot.values()),
                  *self._closing, self._sweeper, self._idle_sweeper, self._lobby_flush]
         await stop_tasks(tasks, grace=STOP_GRACE)
+        await self.appends.stop()
         await self.presence.close()
 
     def context(self, table: Table | None = None) -> Context:
@@ -436,8 +439,7 @@ class Hub:
             record = (game_record, list(finished["names"]), dict(finished["outcome"]))
             seat_keys = [bot_key(s.bot) if s.bot is not None else person_key(s.name or "") for s in table.seats]
         try:
-            await asyncio.to_thread(self.repo.append, table.id, table.seq + 1, events, status, record, seat_keys,
-                                    table.rated)
+            await self.appends.append(Append(table.id, table.seq + 1, events, status, record, seat_keys, table.rated))
         except SeqConflict:
             await self._catch_up(table)
             raise CommitConflict("stale_version", "the table changed at the same moment; here is the fresh table",

@@ -25,6 +25,7 @@ class Hello(_Message):
     type: Literal["hello"]
     token: str | None = Field(None, max_length=2000)
     guest: str | None = Field(None, max_length=64)
+    batch: bool = False  # the client reads frames that hold a JSON array of messages (docs/protocol.md §3.1)
 
 
 class Lobby(_Message):

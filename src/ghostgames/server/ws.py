@@ -166,12 +166,17 @@ class Session:
                 identity = await asyncio.to_thread(self.people.guest, message.guest)
         except TableError as err:
             self.refuse(err, msg_id=message.id)
+        if message.batch:
+            self.conn.batch = True
+        batch = {"batch": True} if self.conn.batch else {}
         if identity is None:
-            self.conn.send({"type": "welcome", "id": message.id, "protocol": PROTOCOL, "user": None, "token": None})
+            self.conn.send({"type": "welcome", "id": message.id, "protocol": PROTOCOL, "user": None, "token": None,
+                            **batch})
             return
         self._become(identity.name, identity.guest)
         welcome = {"type": "welcome", "id": message.id, "protocol": PROTOCOL,
-                   "user": {"name": identity.name, "guest": identity.guest}, "token": self.people.token(identity)}
+                   "user": {"name": identity.name, "guest": identity.guest}, "token": self.people.token(identity),
+                   **batch}
         if deprecated:
             welcome["deprecated"] = deprecated
         self.conn.send(welcome)

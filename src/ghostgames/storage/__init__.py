@@ -7,6 +7,7 @@ Other programs store finished games with `save_record(db_url, record, source)` a
 from ghostgames.storage.replay import public_replay, seat_replay
 from ghostgames.storage.repository import (
     DEFAULT_URL,
+    Append,
     IdTaken,
     NameConfusable,
     NameTaken,
@@ -23,6 +24,7 @@ from ghostgames.storage.repository import (
 
 __all__ = [
     "DEFAULT_URL",
+    "Append",
     "IdTaken",
     "NameConfusable",
     "NameTaken",

@@ -21,7 +21,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, func, insert, select, text, update
+from sqlalchemy import Engine, bindparam, create_engine, event, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -60,6 +60,19 @@ def _live(row: UserRow, now: datetime, free_after: timedelta) -> bool:
 
 class IdTaken(Exception):
     """A new table's id is in use already."""
+
+
+@dataclass(frozen=True, slots=True)
+class Append:
+    """One table's change for `Repository.append_many`: the arguments of `Repository.append`."""
+
+    table_id: str
+    first_seq: int
+    events: Sequence[dict[str, Any]]
+    status: str | None = None
+    record: tuple[GameRecord, list[str], dict[str, Any] | None] | None = None
+    seat_keys: list[str] | None = None
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,6 +301,45 @@ class Repository:
         except IntegrityError as err:
             raise SeqConflict(f"table {table_id}: seq {first_seq} is taken") from err
         return record_id
+
+    def append_many(self, appends: Sequence[Append]) -> list[int | Exception | None]:
+        """Several tables' appends in one transaction (group commit: one COMMIT, and one sync when syncing,
+        for all of them); for each, what `append` returns, or the exception it raised. When the shared
+        transaction fails (one table's SeqConflict, say), each append is tried again alone, so one table's
+        problem stays its own and nobody else's change is lost or doubled."""
+        if len(appends) == 1:
+            return [self._append_one(appends[0])]
+        try:
+            with self._writing(), self.sessions.begin() as session:
+                now = datetime.now(UTC)
+                rows = [{"table_id": a.table_id, "seq": a.first_seq + offset, "kind": str(data["kind"]),
+                         "data": data, "created_at": now}
+                        for a in appends for offset, data in enumerate(a.events)]
+                if rows:
+                    session.execute(insert(EVENTS), rows)
+                touched = [{"b_id": a.table_id} for a in appends if a.status is None]
+                if touched:
+                    session.execute(update(TABLES).where(TABLES.c.id == bindparam("b_id"))
+                                    .values(updated_at=now), touched)
+                moved = [{"b_id": a.table_id, "b_status": a.status} for a in appends if a.status is not None]
+                if moved:
+                    session.execute(update(TABLES).where(TABLES.c.id == bindparam("b_id"))
+                                    .values(updated_at=now, status=bindparam("b_status")), moved)
+                results: list[int | Exception | None] = [
+                    None if a.record is None else
+                    _add_record(session, a.record[0], "table", a.record[1], a.record[2], a.table_id, a.seat_keys,
+                                a.rated)
+                    for a in appends]
+                session.flush()
+            return results
+        except Exception:
+            return [self._append_one(a) for a in appends]
+
+    def _append_one(self, a: Append) -> int | Exception | None:
+        try:
+            return self.append(a.table_id, a.first_seq, a.events, a.status, a.record, a.seat_keys, a.rated)
+        except Exception as err:
+            return err
 
     def events(self, table_id: str, after: int = 0) -> list[dict[str, Any]]:
         with self.sessions.begin() as session:

@@ -71,7 +71,9 @@ export class Connection {
     this.setStatus("connecting");
     socket.addEventListener("open", () => {
       this.delay = 500;
-      socket.send(JSON.stringify(session.token ? { type: "hello", token: session.token } : { type: "hello" }));
+      // batch: the server may send several messages in one frame, as a JSON array (a move's table, log and ack)
+      socket.send(JSON.stringify(session.token ? { type: "hello", token: session.token, batch: true }
+        : { type: "hello", batch: true }));
     });
     socket.addEventListener("message", (event) => {
       // A socket replaced by restart() may still deliver its last words; they no longer count.
@@ -105,12 +107,17 @@ export class Connection {
   }
 
   receive(raw) {
-    let message;
+    let data;
     try {
-      message = JSON.parse(raw);
+      data = JSON.parse(raw);
     } catch {
       return;
     }
+    for (const message of Array.isArray(data) ? data : [data]) this.take(message);
+  }
+
+  /** One message from the server, in the order sent. */
+  take(message) {
     if (message.type === "welcome") {
       this.user = message.user;
       if (message.token) session.save(message.token, message.user?.name);
