@@ -85,3 +85,37 @@ def test_the_sqlite_sync_level_is_normal_unless_the_environment_asks_for_full(
     monkeypatch.setenv("GHOSTGAMES_SQLITE_SYNC", "sometimes")
     with pytest.raises(ValueError, match="GHOSTGAMES_SQLITE_SYNC"):
         Repository(f"sqlite:///{tmp_path / 'c.db'}")
+
+
+def test_a_group_of_appends_lands_together_and_one_tables_conflict_stays_its_own(tmp_path: Path) -> None:
+    """Group commit (Repository.append_many): several tables' appends in one transaction; when one of them
+    takes a sequence number that is already stored, it alone gets SeqConflict and the others land once."""
+    from ghostgames.storage import Append
+
+    url = f"sqlite:///{tmp_path / 'group.db'}"
+    repo = Repository(url)
+    for table_id in ("g1", "g2", "g3"):
+        repo.create_table(table_id, "geister", 2, {"kind": "created", "id": table_id})
+    record = GameRecord("geister", 2, {}, 7, [(0, "setup b1 c1 d1 e1")])
+    results = repo.append_many([
+        Append("g1", 2, [{"kind": "chat", "text": "one"}, {"kind": "chat", "text": "two"}]),
+        Append("g2", 2, [{"kind": "joined", "seat": 1, "name": "b"}], status="started"),
+        Append("g3", 2, [{"kind": "finished"}], status="finished", record=(record, ["a", "b"], None)),
+    ])
+    assert results[0] is None and results[1] is None and isinstance(results[2], int)
+    assert [e.get("text") for e in repo.events("g1", after=1)] == ["one", "two"]
+    assert repo.table_status("g2") == "started" and repo.table_status("g3") == "finished"
+    stored = repo.get_record(int(results[2]))
+    assert stored is not None and stored.table_id == "g3"
+
+    # g1's seq 3 is taken by another writer meanwhile: its append fails, g2's and the new g1 one do not
+    Repository(url).append("g1", 4, [{"kind": "chat", "text": "elsewhere"}])
+    results = repo.append_many([
+        Append("g2", 3, [{"kind": "chat", "text": "fine"}]),
+        Append("g1", 4, [{"kind": "chat", "text": "late"}]),
+        Append("g1", 5, [{"kind": "chat", "text": "next"}]),
+    ])
+    assert results[0] is None and isinstance(results[1], SeqConflict) and results[2] is None
+    assert [e.get("text") for e in repo.events("g1", after=1)] == ["one", "two", "elsewhere", "next"]
+    assert [e.get("text") for e in repo.events("g2", after=2)] == ["fine"]
+    repo.close()

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 import websockets
 from websockets.asyncio.client import ClientConnection
 
@@ -72,7 +73,7 @@ class Player:
     async def _read(self) -> None:
         with contextlib.suppress(websockets.ConnectionClosed):
             async for raw in self.ws:
-                data = json.loads(raw)
+                data = orjson.loads(raw)
                 for message in data if isinstance(data, list) else [data]:  # a batch frame (hello "batch")
                     self._take(message)
         for future in self.waiting.values():
@@ -97,7 +98,7 @@ class Player:
         msg_id = f"{self.seat}-{self.counter}"
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.waiting[msg_id] = future
-        await self.ws.send(json.dumps({**message, "id": msg_id}))
+        await self.ws.send(orjson.dumps({**message, "id": msg_id}).decode())
         return await asyncio.wait_for(future, timeout)
 
     async def until(self, check: Any, timeout: float = 60.0, stop_at: float | None = None) -> dict[str, Any]:
@@ -116,7 +117,9 @@ class Player:
                 raise TimeoutError("no update in time")
             self.changed.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), min(0.5, max(0.01, deadline - now)))
+                # no polling: the reader sets `changed` for every table message and when it ends
+                until = deadline if stop_at is None else min(deadline, stop_at)
+                await asyncio.wait_for(self.changed.wait(), max(0.01, until - now))
 
     def my_turn(self, message: dict[str, Any]) -> bool:
         table = message["table"]
