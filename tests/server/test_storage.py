@@ -70,8 +70,9 @@ def test_many_threads_appending_at_once_all_land_in_order(tmp_path: Path) -> Non
     repo.close()
 
 
-def test_the_sqlite_sync_level_is_normal_unless_the_environment_asks_for_full(
+def test_the_sqlite_sync_level_is_full_unless_the_environment_asks_for_normal(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An acknowledged action survives a power loss by default (docs/server.md, "Database")."""
     from sqlalchemy import text
 
     def level(repo: Repository) -> int:
@@ -79,9 +80,9 @@ def test_the_sqlite_sync_level_is_normal_unless_the_environment_asks_for_full(
             return int(connection.execute(text("PRAGMA synchronous")).scalar_one())
 
     monkeypatch.delenv("GHOSTGAMES_SQLITE_SYNC", raising=False)
-    assert level(Repository(f"sqlite:///{tmp_path / 'a.db'}")) == 1  # NORMAL
-    monkeypatch.setenv("GHOSTGAMES_SQLITE_SYNC", "full")
-    assert level(Repository(f"sqlite:///{tmp_path / 'b.db'}")) == 2  # FULL
+    assert level(Repository(f"sqlite:///{tmp_path / 'a.db'}")) == 2  # FULL
+    monkeypatch.setenv("GHOSTGAMES_SQLITE_SYNC", "normal")
+    assert level(Repository(f"sqlite:///{tmp_path / 'b.db'}")) == 1  # NORMAL
     monkeypatch.setenv("GHOSTGAMES_SQLITE_SYNC", "sometimes")
     with pytest.raises(ValueError, match="GHOSTGAMES_SQLITE_SYNC"):
         Repository(f"sqlite:///{tmp_path / 'c.db'}")

@@ -121,9 +121,11 @@ def normalise_url(url: str) -> str:
 def make_engine(url: str) -> Engine:
     url = normalise_url(url)
     if url.startswith("sqlite"):
-        # NORMAL in WAL mode keeps every committed transaction across a crash of the process (SIGKILL
-        # included); only an OS crash or power loss may lose the last ones. FULL syncs on every commit.
-        sync = os.environ.get("GHOSTGAMES_SQLITE_SYNC", "NORMAL").upper()
+        # FULL (the default) syncs the WAL on every commit, so an acknowledged action survives even an OS
+        # crash or power loss; group commit (server/group_commit.py) shares one sync among all the actions
+        # waiting. NORMAL keeps every commit across a crash of the process (SIGKILL included) but an OS crash
+        # or power loss may lose the last ones (docs/server.md, "Database").
+        sync = os.environ.get("GHOSTGAMES_SQLITE_SYNC", "FULL").upper()
         if sync not in SQLITE_SYNC:
             raise ValueError(f"GHOSTGAMES_SQLITE_SYNC must be one of {', '.join(SQLITE_SYNC)}, not {sync!r}")
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
