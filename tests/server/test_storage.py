@@ -119,4 +119,15 @@ def test_a_group_of_appends_lands_together_and_one_tables_conflict_stays_its_own
     assert results[0] is None and isinstance(results[1], SeqConflict) and results[2] is None
     assert [e.get("text") for e in repo.events("g1", after=1)] == ["one", "two", "elsewhere", "next"]
     assert [e.get("text") for e in repo.events("g2", after=2)] == ["fine"]
+
+    # the batch writes its rows as the one-by-one path does (same JSON text, same time format)
+    from sqlalchemy import text
+
+    repo.append("g2", 4, [{"kind": "chat", "text": "é"}])
+    repo.append_many([Append("g2", 5, [{"kind": "chat", "text": "é"}]), Append("g3", 3, [{"kind": "x"}])])
+    with repo.engine.connect() as connection:
+        rows = connection.execute(text("SELECT data, typeof(created_at), length(created_at) FROM events "
+                                       "WHERE table_id = 'g2' AND seq IN (4, 5) ORDER BY seq")).all()
+        updated = connection.execute(text("SELECT typeof(updated_at), length(updated_at) FROM tables")).all()
+    assert rows[0] == rows[1] and len(set(updated)) == 1
     repo.close()

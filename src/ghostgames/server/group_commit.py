@@ -12,6 +12,7 @@ from the committed transaction's result (docs/server.md, "Storage").
 from __future__ import annotations
 
 import asyncio
+import queue
 import threading
 from typing import Any
 
@@ -26,8 +27,8 @@ class GroupCommit:
     def __init__(self, repo: Repository, most: int = MOST_PER_TRANSACTION) -> None:
         self.repo = repo
         self.most = most
-        self._waiting: list[tuple[Append, asyncio.Future[int | None]]] = []
-        self._ready = threading.Condition()
+        # SimpleQueue: a put from the event loop is one C call (no Python-level lock, no notify); None = stop
+        self._waiting: queue.SimpleQueue[tuple[Append, asyncio.Future[int | None]] | None] = queue.SimpleQueue()
         self._stopping = False
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -36,14 +37,12 @@ class GroupCommit:
 
     async def append(self, append: Append) -> int | None:
         """Store `append` (as Repository.append does, SeqConflict included) once its transaction commits."""
+        if self._stopping:
+            raise RuntimeError("the server is stopping; nothing more is stored")
         if self._thread is None:
             self._start()
         future: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
-        with self._ready:
-            if self._stopping:
-                raise RuntimeError("the server is stopping; nothing more is stored")
-            self._waiting.append((append, future))
-            self._ready.notify()
+        self._waiting.put((append, future))
         return await future
 
     def _start(self) -> None:
@@ -54,13 +53,21 @@ class GroupCommit:
     def _run(self) -> None:
         loop = self._loop
         assert loop is not None
-        while True:
-            with self._ready:
-                while not self._waiting and not self._stopping:
-                    self._ready.wait()
-                if not self._waiting:
-                    return  # stopping, and everything asked for is stored
-                batch, self._waiting = self._waiting[:self.most], self._waiting[self.most:]
+        stop = False
+        while not stop:
+            first = self._waiting.get()
+            if first is None:
+                return  # stopping, and everything asked for before is stored
+            batch = [first]
+            while len(batch) < self.most:
+                try:
+                    item = self._waiting.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
             try:
                 results = self.repo.append_many([append for append, _ in batch])
             except Exception as err:  # append_many reports per append; this is a last resort
@@ -74,10 +81,9 @@ class GroupCommit:
 
     async def stop(self) -> None:
         """Store what is waiting, then end the writer thread."""
-        with self._ready:
-            self._stopping = True
-            self._ready.notify()
+        self._stopping = True
         if self._thread is not None:
+            self._waiting.put(None)
             await asyncio.to_thread(self._thread.join)
 
 

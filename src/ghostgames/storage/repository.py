@@ -21,7 +21,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, bindparam, create_engine, event, func, insert, select, text, update
+from sqlalchemy import Connection, Engine, bindparam, create_engine, event, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -309,24 +309,14 @@ class Repository:
         for all of them); for each, what `append` returns, or the exception it raised. When the shared
         transaction fails (one table's SeqConflict, say), each append is tried again alone, so one table's
         problem stays its own and nobody else's change is lost or doubled."""
-        if len(appends) == 1:
-            return [self._append_one(appends[0])]
         try:
             with self._writing(), self.sessions.begin() as session:
                 now = datetime.now(UTC)
-                rows = [{"table_id": a.table_id, "seq": a.first_seq + offset, "kind": str(data["kind"]),
-                         "data": data, "created_at": now}
-                        for a in appends for offset, data in enumerate(a.events)]
-                if rows:
-                    session.execute(insert(EVENTS), rows)
-                touched = [{"b_id": a.table_id} for a in appends if a.status is None]
-                if touched:
-                    session.execute(update(TABLES).where(TABLES.c.id == bindparam("b_id"))
-                                    .values(updated_at=now), touched)
-                moved = [{"b_id": a.table_id, "b_status": a.status} for a in appends if a.status is not None]
-                if moved:
-                    session.execute(update(TABLES).where(TABLES.c.id == bindparam("b_id"))
-                                    .values(updated_at=now, status=bindparam("b_status")), moved)
+                connection = session.connection()
+                if connection.dialect.name == "sqlite":
+                    self._write_sqlite(connection, appends, now)
+                else:
+                    self._write_core(session, appends, now)
                 results: list[int | Exception | None] = [
                     None if a.record is None else
                     _add_record(session, a.record[0], "table", a.record[1], a.record[2], a.table_id, a.seat_keys,
@@ -336,6 +326,41 @@ class Repository:
             return results
         except Exception:
             return [self._append_one(a) for a in appends]
+
+    def _write_core(self, session: Session, appends: Sequence[Append], now: datetime) -> None:
+        rows = [{"table_id": a.table_id, "seq": a.first_seq + offset, "kind": str(data["kind"]), "data": data,
+                 "created_at": now}
+                for a in appends for offset, data in enumerate(a.events)]
+        if rows:
+            session.execute(insert(EVENTS), rows)
+        touched = [{"b_id": a.table_id} for a in appends if a.status is None]
+        if touched:
+            session.execute(update(TABLES).where(TABLES.c.id == bindparam("b_id")).values(updated_at=now), touched)
+        moved = [{"b_id": a.table_id, "b_status": a.status} for a in appends if a.status is not None]
+        if moved:
+            session.execute(update(TABLES).where(TABLES.c.id == bindparam("b_id"))
+                            .values(updated_at=now, status=bindparam("b_status")), moved)
+
+    def _write_sqlite(self, connection: Connection, appends: Sequence[Append], now: datetime) -> None:
+        """The same rows as `_write_core`, through the driver's executemany: on SQLite the statement layer's
+        Python cost more than the write, and it ran on the one writer thread, holding the GIL the event loop
+        waits for. The values are made by the columns' own SQLAlchemy types, so they are stored exactly as
+        the ORM and Core store and read them."""
+        dialect = connection.dialect
+        data_text = EVENTS.c.data.type.dialect_impl(dialect).bind_processor(dialect)
+        when_text = EVENTS.c.created_at.type.dialect_impl(dialect).bind_processor(dialect)
+        stamp = when_text(now) if when_text else now
+        rows = [(a.table_id, a.first_seq + offset, str(data["kind"]), data_text(data) if data_text else data, stamp)
+                for a in appends for offset, data in enumerate(a.events)]
+        cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        try:
+            if rows:
+                cursor.executemany(
+                    "INSERT INTO events (table_id, seq, kind, data, created_at) VALUES (?, ?, ?, ?, ?)", rows)
+            cursor.executemany("UPDATE tables SET updated_at = ?, status = COALESCE(?, status) WHERE id = ?",
+                               [(stamp, a.status, a.table_id) for a in appends])
+        finally:
+            cursor.close()
 
     def _append_one(self, a: Append) -> int | Exception | None:
         try:
