@@ -41,7 +41,7 @@ def _pool_kind(frames: list[str]) -> str:
     stack = ";".join(frames)
     if "do_commit" in stack:
         return f"{job}: COMMIT"
-    if any(key in stack for key in ("do_execute", "Session.execute", "Session.scalars")):
+    if any(key in stack for key in ("do_execute", "Session.execute", "Session.scalars", "Repository._write_")):
         return f"{job}: statements"
     return job
 
