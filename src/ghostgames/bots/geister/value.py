@@ -200,14 +200,18 @@ def features(s: Row, me: int, out: Floats) -> None:
 def score(x: Floats, linear: Floats, hidden_w: Floats, hidden_b: Floats, out_w: Floats) -> float:
     """One seat's score: linear . x + out_w . relu(hidden_w @ x + hidden_b)."""
     total = 0.0
-    n = x.shape[0]
-    for i in range(n):
-        total += linear[i] * x[i]
+    nonzero = np.empty(x.shape[0], dtype=np.int32)  # most features are 0: the planes hold 16 ghosts at most
+    count = 0
+    for i in range(x.shape[0]):
+        if x[i] != 0.0:
+            total += linear[i] * x[i]
+            nonzero[count] = i
+            count += 1
     for h in range(hidden_b.shape[0]):
         a = hidden_b[h]
-        for i in range(n):
-            if x[i] != 0.0:
-                a += hidden_w[h, i] * x[i]
+        for k in range(count):
+            i = nonzero[k]
+            a += hidden_w[h, i] * x[i]
         if a > 0.0:
             total += out_w[h] * a
     return total
