@@ -199,3 +199,17 @@ def test_the_value_bot_plays_legal_moves_and_repeats_its_choices_for_a_seed() ->
 @pytest.mark.parametrize(("game", "players", "options"), TABLES, ids=lambda v: str(v))
 def test_the_value_bot_does_not_peek(game: str, players: int, options: dict[str, Any]) -> None:
     no_peek.test_a_bot_chooses_the_same_in_worlds_its_seat_cannot_tell_apart(game, players, options, "value")
+
+
+def test_value_guided_self_play_repeats_from_its_seed_and_keeps_real_positions() -> None:
+    model = GeisterValue.load()
+    rows, y = training.positions(12, 3, seed=13, stream="guided", guided=1.0, model=model)
+    again, y_again = training.positions(12, 3, seed=13, stream="guided", guided=1.0, model=model)
+    assert np.array_equal(rows, again) and np.array_equal(y, y_again)
+    plain, _ = training.positions(12, 3, seed=13, stream="guided")
+    assert not np.array_equal(rows, plain)  # the value chose other moves than the playout policy
+    assert set(y.tolist()) <= {0.0, 0.5, 1.0}
+    for row in rows:
+        assert row[fast.WINNER] == fast.RUNNING
+        on_board = [g for g in range(16) if row[fast.POS + g] >= 0]
+        assert all(row[fast.BOARD + row[fast.POS + g]] == g for g in on_board)

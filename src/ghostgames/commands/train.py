@@ -27,6 +27,8 @@ def train_geister(
     hidden: int = typer.Option(32, min=0, help="hidden units of the model (0: logistic regression)"),
     epochs: float = typer.Option(2.0, min=0.01, help="passes over the data so far in every round"),
     keep: int = typer.Option(4, min=1, help="positions kept from every self-play game"),
+    guided: float = typer.Option(0.0, min=0.0, max=1.0, help="share of the games of rounds 2.. that the value "
+                                                           "trained so far plays (the rest: the playout policy)"),
     compare_games: int = typer.Option(2_000, min=0, help="held-out games on which the value is compared with "
                                                          "the hand evaluation at the end (0: skip)"),
     plot_file: Path | None = typer.Option(None, "--plot", help="draw the learning curve as a PNG"),
@@ -47,7 +49,7 @@ def train_geister(
         raise typer.BadParameter(f"{out} should end in .npz (numpy's archive, what GeisterValue.load reads)",
                                  param_hint="--out")
     spec = training.TrainSpec(seed=seed, games=games, checkpoints=checkpoints, keep=keep, hidden=hidden,
-                              epochs=epochs, eval_games=eval_games, opponents=names)
+                              epochs=epochs, guided=guided, eval_games=eval_games, opponents=names)
     console = Console()
     started = time.perf_counter()
     with Progress(TextColumn("{task.description:<34}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

@@ -35,6 +35,8 @@ Rows = NDArray[np.int32]
 Floats = NDArray[np.float64]
 
 MAX_PLIES = 300  # the tournaments' move limit
+GUIDED_WORLDS = 4  # worlds a value-guided self-play move is scored in
+EXPLORE = 0.1  # share of a value-guided game's moves played by the playout policy
 HUNT = 0.5  # GeisterPolicy.hunt
 PUSH = 0.5  # GeisterPolicy.push
 
@@ -83,17 +85,74 @@ def playout_move(s: Rows, rng: NDArray[np.uint64], i: int, moves: NDArray[np.int
 
 
 @_compiled
-def self_play(games: int, keep: int, seed_rng: NDArray[np.uint64], rows_out: Rows, targets: Floats) -> int:
-    """Play `games` playout-policy games (random setups, random first seat, `escape` or `reach` at even
-    odds, 300 plies) and keep up to `keep` random positions of each with the result for seat 0.
-    Returns how many positions were written to rows_out / targets."""
+def _redeal(s: Rows, seat: int, rng: NDArray[np.uint64], out: Rows) -> None:
+    """`out` = the position with the colours of the enemy's ghosts on the board dealt again at random (as
+    many good ones as it has): a world `seat` cannot tell from the real one, without its belief."""
+    out[:] = s
+    enemy = 1 - seat
+    ids = np.empty(8, dtype=np.int32)
+    n = 0
+    good = 0
+    for g in range(enemy * 8, enemy * 8 + 8):
+        if s[fast.POS + g] >= 0:
+            ids[n] = g
+            n += 1
+            if s[fast.GOOD + g] == 1:
+                good += 1
+            out[fast.GOOD + g] = 0
+    for k in range(good):
+        j = k + fast.random_below(rng, 0, n - k)
+        ids[k], ids[j] = ids[j], ids[k]
+        out[fast.GOOD + ids[k]] = 1
+
+
+@_compiled
+def guided_move(s: Rows, rng: NDArray[np.uint64], moves: NDArray[np.int32], worlds: Rows, linear: Floats,
+                hidden_w: Floats, hidden_b: Floats, out_w: Floats) -> int:
+    """The move with the best value for the seat to move, averaged over worlds with the enemy colours
+    dealt again (its own colours it knows); a winning move at once."""
+    seat = s[fast.TURN]
+    n = fast.legal_moves(s, moves)
+    escape = s[fast.ESCAPE_RULE] == 1
+    for k in range(n):
+        dest = fast.STEP[moves[k]]
+        if dest < 0:
+            return int(moves[k])
+        if not escape and fast.IS_EXIT[seat, dest] == 1 and s[fast.GOOD + s[fast.BOARD + (moves[k] >> 2)]] == 1:
+            return int(moves[k])
+    for w in range(worlds.shape[0]):
+        _redeal(s, seat, rng, worlds[w])
+    row = np.empty(fast.FIELDS, dtype=np.int32)
+    best = int(moves[0])
+    best_value = -1.0
+    for k in range(n):
+        total = 0.0
+        for w in range(worlds.shape[0]):
+            row[:] = worlds[w]
+            fast.apply_move(row, moves[k])
+            v = value_of_row(row, linear, hidden_w, hidden_b, out_w)
+            total += v if seat == 0 else 1.0 - v
+        if total > best_value:
+            best, best_value = int(moves[k]), total
+    return best
+
+
+@_compiled
+def self_play(games: int, keep: int, seed_rng: NDArray[np.uint64], rows_out: Rows, targets: Floats,
+              guided: float, linear: Floats, hidden_w: Floats, hidden_b: Floats, out_w: Floats) -> int:
+    """Play `games` games (random setups, random first seat, `escape` or `reach` at even odds, 300 plies)
+    and keep up to `keep` random positions of each with the result for seat 0. A share `guided` of the
+    games is played by `guided_move` on the given model (a tenth of its moves by the playout policy, to
+    explore), the rest by the playout policy. Returns how many positions were written."""
     s = np.empty(fast.FIELDS, dtype=np.int32)
     trail = np.empty((MAX_PLIES + 1, fast.FIELDS), dtype=np.int32)
     moves = np.empty(fast.MAX_MOVES, dtype=np.int32)
     picks = np.empty(2 * fast.MAX_MOVES, dtype=np.int32)
     order = np.empty(MAX_PLIES + 1, dtype=np.int32)
+    worlds = np.empty((GUIDED_WORLDS, fast.FIELDS), dtype=np.int32)
     written = 0
     for _ in range(games):
+        by_value = guided > 0.0 and _chance(seed_rng, 0, guided)  # no draw at 0: the streams stay as they were
         escape = fast.random_below(seed_rng, 0, 2)
         fast.new_game(s, escape, MAX_PLIES, 0, fast.random_below(seed_rng, 0, 2))
         fast.apply_setup(s, 0, fast.random_below(seed_rng, 0, SETUP_COUNT))
@@ -102,7 +161,11 @@ def self_play(games: int, keep: int, seed_rng: NDArray[np.uint64], rows_out: Row
         while s[fast.WINNER] == fast.RUNNING:
             trail[plies] = s
             plies += 1
-            fast.apply_move(s, playout_move(s, seed_rng, 0, moves, picks))
+            if by_value and not _chance(seed_rng, 0, EXPLORE):
+                code = guided_move(s, seed_rng, moves, worlds, linear, hidden_w, hidden_b, out_w)
+            else:
+                code = playout_move(s, seed_rng, 0, moves, picks)
+            fast.apply_move(s, code)
         winner = s[fast.WINNER]
         result = 1.0 if winner == 0 else (0.0 if winner == 1 else 0.5)
         for k in range(plies):  # a partial shuffle picks `keep` distinct plies
@@ -116,12 +179,15 @@ def self_play(games: int, keep: int, seed_rng: NDArray[np.uint64], rows_out: Row
     return written
 
 
-def positions(games: int, keep: int, seed: int, stream: str) -> tuple[Rows, Floats]:
-    """Positions of `games` self-play games and their results, from a named stream of the seed."""
+def positions(games: int, keep: int, seed: int, stream: str, guided: float = 0.0,
+              model: GeisterValue | None = None) -> tuple[Rows, Floats]:
+    """Positions of `games` self-play games and their results, from a named stream of the seed (a share
+    `guided` of the games played by the value `model`)."""
     rng = fast.new_rng(abs(hash_seed(seed, stream)))
     rows = np.empty((games * keep, fast.FIELDS), dtype=np.int32)
     targets = np.empty(games * keep)
-    n = self_play(games, keep, rng, rows, targets)
+    arrays = (model or GeisterValue.zeros(1)).arrays
+    n = self_play(games, keep, rng, rows, targets, guided if model is not None else 0.0, *arrays)
     return rows[:n], targets[:n]
 
 
@@ -325,6 +391,7 @@ class TrainSpec:
     epochs: float = 2.0  # passes over the data so far, per round
     batch: int = 256
     rate: float = 0.003
+    guided: float = 0.0  # share of the games of rounds 2.. played by the value so far (0: all by the playouts)
     heldout_games: int = 2_000
     eval_games: int = 40  # games per opponent at each checkpoint
     worlds: int = 8  # belief worlds the value bot scores each move in, at the checkpoints
@@ -370,7 +437,7 @@ def train(spec: TrainSpec, report: Report | None = None) -> tuple[GeisterValue, 
     played = 0
     for r, count in enumerate(per_round):
         tell(f"round {r + 1}: self-play")
-        rows, y = positions(count, spec.keep, spec.seed, f"self-play-{r}")
+        rows, y = positions(count, spec.keep, spec.seed, f"self-play-{r}", spec.guided if r > 0 else 0.0, model)
         xs.append(rows)
         ys.append(y)
         played += count
