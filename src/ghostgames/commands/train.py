@@ -27,7 +27,7 @@ def train_geister(
     hidden: int = typer.Option(32, min=0, help="hidden units of the model (0: logistic regression)"),
     epochs: float = typer.Option(2.0, min=0.01, help="passes over the data so far in every round"),
     keep: int = typer.Option(4, min=1, help="positions kept from every self-play game"),
-    guided: float = typer.Option(0.0, min=0.0, max=1.0, help="share of the games of rounds 2.. that the value "
+    guided: float = typer.Option(0.2, min=0.0, max=1.0, help="share of the games of rounds 2.. that the value "
                                                            "trained so far plays (the rest: the playout policy)"),
     compare_games: int = typer.Option(2_000, min=0, help="held-out games on which the value is compared with "
                                                          "the hand evaluation at the end (0: skip)"),

@@ -8,6 +8,10 @@ game's result for seat 0 (win 1, draw 0.5, loss 0), and the model is fitted to t
 logistic loss (numpy). The value thus predicts how the game ends when it is played on in the playouts'
 style, which is what the search's hand evaluation stands in for at the end of a cut-off playout.
 
+With `guided` > 0, that share of the games of the later rounds is played instead by the value trained so
+far (`guided_move`: one ply over a few worlds whose enemy colours are dealt again at random, a tenth of
+the moves by the playout policy to explore), so the value also learns from stronger play.
+
 The games come in rounds: each round plays its share of the games, adds their positions to the data and
 trains on everything seen so far; after each round a checkpoint plays fixed games of the `value` bot
 against fixed opponents (the learning curve). Everything is derived from the seed, so a seed gives the
@@ -391,7 +395,7 @@ class TrainSpec:
     epochs: float = 2.0  # passes over the data so far, per round
     batch: int = 256
     rate: float = 0.003
-    guided: float = 0.0  # share of the games of rounds 2.. played by the value so far (0: all by the playouts)
+    guided: float = 0.2  # share of the games of rounds 2.. played by the value so far (0: all by the playouts)
     heldout_games: int = 2_000
     eval_games: int = 40  # games per opponent at each checkpoint
     worlds: int = 8  # belief worlds the value bot scores each move in, at the checkpoints
