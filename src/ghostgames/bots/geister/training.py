@@ -377,10 +377,6 @@ def play_against(model: GeisterValue, opponent: str, games: int, seed: int, worl
     return {"games": games, "wins": wins, "draws": draws, "win_rate": wins / games}
 
 
-def value_of(model: GeisterValue, row: Rows) -> float:
-    return float(value_of_row(row, *model.arrays))
-
-
 # --- the whole run ------------------------------------------------------------------------------------------
 OPPONENTS = ("random", "charge", "rules")
 
