@@ -482,7 +482,7 @@ def plot_curve(result: dict[str, Any], path: str) -> None:
     left.set_ylabel("value bot win rate (%)")
     left.set_ylim(0, 100)
     left.set_title(f"vs fixed opponents, {result['spec']['eval_games']} games each")
-    left.legend()
+    left.legend(loc="lower right")
     right.plot(games, [p["heldout_loss"] for p in curve], marker="o", label="held-out log-loss")
     right.set_xlabel("self-play games")
     right.set_ylabel("log-loss")
