@@ -47,7 +47,7 @@ def test_a_bot_seat_plays_its_turns_off_the_event_loop_to_the_end(server: Server
     asyncio.run(scenario())
 
 
-@pytest.mark.parametrize("style", ["charge", "defender"])
+@pytest.mark.parametrize("style", ["charge", "defender", "value"])
 def test_a_geister_sparring_style_is_seated_by_name_and_plays_a_game_to_the_end(
     server: ServerProcess, style: str
 ) -> None:

@@ -19,6 +19,7 @@ from ghostgames.bots.budget import Budget
 from ghostgames.bots.random_bot import RandomBot
 from ghostgames.bots.rules_bot import RulesBot
 from ghostgames.bots.style_bots import GeisterStyleBot
+from ghostgames.bots.value_bot import ValueBot
 
 # Iterations a search bot uses when it is given neither seconds nor an iteration count.
 DEFAULT_ITERATIONS = {"ismcts": 400, "expert": 400, "expert-v1": 400}
@@ -44,6 +45,7 @@ BOTS: dict[str, Callable[[float | None], Bot]] = {
     "rules": lambda seconds: RulesBot(),
     "charge": lambda seconds: GeisterStyleBot("charge"),
     "defender": lambda seconds: GeisterStyleBot("defender"),
+    "value": lambda seconds: ValueBot(),
     "ismcts": _search("ismcts"),
     "expert": _search("expert"),
     "expert-v1": _search("expert-v1"),

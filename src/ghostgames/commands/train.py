@@ -1,0 +1,97 @@
+"""`ghostgames train geister`: learn the Geister value by self-play, write its weights and learning curve."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+train_app = typer.Typer(help="Train a learned evaluation by self-play: 'geister' (the value of a position).",
+                        no_args_is_help=True)
+
+
+@train_app.command("geister")
+def train_geister(
+    out: Path = typer.Option(..., help="write the weights here (.npz; the shipped ones are "
+                                       "src/ghostgames/bots/geister/value-weights.npz)"),
+    seed: int = typer.Option(1, help="the same seed gives the same weights on the same machine"),
+    games: int = typer.Option(100_000, min=1, help="self-play games in all (a few positions kept from each)"),
+    checkpoints: int = typer.Option(4, min=1, help="rounds of self-play and fit, each ending in a checkpoint"),
+    eval_games: int = typer.Option(100, min=1, help="games against each opponent at every checkpoint"),
+    opponents: str = typer.Option("random,charge,rules", help="comma-separated bots the checkpoints play"),
+    hidden: int = typer.Option(32, min=0, help="hidden units of the model (0: logistic regression)"),
+    epochs: float = typer.Option(2.0, min=0.01, help="passes over the data so far in every round"),
+    keep: int = typer.Option(4, min=1, help="positions kept from every self-play game"),
+    guided: float = typer.Option(0.2, min=0.0, max=1.0, help="share of the games of rounds 2.. that the value "
+                                                           "trained so far plays (the rest: the playout policy)"),
+    compare_games: int = typer.Option(2_000, min=0, help="held-out games on which the value is compared with "
+                                                         "the hand evaluation at the end (0: skip)"),
+    plot_file: Path | None = typer.Option(None, "--plot", help="draw the learning curve as a PNG"),
+    json_file: Path | None = typer.Option(None, "--json", help="write the spec, the curve and the comparison"),
+) -> None:
+    """Learn P(seat 0 wins) of a Geister position from self-play games of the playout policy; at every
+    checkpoint the `value` bot with the weights so far plays fixed games against fixed opponents."""
+    from ghostgames.bots import get_bot
+    from ghostgames.bots.geister import training
+
+    names = tuple(n.strip() for n in opponents.split(",") if n.strip())
+    try:
+        for name in names:
+            get_bot(name)
+    except KeyError as err:
+        raise typer.BadParameter(str(err.args[0]), param_hint="--opponents") from None
+    if out.suffix != ".npz":
+        raise typer.BadParameter(f"{out} should end in .npz (numpy's archive, what GeisterValue.load reads)",
+                                 param_hint="--out")
+    spec = training.TrainSpec(seed=seed, games=games, checkpoints=checkpoints, keep=keep, hidden=hidden,
+                              epochs=epochs, guided=guided, eval_games=eval_games, opponents=names)
+    console = Console()
+    started = time.perf_counter()
+    with Progress(TextColumn("{task.description:<34}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console) as progress:
+        task = progress.add_task("held-out positions", total=training.steps(spec))
+        begun = [False]
+
+        def report(what: str) -> None:
+            progress.update(task, description=what, advance=1 if begun[0] else 0)
+            begun[0] = True
+
+        model, result = training.train(spec, report)
+        progress.update(task, advance=1)
+        if compare_games:
+            progress.update(task, description="comparing with the hand evaluation")
+            result["comparison"] = training.compare_with_hand(model, seed, compare_games, keep)
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    model.save(out)
+    table = Table(title=f"Geister value, seed {seed}: the value bot's win rate at each checkpoint")
+    for column in ("self-play games", "held-out log-loss", *names):
+        table.add_column(column, justify="right")
+    for point in result["curve"]:
+        table.add_row(str(point["games"]), f"{point['heldout_loss']:.4f}",
+                      *(f"{100 * point['win_rate'][n]['win_rate']:.0f}%" for n in names))
+    console.print(table)
+    if "comparison" in result:
+        c = result["comparison"]
+        console.print(f"held-out positions ({c['positions']}): log-loss / accuracy  learned "
+                      f"{c['learned']['log_loss']:.4f} / {100 * c['learned']['accuracy']:.1f}%,  hand "
+                      f"{c['hand']['log_loss']:.4f} / {100 * c['hand']['accuracy']:.1f}%,  hand recalibrated "
+                      f"{c['hand_calibrated']['log_loss']:.4f}")
+    console.print(f"wrote {out} in {result['seconds']} s")
+    if json_file:
+        json_file.parent.mkdir(parents=True, exist_ok=True)
+        json_file.write_text(json.dumps(result, indent=1))
+        console.print(f"wrote {json_file}")
+    if plot_file:
+        plot_file.parent.mkdir(parents=True, exist_ok=True)
+        training.plot_curve(result, str(plot_file))
+        console.print(f"wrote {plot_file}")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(train_app, name="train")
