@@ -1,7 +1,7 @@
 """What several server processes share through Redis, beside the event log in the database:
 
-- `RedisFanout`: the `Fanout` interface over Redis pub/sub ("table T moved on to seq N"), so a client on
-  any worker hears of every change;
+- `RedisFanout`: the `Fanout` interface over Redis pub/sub ("table T moved on to seq N", with the events
+  that took it there), so a client on any worker hears of every change;
 - `Leases`: per-table leases, so bots and clocks of a table act in one worker only; a lease lapses
   `ttl` seconds after its holder stops renewing it (a dead worker), and another worker takes it;
 - `Presence`: which people are connected to a table on any worker, so a grace period does not end for
@@ -19,9 +19,10 @@ import json
 import logging
 import time
 from collections import defaultdict
+from collections.abc import Collection, Mapping
 from typing import Any
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
 
 from ghostgames.server.fanout import Fanout, Handler, run_handler
@@ -30,6 +31,12 @@ from ghostgames.server.tasks import stop_task
 log = logging.getLogger(__name__)
 PREFIX = "ghostgames:"
 REDIS_TIMEOUT = 5.0  # seconds a Redis command or connect may take before it fails
+# Connections a worker keeps to Redis for commands. A command that finds them all busy waits (up to
+# REDIS_TIMEOUT) for one to come free: redis-py's default pool refused the 101st at once, and a burst of
+# presence writes then cost a fan-out publish. Presence writes go through one writer (RedisPresence), so
+# the pool serves publishes, leases and presence reads.
+REDIS_POOL = 32
+PIPELINE_CHUNK = 500  # entries per pipeline round trip (presence)
 # How long shutdown waits for a loop that may be inside a Redis command: that command's timeout, and a bit.
 STOP_GRACE = REDIS_TIMEOUT + 1
 
@@ -53,7 +60,9 @@ class RedisFanout(Fanout):
         self.url = url
         # Commands never wait forever on a stuck connection (a cancelled command can leave one so);
         # the subscription reads on its own client, where a long silence is normal.
-        self.redis: Redis = Redis.from_url(url, socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT)
+        self.redis: Redis = Redis.from_pool(BlockingConnectionPool.from_url(
+            url, max_connections=REDIS_POOL, timeout=REDIS_TIMEOUT, socket_timeout=REDIS_TIMEOUT,
+            socket_connect_timeout=REDIS_TIMEOUT))
         self._listener: Redis = Redis.from_url(url, socket_connect_timeout=REDIS_TIMEOUT)
         self._handlers: dict[str, list[Handler]] = defaultdict(list)
         self._reader: asyncio.Task[None] | None = None
@@ -165,6 +174,10 @@ class LocalPresence:
     async def elsewhere(self, table_id: str, name: str) -> bool:
         return False
 
+    async def elsewhere_many(self, entries: Collection[tuple[str, str]]) -> set[tuple[str, str]]:
+        """Those of (table, name) connected to another worker: none."""
+        return set()
+
     async def start(self) -> None:
         return None
 
@@ -176,7 +189,9 @@ class RedisPresence(LocalPresence):
     """A hash per (table, person): worker -> time until which that worker vouches for a connection.
 
     Each worker rewrites its entries every `beat` seconds; an entry older than `ttl` counts for nothing,
-    so a killed worker's people are no longer "connected" a few seconds later."""
+    so a killed worker's people are no longer "connected" a few seconds later. All writes of a worker go
+    through one writer task, in pipelines: a beat costs one round trip per PIPELINE_CHUNK entries (not two
+    per entry), and a burst of arrivals takes one connection, not one each."""
 
     def __init__(self, redis: Redis, worker: str, beat: float = 1.0, ttl: float = 4.0) -> None:
         self.redis = redis
@@ -184,6 +199,8 @@ class RedisPresence(LocalPresence):
         self.beat = beat
         self.ttl = ttl
         self._mine: set[tuple[str, str]] = set()
+        self._pending: dict[tuple[str, str], bool] = {}  # entry -> connected, waiting for the writer
+        self._writer: asyncio.Task[None] | None = None
         self._task: asyncio.Task[None] | None = None
         self._closing = asyncio.Event()
 
@@ -197,31 +214,62 @@ class RedisPresence(LocalPresence):
             self._mine.add(entry)
         else:
             self._mine.discard(entry)
-        task = asyncio.create_task(self._write(entry, connected))
-        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+        self._pending[entry] = connected  # the latest word on an entry wins
+        self._kick()
 
-    async def _write(self, entry: tuple[str, str], connected: bool) -> None:
-        key = self._key(*entry)
+    def _kick(self) -> None:
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_pending())
+
+    async def _write_pending(self) -> None:
+        """Write what is pending, and what piled up meanwhile, until nothing is left."""
+        while self._pending:
+            batch, self._pending = self._pending, {}
+            await self._write(batch)
+
+    async def _write(self, entries: Mapping[tuple[str, str], bool]) -> None:
+        until = str(time.time() + self.ttl)
+        keep = int(self.ttl * 4) + 1  # the key itself goes when every worker that wrote it is gone
+        items = list(entries.items())
         try:
-            if connected:
-                await self.redis.hset(key, self.worker, str(time.time() + self.ttl))
-                await self.redis.expire(key, int(self.ttl * 4) + 1)
-            else:
-                await self.redis.hdel(key, self.worker)
+            for start in range(0, len(items), PIPELINE_CHUNK):
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for (table_id, name), connected in items[start:start + PIPELINE_CHUNK]:
+                        key = self._key(table_id, name)
+                        if connected:
+                            pipe.hset(key, self.worker, until)
+                            pipe.expire(key, keep)
+                        else:
+                            pipe.hdel(key, self.worker)
+                    await pipe.execute()
         except RedisError:
-            log.warning("could not record presence at %s", entry[0])
+            log.warning("could not record presence for %d entries", len(items))
 
     async def elsewhere(self, table_id: str, name: str) -> bool:
-        try:
-            entries = await self.redis.hgetall(self._key(table_id, name))
-        except RedisError:
-            return False
+        return (table_id, name.lower()) in await self.elsewhere_many([(table_id, name)])
+
+    async def elsewhere_many(self, entries: Collection[tuple[str, str]]) -> set[tuple[str, str]]:
+        """Those of (table, name) that another worker vouches for, asked in pipelines; none when Redis
+        is unreachable (the grace period then runs as in one process)."""
+        wanted = list(dict.fromkeys((table_id, name.lower()) for table_id, name in entries))
+        found: set[tuple[str, str]] = set()
         now = time.time()
-        for worker, until in entries.items():
-            who = worker.decode() if isinstance(worker, bytes) else str(worker)
-            if who != self.worker and float(until) > now:
-                return True
-        return False
+        try:
+            for start in range(0, len(wanted), PIPELINE_CHUNK):
+                chunk = wanted[start:start + PIPELINE_CHUNK]
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for table_id, name in chunk:
+                        pipe.hgetall(self._key(table_id, name))
+                    answers = await pipe.execute()
+                for entry, held in zip(chunk, answers, strict=True):
+                    for worker, until in held.items():
+                        who = worker.decode() if isinstance(worker, bytes) else str(worker)
+                        if who != self.worker and float(until) > now:
+                            found.add(entry)
+                            break
+        except RedisError:
+            return set()
+        return found
 
     async def start(self) -> None:
         self._closing.clear()
@@ -233,9 +281,13 @@ class RedisPresence(LocalPresence):
                 await asyncio.wait_for(self._closing.wait(), self.beat)
             if self._closing.is_set():
                 return
-            for entry in list(self._mine):
-                await self._write(entry, True)
+            for entry in self._mine:
+                self._pending.setdefault(entry, True)
+            self._kick()
 
     async def close(self) -> None:
         self._closing.set()
         await stop_task(self._task, grace=self.beat + STOP_GRACE)
+        if self._writer is not None and not self._writer.done():  # what is pending still goes out
+            await asyncio.wait({self._writer}, timeout=STOP_GRACE)
+        await stop_task(self._writer, grace=STOP_GRACE)
