@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ghostgames.rules.record import GameRecord
-from ghostgames.storage import profiles, quickplay, ratings
+from ghostgames.storage import postgres, profiles, quickplay, ratings
 from ghostgames.storage.models import EventRow, RecordRow, SettingRow, TableRow, UserRow
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -152,6 +152,8 @@ class Repository:
         # handler (1, 2, 5, … 100 ms steps), which made the tail of the server's round trips. Writers of
         # this process queue on a lock instead and start the moment the previous one commits.
         self._write_lock: threading.Lock | None = threading.Lock() if self.url.startswith("sqlite") else None
+        # PostgreSQL: an action's events are stored by one statement in one round trip (storage/postgres.py).
+        self._append_at_once = postgres.autocommit(self.engine) if self.engine.dialect.name == "postgresql" else None
 
     @contextlib.contextmanager
     def _writing(self) -> Iterator[None]:
@@ -268,6 +270,9 @@ class Repository:
         transaction. Returns the record's id. Raises SeqConflict."""
         record_id: int | None = None
         try:
+            if self._append_at_once is not None and record is None:
+                postgres.append(self._append_at_once, table_id, first_seq, events, status, datetime.now(UTC))
+                return None
             with self._writing(), self.sessions.begin() as session:
                 now = datetime.now(UTC)
                 # Core statements, not ORM objects: the unit of work's bookkeeping cost more than the write.
