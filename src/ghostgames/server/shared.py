@@ -186,18 +186,23 @@ class LocalPresence:
 
 
 class RedisPresence(LocalPresence):
-    """A hash per (table, person): worker -> time until which that worker vouches for a connection.
+    """A hash per (table, person) naming the workers that have a connection of that person there, and one
+    key per worker (`ghostgames:alive:<worker>`) that lives `ttl` seconds unless renewed: an entry counts
+    only while its worker's key lives, so a killed worker's people are no longer "connected" a few seconds
+    later.
 
-    Each worker rewrites its entries every `beat` seconds; an entry older than `ttl` counts for nothing,
-    so a killed worker's people are no longer "connected" a few seconds later. All writes of a worker go
-    through one writer task, in pipelines: a beat costs one round trip per PIPELINE_CHUNK entries (not two
-    per entry), and a burst of arrivals takes one connection, not one each."""
+    A beat renews the worker's one key: its cost does not grow with the connections (it was two writes per
+    connection per second). Entries are written when people come and go, and rewritten every `refresh`
+    seconds so that their keys (which expire after three times that) outlive no worker for long. All writes
+    of a worker go through one writer task in pipelines: a burst of arrivals takes one connection."""
 
-    def __init__(self, redis: Redis, worker: str, beat: float = 1.0, ttl: float = 4.0) -> None:
+    def __init__(self, redis: Redis, worker: str, beat: float = 1.0, ttl: float = 4.0,
+                 refresh: float = 60.0) -> None:
         self.redis = redis
         self.worker = worker
         self.beat = beat
         self.ttl = ttl
+        self.refresh = refresh
         self._mine: set[tuple[str, str]] = set()
         self._pending: dict[tuple[str, str], bool] = {}  # entry -> connected, waiting for the writer
         self._writer: asyncio.Task[None] | None = None
@@ -207,6 +212,10 @@ class RedisPresence(LocalPresence):
     @staticmethod
     def _key(table_id: str, name: str) -> str:
         return f"{PREFIX}presence:{table_id}:{name.lower()}"
+
+    @staticmethod
+    def _alive(worker: str) -> str:
+        return f"{PREFIX}alive:{worker}"
 
     def set_local(self, table_id: str, name: str, connected: bool) -> None:
         entry = (table_id, name.lower())
@@ -228,16 +237,17 @@ class RedisPresence(LocalPresence):
             await self._write(batch)
 
     async def _write(self, entries: Mapping[tuple[str, str], bool]) -> None:
-        until = str(time.time() + self.ttl)
-        keep = int(self.ttl * 4) + 1  # the key itself goes when every worker that wrote it is gone
+        keep = max(1, int(self.refresh * 3))  # a dead worker's entries go some minutes later
         items = list(entries.items())
         try:
             for start in range(0, len(items), PIPELINE_CHUNK):
                 async with self.redis.pipeline(transaction=False) as pipe:
+                    if start == 0:
+                        pipe.set(self._alive(self.worker), "1", px=int(self.ttl * 1000))
                     for (table_id, name), connected in items[start:start + PIPELINE_CHUNK]:
                         key = self._key(table_id, name)
                         if connected:
-                            pipe.hset(key, self.worker, until)
+                            pipe.hset(key, self.worker, "1")
                             pipe.expire(key, keep)
                         else:
                             pipe.hdel(key, self.worker)
@@ -245,45 +255,61 @@ class RedisPresence(LocalPresence):
         except RedisError:
             log.warning("could not record presence for %d entries", len(items))
 
+    async def _beat(self) -> None:
+        try:
+            await self.redis.set(self._alive(self.worker), "1", px=int(self.ttl * 1000))
+        except RedisError:
+            log.warning("could not renew this worker's presence")
+
     async def elsewhere(self, table_id: str, name: str) -> bool:
         return (table_id, name.lower()) in await self.elsewhere_many([(table_id, name)])
 
     async def elsewhere_many(self, entries: Collection[tuple[str, str]]) -> set[tuple[str, str]]:
-        """Those of (table, name) that another worker vouches for, asked in pipelines; none when Redis
-        is unreachable (the grace period then runs as in one process)."""
+        """Those of (table, name) that another live worker vouches for, asked in two pipelined round trips
+        (the entries, then which of the workers they name are alive); none when Redis is unreachable (the
+        grace period then runs as in one process)."""
         wanted = list(dict.fromkeys((table_id, name.lower()) for table_id, name in entries))
-        found: set[tuple[str, str]] = set()
-        now = time.time()
+        held: dict[tuple[str, str], set[str]] = {}
         try:
             for start in range(0, len(wanted), PIPELINE_CHUNK):
                 chunk = wanted[start:start + PIPELINE_CHUNK]
                 async with self.redis.pipeline(transaction=False) as pipe:
                     for table_id, name in chunk:
-                        pipe.hgetall(self._key(table_id, name))
+                        pipe.hkeys(self._key(table_id, name))
                     answers = await pipe.execute()
-                for entry, held in zip(chunk, answers, strict=True):
-                    for worker, until in held.items():
-                        who = worker.decode() if isinstance(worker, bytes) else str(worker)
-                        if who != self.worker and float(until) > now:
-                            found.add(entry)
-                            break
+                for entry, workers in zip(chunk, answers, strict=True):
+                    others = {w.decode() if isinstance(w, bytes) else str(w) for w in workers} - {self.worker}
+                    if others:
+                        held[entry] = others
+            named = sorted(set().union(*held.values())) if held else []
+            if not named:
+                return set()
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for worker in named:
+                    pipe.exists(self._alive(worker))
+                alive = {worker for worker, live in zip(named, await pipe.execute(), strict=True) if live}
         except RedisError:
             return set()
-        return found
+        return {entry for entry, workers in held.items() if workers & alive}
 
     async def start(self) -> None:
         self._closing.clear()
+        await self._beat()  # alive before the first entry is read anywhere
         self._task = asyncio.create_task(self._heartbeat())
 
     async def _heartbeat(self) -> None:
+        refreshed = time.monotonic()
         while not self._closing.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._closing.wait(), self.beat)
             if self._closing.is_set():
                 return
-            for entry in self._mine:
-                self._pending.setdefault(entry, True)
-            self._kick()
+            await self._beat()
+            if time.monotonic() - refreshed >= self.refresh:
+                refreshed = time.monotonic()
+                for entry in self._mine:
+                    self._pending.setdefault(entry, True)
+                self._kick()
 
     async def close(self) -> None:
         self._closing.set()
