@@ -39,6 +39,34 @@ def test_postgresql_refuses_a_taken_sequence_number_cleanly(postgres_db: Postgre
     second.close()
 
 
+def test_an_append_on_postgresql_is_one_statement_and_all_or_nothing(postgres_db: Postgres) -> None:
+    """The hot path's append (storage/postgres.py): several events get consecutive numbers and the table its
+    status in one statement; their data comes back exactly; a batch whose second number is taken stores
+    nothing of it (SeqConflict); an append that carries a game record takes the general path."""
+    from sqlalchemy import event
+
+    url = postgres_db.fresh_database("onestatement")
+    repo = Repository(url)
+    repo.create_table("t2", "thelast", 2, {"kind": "created", "id": "t2"})
+    statements: list[str] = []
+    event.listen(repo.engine, "before_cursor_execute",
+                 lambda conn, cursor, statement, *rest: statements.append(statement))
+    batch = [{"kind": "joined", "seat": 0, "name": "Zoë"}, {"kind": "chat", "name": "Zoë", "text": "안녕 \"quoted\"",
+                                                            "seat": 0, "time": 1.5},
+             {"kind": "option", "name": "x", "value": {"nested": [1, 2.5, None, True]}}]
+    repo.append("t2", 2, batch, status="started")
+    assert len(statements) == 1
+    assert repo.events("t2") == [{"kind": "created", "id": "t2"}, *batch]
+    assert repo.table_status("t2") == "started"
+    repo.append("t2", 5, [{"kind": "chat", "name": "Zoë", "text": "no status change", "seat": 0, "time": 2.0}])
+    assert repo.table_status("t2") == "started"
+    with pytest.raises(SeqConflict):  # seq 6 is free, seq 5 is taken: neither is stored
+        repo.append("t2", 5, [{"kind": "left", "seat": 0}, {"kind": "closed", "reason": "x"}], status="closed")
+    assert len(repo.events("t2")) == 5
+    assert repo.table_status("t2") == "started"
+    repo.close()
+
+
 def test_a_complete_game_on_postgresql(postgres_db: Postgres, tmp_path: Path) -> None:
     server = ServerProcess(tmp_path, db_url=postgres_db.fresh_database("gametest")).start()
 
