@@ -9,7 +9,7 @@ the "after" code one worker on PostgreSQL and two workers on PostgreSQL + Redis,
 think 2 s. The servers of "before" run from the given source tree (PYTHONPATH); the load client is always this
 tree's. PostgreSQL and Redis are private instances (tests/infra/services.py), a fresh database per run, so
 their CPU is found and counted. Prints the medians as a Markdown table (benchmarks/server_cost.py's) and the
-load average.
+load average; a run that fails (a player that never hears of a change times out) is listed, not counted.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ def main() -> None:
     postgres, redis = Postgres().start(), Redis().start()
     codes = {"before": str(args.before.resolve()), "after": str(REPO / "src")}
     results: dict[str, list[dict[str, Any]]] = {}
+    failures: dict[str, list[str]] = {}
     saved = os.environ.get("PYTHONPATH")
     try:
         for round_no in range(1, args.rounds + 1):
@@ -62,15 +63,19 @@ def main() -> None:
                     if use_redis:
                         options["redis"] = redis.url
                 os.environ["PYTHONPATH"] = codes[code]  # the servers started below import this tree
+                label = name if code == "after" and name == SQLITE[0] else f"{name} ({code})"
                 try:
                     result = server.run(seconds=args.seconds, echo=False, **options)
+                except Exception as err:  # e.g. a player who never heard of a change: count it, go on
+                    failures.setdefault(label, []).append(f"round {round_no}: {type(err).__name__}: {err}")
+                    print(f"round {round_no}, {label}: FAILED ({type(err).__name__}: {err})", flush=True)
+                    continue
                 finally:
                     if saved is None:
                         os.environ.pop("PYTHONPATH", None)
                     else:
                         os.environ["PYTHONPATH"] = saved
                 result["code"] = code
-                label = name if code == "after" and name == SQLITE[0] else f"{name} ({code})"
                 results.setdefault(label, []).append(result)
                 per_action = ", ".join(f"{k} {v:.2f}" for k, v in result["cpu_ms_per_action"].items())
                 print(f"round {round_no}, {label}: {result['actions_per_second']:,.0f} actions/s, "
@@ -81,9 +86,11 @@ def main() -> None:
         redis.stop()
         postgres.stop()
     print(markdown(results))
+    for label, reasons in failures.items():
+        print(f"failed runs of {label}: {'; '.join(reasons)}")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(results, indent=2) + "\n")
+        args.json.write_text(json.dumps({"runs": results, "failed": failures}, indent=2) + "\n")
 
 
 if __name__ == "__main__":
