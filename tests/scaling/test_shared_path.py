@@ -46,6 +46,7 @@ async def stop_hub(hub: Hub) -> None:
     await hub.stop()
     await hub.fanout.close()
     hub.bots.close()
+    await hub.repo.close_async()
     hub.repo.close()
 
 

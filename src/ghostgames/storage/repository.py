@@ -8,6 +8,7 @@ numbers in one transaction, or nothing; if another writer took one of those numb
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib.util
 import os
@@ -152,8 +153,11 @@ class Repository:
         # handler (1, 2, 5, … 100 ms steps), which made the tail of the server's round trips. Writers of
         # this process queue on a lock instead and start the moment the previous one commits.
         self._write_lock: threading.Lock | None = threading.Lock() if self.url.startswith("sqlite") else None
-        # PostgreSQL: an action's events are stored by one statement in one round trip (storage/postgres.py).
-        self._append_at_once = postgres.autocommit(self.engine) if self.engine.dialect.name == "postgresql" else None
+        # PostgreSQL: an action's events are stored by one statement in one round trip (storage/postgres.py),
+        # from the event loop when the caller is async (append_async).
+        on_postgres = self.engine.dialect.name == "postgresql"
+        self._append_at_once = postgres.autocommit(self.engine) if on_postgres else None
+        self._appender = postgres.AsyncAppender(self.url) if on_postgres else None
 
     @contextlib.contextmanager
     def _writing(self) -> Iterator[None]:
@@ -166,6 +170,11 @@ class Repository:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    async def close_async(self) -> None:
+        """Close what `append_async` opened in the running event loop (call before `close`)."""
+        if self._appender is not None:
+            await self._appender.close()
 
     # --- server settings ------------------------------------------------------------------------
     def secret(self) -> str:
@@ -293,6 +302,26 @@ class Repository:
         except IntegrityError as err:
             raise SeqConflict(f"table {table_id}: seq {first_seq} is taken") from err
         return record_id
+
+    async def append_async(
+        self,
+        table_id: str,
+        first_seq: int,
+        events: Sequence[dict[str, Any]],
+        status: str | None = None,
+        record: tuple[GameRecord, list[str], dict[str, Any] | None] | None = None,
+        seat_keys: list[str] | None = None,
+        rated: bool = False,
+    ) -> int | None:
+        """`append` for the event loop: on PostgreSQL an append without a game record is sent from the loop
+        itself (storage/postgres.py, no thread); anything else runs `append` on a pool thread."""
+        if self._appender is not None and record is None:
+            try:
+                await self._appender.append(table_id, first_seq, events, status)
+            except postgres.Taken as err:
+                raise SeqConflict(f"table {table_id}: seq {first_seq} is taken") from err
+            return None
+        return await asyncio.to_thread(self.append, table_id, first_seq, events, status, record, seat_keys, rated)
 
     def events(self, table_id: str, after: int = 0) -> list[dict[str, Any]]:
         with self.sessions.begin() as session:
