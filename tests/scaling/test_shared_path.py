@@ -181,3 +181,24 @@ def test_a_client_ahead_of_its_worker_is_served_after_one_read(postgres: Postgre
         assert two_repo.reads == reads + 2
 
     run_two_hubs(postgres, redis_server, scenario)
+
+
+def test_after_a_break_in_the_subscription_a_worker_reads_what_every_table_missed(
+        postgres: Postgres, redis_server: Redis) -> None:
+    """Messages published while a worker's subscription is down are lost; when it is back, the worker reads
+    what each of its tables missed, so its people see the change without waiting for the table's next one."""
+
+    async def scenario(one: Hub, one_repo: CountingRepository, two: Hub, two_repo: CountingRepository) -> None:
+        tables = [await one.create(f"host{n}", "geister", 2, {}, None) for n in range(3)]
+        for table in tables:
+            await caught_up(two, table.id, 1)
+        for n, table in enumerate(tables):  # changes the other worker never hears of
+            await silenced(one, lambda t=table, n=n: command(one, t.id, f"host{n}", "/join"))
+        assert all(two.tables[t.id].seq == 1 for t in tables)
+        assert isinstance(two.fanout, RedisFanout)
+        await two.fanout.redis.execute_command("CLIENT", "KILL", "TYPE", "pubsub")  # both listeners drop
+        for table in tables:
+            await caught_up(two, table.id, one.tables[table.id].seq)
+        assert [two.tables[t.id].seats[0].name for t in tables] == ["host0", "host1", "host2"]
+
+    run_two_hubs(postgres, redis_server, scenario)

@@ -126,6 +126,7 @@ class Hub:
                 if seat.name is not None and seat.takeover is None and table.status in ("open", "started"):
                     self._start_grace(table_id, seat.name)
             self._schedule(table)
+        self.fanout.on_reconnect(self._catch_up_all)
         await self.fanout.subscribe("tables", self._on_fanout)
         await self.presence.start()
         if self.shared:
@@ -491,6 +492,14 @@ class Hub:
     async def _catch_up(self, table: Table) -> None:
         """Read and apply what other processes stored since this process last looked."""
         self._apply_stored(table, await asyncio.to_thread(self.repo.events, table.id, table.seq))
+
+    async def _catch_up_all(self) -> None:
+        """The fan-out was broken for a while and its messages lost: read what each known table missed."""
+        for table_id in list(self.tables):
+            async with self.locks[table_id]:
+                table = self.tables.get(table_id)
+                if table is not None:
+                    await self._catch_up(table)
 
     async def _on_fanout(self, topic: str, message: dict[str, Any]) -> None:
         if message.get("worker") == self.worker:

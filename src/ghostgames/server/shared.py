@@ -19,7 +19,7 @@ import json
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Collection, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import Any
 
 from redis.asyncio import BlockingConnectionPool, Redis
@@ -69,6 +69,8 @@ class RedisFanout(Fanout):
         self._subscribed = asyncio.Event()
         self._tasks: set[asyncio.Task[None]] = set()
         self._closing = False
+        self._reconnected: list[Callable[[], Awaitable[None]]] = []
+        self._broken = False  # the subscription dropped; tell `on_reconnect` callbacks when it is back
 
     async def publish(self, topic: str, message: dict[str, Any]) -> None:
         try:
@@ -96,6 +98,10 @@ class RedisFanout(Fanout):
                     await pubsub.psubscribe(PREFIX + "*")
                 self._subscribed.set()
                 pause = 0.1
+                if self._broken:
+                    self._broken = False
+                    for callback in self._reconnected:
+                        run_handler(self._tasks, _without_message(callback), "reconnect", {})
                 async for message in pubsub.listen():
                     if message.get("type") not in ("message", "pmessage"):
                         continue
@@ -106,10 +112,14 @@ class RedisFanout(Fanout):
                 raise
             except (RedisError, OSError):
                 log.warning("lost the Redis subscription; reconnecting in %.1f s", pause)
+                self._broken = True
             with contextlib.suppress(Exception):
                 await pubsub.aclose()  # type: ignore[no-untyped-call]
             await asyncio.sleep(pause)
             pause = min(5.0, pause * 2)
+
+    def on_reconnect(self, callback: Callable[[], Awaitable[None]]) -> None:
+        self._reconnected.append(callback)
 
     def _dispatch(self, message: dict[str, Any]) -> None:
         channel = message["channel"].decode() if isinstance(message["channel"], bytes) else str(message["channel"])
@@ -128,6 +138,13 @@ class RedisFanout(Fanout):
         for client in (self.redis, self._listener):
             with contextlib.suppress(Exception):
                 await client.aclose()
+
+
+def _without_message(callback: Callable[[], Awaitable[None]]) -> Handler:
+    async def handler(topic: str, message: dict[str, Any]) -> None:
+        await callback()
+
+    return handler
 
 
 class LocalLeases:
