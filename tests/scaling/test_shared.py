@@ -126,3 +126,33 @@ def test_presence_of_many_connections_goes_through_one_connection_and_is_read_in
         await other.close()
 
     asyncio.run(scenario())
+
+
+def test_a_lease_renewed_a_moment_ago_is_held_without_asking_redis_again(redis_server: Redis) -> None:
+    """Bots moving several times a second renew their table's lease at most every ttl / 3 seconds: fifty
+    holds in a row are one EVAL; the other worker is still refused meanwhile; later holds ask again."""
+
+    async def scenario() -> None:
+        fanout = RedisFanout(redis_server.url)
+        first = RedisLeases(fanout.redis, "w1", ttl=0.6)
+        second = RedisLeases(fanout.redis, "w2", ttl=0.6)
+
+        async def evals() -> int:
+            stats = await fanout.redis.info("commandstats")
+            return int(stats.get("cmdstat_eval", {}).get("calls", 0))
+
+        start = await evals()
+        for _ in range(50):
+            assert await first.hold("t10")
+        assert await evals() == start + 1
+        assert not await second.hold("t10")  # asks Redis (no lease of its own), and is refused
+        assert await evals() == start + 2
+        await asyncio.sleep(0.25)  # past ttl / 3: the next hold renews in Redis
+        assert await first.hold("t10")
+        assert await evals() == start + 3
+        await asyncio.sleep(0.7)  # w1 went silent: its lease lapsed and w2 takes it
+        assert await second.hold("t10")
+        assert not await first.hold("t10")
+        await fanout.close()
+
+    asyncio.run(scenario())
