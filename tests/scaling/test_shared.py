@@ -134,8 +134,8 @@ def test_a_lease_renewed_a_moment_ago_is_held_without_asking_redis_again(redis_s
 
     async def scenario() -> None:
         fanout = RedisFanout(redis_server.url)
-        first = RedisLeases(fanout.redis, "w1", ttl=0.6)
-        second = RedisLeases(fanout.redis, "w2", ttl=0.6)
+        first = RedisLeases(fanout.redis, "w1", ttl=1.5)
+        second = RedisLeases(fanout.redis, "w2", ttl=1.5)
 
         async def evals() -> int:
             stats = await fanout.redis.info("commandstats")
@@ -147,10 +147,10 @@ def test_a_lease_renewed_a_moment_ago_is_held_without_asking_redis_again(redis_s
         assert await evals() == start + 1
         assert not await second.hold("t10")  # asks Redis (no lease of its own), and is refused
         assert await evals() == start + 2
-        await asyncio.sleep(0.25)  # past ttl / 3: the next hold renews in Redis
+        await asyncio.sleep(0.6)  # past ttl / 3: the next hold renews in Redis
         assert await first.hold("t10")
         assert await evals() == start + 3
-        await asyncio.sleep(0.7)  # w1 went silent: its lease lapsed and w2 takes it
+        await asyncio.sleep(1.7)  # w1 went silent: its lease lapsed and w2 takes it
         assert await second.hold("t10")
         assert not await first.hold("t10")
         await fanout.close()

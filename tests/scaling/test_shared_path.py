@@ -56,7 +56,7 @@ def command(hub: Hub, table_id: str, user: str, text: str, version: int | None =
 
 async def caught_up(hub: Hub, table_id: str, seq: int) -> None:
     """Wait until `hub` holds the table at `seq` (the fan-out is asynchronous)."""
-    for _ in range(500):
+    for _ in range(1000):
         table = hub.tables.get(table_id)
         if table is not None and table.seq >= seq:
             return
