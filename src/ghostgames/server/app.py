@@ -65,6 +65,7 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
             await hub.stop()
             await hub.fanout.close()
             bots.close()
+            await repo.close_async()
             repo.close()
 
     app = FastAPI(title="ghostgames", version="1", docs_url="/api/docs", openapi_url="/api/openapi.json",

@@ -43,6 +43,11 @@ class Fanout(ABC):
     async def subscribe(self, topic: str, handler: Handler) -> None:
         """Call `handler(topic, message)` for each message published on `topic` ("*" = all topics)."""
 
+    def on_reconnect(self, callback: Callable[[], Awaitable[None]]) -> None:
+        """Call `callback` whenever the subscription comes back after a break (messages published meanwhile
+        are lost); a fan-out that cannot break never calls it."""
+        return None
+
     async def close(self) -> None:
         return None
 

@@ -5,6 +5,7 @@ applied, then told to the watchers (each its own view). Bots, clocks and grace p
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import math
 import random
@@ -127,6 +128,7 @@ class Hub:
                 if seat.name is not None and seat.takeover is None and table.status in ("open", "started"):
                     self._start_grace(table_id, seat.name)
             self._schedule(table)
+        self.fanout.on_reconnect(self._catch_up_all)
         await self.fanout.subscribe("tables", self._on_fanout)
         await self.presence.start()
         if self.shared:
@@ -347,7 +349,10 @@ class Hub:
         table = Table(created, time.monotonic())
         self.tables[table_id] = table
         self._deliver(table, [], [])
-        await self.fanout.publish("tables", {"table": table_id, "seq": table.seq, "worker": self.worker})
+        message: dict[str, Any] = {"table": table_id, "seq": table.seq, "worker": self.worker}
+        if self.shared:
+            message.update(_fanout_events(1, [created]))
+        await self.fanout.publish("tables", message)
         return table
 
     def _check_creation_limits(self, user: str, address: str | None) -> None:
@@ -393,16 +398,32 @@ class Hub:
         return self.tables[table_id]
 
     async def run(self, table_id: str, decide: Callable[[Table, Context], Decision]) -> Decision:
-        """Decide under the table's lock, store the events, apply them, tell everybody."""
+        """Decide under the table's lock, store the events, apply them, tell everybody.
+
+        With several workers the table in memory is kept current by the fan-out, and no read precedes the
+        decision: the database's unique (table, seq) refuses an append made on a table that another worker
+        moved on meanwhile, and then this worker reads what it missed and decides again. A refusal decided
+        on such a table (a version the client saw elsewhere, a turn taken meanwhile) is checked the same
+        way: read what was missed, and decide again when there was something."""
         await self.load(table_id)
+        looked = not self.shared
         for attempt in range(3):
             async with self.locks[table_id]:
                 table = self.get(table_id)
-                if self.shared:
-                    await self._catch_up(table)  # another worker may have moved it on a moment ago
+                try:
+                    decision = decide(table, self.context(table))
+                except TableError:
+                    if looked:
+                        raise
+                    looked = True
+                    seq = table.seq
+                    await self._catch_up(table)
+                    if table.seq == seq:
+                        raise
                     if table.status == "closed":
-                        raise TableError("no_such_table", f"there is no table {table_id!r}", table=table_id)
-                decision = decide(table, self.context(table))
+                        raise TableError("no_such_table", f"there is no table {table_id!r}",
+                                         table=table_id) from None
+                    decision = decide(table, self.context(table))
                 if decision.events:
                     try:
                         await self._commit(table, decision.events)
@@ -411,6 +432,7 @@ class Hub:
                         # named the version it saw now gets stale_version from `decide`; one without goes on.
                         if attempt == 2:
                             raise
+                        looked = True
                         continue
                 return decision
         raise AssertionError("unreachable")
@@ -439,11 +461,28 @@ class Hub:
             record = (game_record, list(finished["names"]), dict(finished["outcome"]))
             seat_keys = [bot_key(s.bot) if s.bot is not None else person_key(s.name or "") for s in table.seats]
         try:
-            await self.appends.append(Append(table.id, table.seq + 1, events, status, record, seat_keys, table.rated))
+            if self.repo.appends_on_the_loop(record):
+                await self.repo.append_async(table.id, table.seq + 1, events, status, record, seat_keys, table.rated)
+            else:
+                await self.appends.append(Append(table.id, table.seq + 1, events, status, record, seat_keys,
+                                                 table.rated))
         except SeqConflict:
             await self._catch_up(table)
             raise CommitConflict("stale_version", "the table changed at the same moment; here is the fresh table",
                                  sent=None, current=table.version) from None
+        # What the other workers need to apply the change without reading it back from the database: the
+        # stored events and where they start (encoded now, before `apply` may share parts of them).
+        message: dict[str, Any] = {"table": table.id, "seq": table.seq + len(events), "worker": self.worker}
+        if self.shared:
+            message.update(_fanout_events(table.seq + 1, events))
+        self._apply_stored(table, events)
+        await self.fanout.publish("tables", message)
+        self._close_soon_if_abandoned(table)
+
+    def _apply_stored(self, table: Table, events: list[EventData]) -> None:
+        """Carry out events that are in the log (stored here or by another worker) and tell everybody."""
+        if not events:
+            return
         now = time.monotonic()
         lines: list[LogLine] = []
         chats: list[EventData] = []
@@ -456,25 +495,18 @@ class Hub:
             self._forget(table)
         else:
             self._schedule(table)
-        await self.fanout.publish("tables", {"table": table.id, "seq": table.seq, "worker": self.worker})
-        self._close_soon_if_abandoned(table)
 
     async def _catch_up(self, table: Table) -> None:
-        """Apply what other processes stored since this process last looked."""
-        events = await asyncio.to_thread(self.repo.events, table.id, table.seq)
-        now = time.monotonic()
-        lines: list[LogLine] = []
-        chats = []
-        for event in events:
-            lines.extend(table.apply(event, now))
-            if event["kind"] == "chat":
-                chats.append(event)
-        if events:
-            self._deliver(table, lines, chats)
-            if table.status == "closed":
-                self._forget(table)
-            else:
-                self._schedule(table)
+        """Read and apply what other processes stored since this process last looked."""
+        self._apply_stored(table, await asyncio.to_thread(self.repo.events, table.id, table.seq))
+
+    async def _catch_up_all(self) -> None:
+        """The fan-out was broken for a while and its messages lost: read what each known table missed."""
+        for table_id in list(self.tables):
+            async with self.locks[table_id]:
+                table = self.tables.get(table_id)
+                if table is not None:
+                    await self._catch_up(table)
 
     async def _on_fanout(self, topic: str, message: dict[str, Any]) -> None:
         if message.get("worker") == self.worker:
@@ -483,7 +515,10 @@ class Hub:
         async with self.locks[table_id]:
             table = self.tables.get(table_id)
             if table is None:
-                events = await asyncio.to_thread(self.repo.events, table_id)
+                events = message.get("events")
+                if not (isinstance(events, list) and message.get("first") == 1
+                        and len(events) == int(message.get("seq", 0))):
+                    events = await asyncio.to_thread(self.repo.events, table_id)  # not from its start: read it
                 if events:
                     table = Table.from_events(events, time.monotonic())
                     if table.status == "closed":
@@ -492,8 +527,15 @@ class Hub:
                     self._deliver(table, [], [])
                     self._schedule(table)
                 return
-            if int(message.get("seq", 0)) > table.seq:
-                await self._catch_up(table)
+            seq = int(message.get("seq", 0))
+            if seq <= table.seq:
+                return  # known already (a message that came late, or a read that went further)
+            events = message.get("events")
+            if isinstance(events, list) and message.get("first") == table.seq + 1 \
+                    and table.seq + len(events) == seq:
+                self._apply_stored(table, events)  # the next events in the log: no read needed
+            else:
+                await self._catch_up(table)  # a gap (a message lost or overtaken) or no events: read them
 
     # --- watching and presence --------------------------------------------------------------------
     def watch(self, conn: Connection, table_id: str, msg_id: str | int | None = None) -> None:
@@ -652,9 +694,11 @@ class Hub:
 
     async def _sweep_absent(self, every: float = 2.0) -> None:
         """Several workers: people whose worker died are connected nowhere, yet no grace period runs for
-        them anywhere (their worker's timers died with it). Start one here; whoever ends it first acts."""
+        them anywhere (their worker's timers died with it). Start one here; whoever ends it first acts.
+        Everybody not connected here is looked up in one batch (a pipeline), not one round trip each."""
         while True:
             await asyncio.sleep(every)
+            absent: dict[tuple[str, str], str] = {}
             for table in list(self.tables.values()):
                 if table.status not in ("open", "started"):
                     continue
@@ -665,8 +709,13 @@ class Hub:
                     key = name.lower()
                     if self.present[table.id].get(key, 0) > 0 or (table.id, key) in self._grace:
                         continue
-                    if not await self.presence.elsewhere(table.id, name):
-                        self._start_grace(table.id, name)
+                    absent[(table.id, key)] = name
+            elsewhere = await self.presence.elsewhere_many(list(absent)) if absent else set()
+            for (table_id, key), name in absent.items():
+                if (table_id, key) in elsewhere or table_id not in self.tables:
+                    continue
+                if self.present[table_id].get(key, 0) == 0 and (table_id, key) not in self._grace:
+                    self._start_grace(table_id, name)
 
     async def _lease(self, table_id: str, version: int) -> bool:
         """Wait until this worker holds the table's lease (at once with one worker); False when the table
@@ -682,6 +731,20 @@ class Hub:
                 if table.version != version:
                     return False
         return True
+
+
+# A fan-out message carries its events when they are at most this long in JSON; a longer change (a big
+# chat line, say) goes out as "table T is at seq N" and the other workers read it from the database.
+FANOUT_EVENTS_MAX = 16_000
+
+
+def _fanout_events(first: int, events: list[EventData]) -> dict[str, Any]:
+    """The events of one append as the fan-out carries them: a JSON copy (what the database's JSON column
+    gives back, too), or nothing when too long. They cross Redis, which is as trusted as the database."""
+    text = json.dumps(events, separators=(",", ":"))
+    if len(text) > FANOUT_EVENTS_MAX:
+        return {}
+    return {"first": first, "events": json.loads(text)}
 
 
 def _history_entry(entry: dict[str, Any]) -> dict[str, Any]:

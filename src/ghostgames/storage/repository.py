@@ -8,6 +8,7 @@ numbers in one transaction, or nothing; if another writer took one of those numb
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib.util
 import os
@@ -26,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ghostgames.rules.record import GameRecord
-from ghostgames.storage import profiles, quickplay, ratings
+from ghostgames.storage import postgres, profiles, quickplay, ratings
 from ghostgames.storage.models import EventRow, RecordRow, SettingRow, TableRow, UserRow
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -167,6 +168,11 @@ class Repository:
         # handler (1, 2, 5, … 100 ms steps), which made the tail of the server's round trips. Writers of
         # this process queue on a lock instead and start the moment the previous one commits.
         self._write_lock: threading.Lock | None = threading.Lock() if self.url.startswith("sqlite") else None
+        # PostgreSQL: an action's events are stored by one statement in one round trip (storage/postgres.py),
+        # from the event loop when the caller is async (append_async).
+        on_postgres = self.engine.dialect.name == "postgresql"
+        self._append_at_once = postgres.autocommit(self.engine) if on_postgres else None
+        self._appender = postgres.AsyncAppender(self.url) if on_postgres else None
 
     @contextlib.contextmanager
     def _writing(self) -> Iterator[None]:
@@ -179,6 +185,11 @@ class Repository:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    async def close_async(self) -> None:
+        """Close what `append_async` opened in the running event loop (call before `close`)."""
+        if self._appender is not None:
+            await self._appender.close()
 
     # --- server settings ------------------------------------------------------------------------
     def secret(self) -> str:
@@ -283,6 +294,9 @@ class Repository:
         transaction. Returns the record's id. Raises SeqConflict."""
         record_id: int | None = None
         try:
+            if self._append_at_once is not None and record is None:
+                postgres.append(self._append_at_once, table_id, first_seq, events, status, datetime.now(UTC))
+                return None
             with self._writing(), self.sessions.begin() as session:
                 now = datetime.now(UTC)
                 # Core statements, not ORM objects: the unit of work's bookkeeping cost more than the write.
@@ -367,6 +381,30 @@ class Repository:
             return self.append(a.table_id, a.first_seq, a.events, a.status, a.record, a.seat_keys, a.rated)
         except Exception as err:
             return err
+    def appends_on_the_loop(self, record: object | None) -> bool:
+        """Whether `append_async` stores such an append from the event loop (PostgreSQL, no game record);
+        the hub sends every other append through group commit."""
+        return self._appender is not None and record is None
+
+    async def append_async(
+        self,
+        table_id: str,
+        first_seq: int,
+        events: Sequence[dict[str, Any]],
+        status: str | None = None,
+        record: tuple[GameRecord, list[str], dict[str, Any] | None] | None = None,
+        seat_keys: list[str] | None = None,
+        rated: bool = False,
+    ) -> int | None:
+        """`append` for the event loop: on PostgreSQL an append without a game record is sent from the loop
+        itself (storage/postgres.py, no thread); anything else runs `append` on a pool thread."""
+        if self._appender is not None and record is None:
+            try:
+                await self._appender.append(table_id, first_seq, events, status)
+            except postgres.Taken as err:
+                raise SeqConflict(f"table {table_id}: seq {first_seq} is taken") from err
+            return None
+        return await asyncio.to_thread(self.append, table_id, first_seq, events, status, record, seat_keys, rated)
 
     def events(self, table_id: str, after: int = 0) -> list[dict[str, Any]]:
         with self.sessions.begin() as session:
