@@ -335,7 +335,7 @@ async def _play_tables(ports: list[int], tables: int, seconds: float, servers: P
         "server_rss_mb": (max(memory) if memory else servers.rss()) / 2**20,
         **cpu_figures(spent, actions),
         "waiting_for_cpu_share": waited,
-        "load_client_loop_lag_ms": _percentiles(lags),
+        "load_client_loop_lag_ms": {**_percentiles(lags), "samples": len(lags)},
         "load_average": {"before": list(load_before), "after": list(load_after)},
     }
 
