@@ -153,7 +153,10 @@ class Player:
                 self._count(answer, None)
                 continue
             if self.think > 0:
-                await asyncio.sleep(self.rng.uniform(0, 2 * self.think))  # a person looks at the board
+                pause = self.rng.uniform(0, 2 * self.think)  # a person looks at the board
+                await asyncio.sleep(min(pause, max(0.0, stop_at - time.monotonic())))
+                if time.monotonic() >= stop_at:
+                    return  # a pause or an action past the window would stretch it by up to 2 x think
                 if self.table is not message:
                     continue
             action = self.rng.choice(message["view"]["legal"])
