@@ -4,6 +4,7 @@ setups taken in turns for several rounds, medians printed as a Markdown table an
     .venv/bin/python benchmarks/server_cost.py --rounds 2 --seconds 25 --json /tmp/server-cost.json
     .venv/bin/python benchmarks/server_cost.py --no-shared        # SQLite setups only
     .venv/bin/python benchmarks/server_cost.py --no-shared --rounds 3 --before /tmp/old/src --setups think0,2000
+    .venv/bin/python benchmarks/server_cost.py --table-from /tmp/server-cost.json   # the table again
 
 `--before SRC` runs every setup also with the servers of another source tree (e.g. `git archive <commit> src |
 tar -x -C /tmp/old`), the same load client, the two alternating (before first in odd rounds, after first in
@@ -53,7 +54,7 @@ def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
     order = ["worker", "postgresql", "redis", server.SERVER_TOTAL, server.LOAD_CLIENT]
     names = sorted(names, key=lambda n: (next(i for i, p in enumerate(order) if n.startswith(p)), n))
     head = ["setup", "runs", "actions/s", "p50 ms", "p95 ms", "p99 ms", *(f"CPU ms/action: {n}" for n in names),
-            "load (1 min)"]
+            "worker 1 waits for a CPU", "client loop lag p99 ms", "RSS MB", "load (1 min)"]
     lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
     for setup, runs in results.items():
         cells = [setup, str(len(runs)), f"{_median(runs, lambda r: r['actions_per_second']):,.0f}"]
@@ -61,6 +62,11 @@ def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
         for name in names:
             present = [r for r in runs if name in r["cpu_ms_per_action"]]
             cells.append(f"{_median(present, lambda r, n=name: r['cpu_ms_per_action'][n]):.2f}" if present else "–")
+        waits = [r["waiting_for_cpu_share"].get("worker 1", 0.0) for r in runs if "waiting_for_cpu_share" in r]
+        cells.append(f"{statistics.median(waits):.0%}" if waits else "–")
+        lags = [r["load_client_loop_lag_ms"]["p99"] for r in runs if "load_client_loop_lag_ms" in r]
+        cells.append(f"{statistics.median(lags):,.0f}" if lags else "–")
+        cells.append(f"{_median(runs, lambda r: r['server_rss_mb']):,.0f}")
         loads = [r["load_average"]["after"][0] for r in runs]
         cells.append(f"{min(loads):.1f}–{max(loads):.1f}")
         lines.append("| " + " | ".join(cells) + " |")
@@ -77,7 +83,11 @@ def main() -> None:
                         help=f"SQLite setups, comma-separated, of {', '.join(SETUPS)} (default {DEFAULT_SETUPS})")
     parser.add_argument("--before", type=Path, default=None, help="another version's src/ to run beside")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--table-from", type=Path, default=None, help="print the table of a saved --json, run nothing")
     args = parser.parse_args()
+    if args.table_from is not None:
+        print(markdown(json.loads(args.table_from.read_text())))
+        return
     unknown = [key for key in args.setups.split(",") if key not in SETUPS]
     if unknown:
         parser.error(f"unknown setups {', '.join(unknown)}; choose from {', '.join(SETUPS)}")

@@ -35,6 +35,12 @@ def test_bench_server_plays_tables_over_websockets_and_writes_the_figures(tmp_pa
     assert figures["cpu_not_measured"] == []
     assert len(figures["load_average"]["after"]) == 3
     assert "CPU ms per action: worker 1" in result.stdout
+    # the machine's share of a round trip: each event loop's wait for a CPU, the load client's lateness
+    waits = figures["waiting_for_cpu_share"]
+    assert set(waits) == {"worker 1", "load client"} and all(0 <= share <= 1.01 for share in waits.values())
+    lag = figures["load_client_loop_lag_ms"]
+    assert lag["samples"] >= 20 and lag["max"] >= lag["p99"] >= lag["p50"]  # one sample per 20 ms or more
+    assert "load client's event loop late by" in result.stdout
 
 
 def test_bench_server_refuses_several_workers_without_a_shared_database(tmp_path: Path) -> None:

@@ -189,3 +189,46 @@ def test_a_table_closes_only_out_of_play_and_stays_closed_when_rebuilt() -> None
     with pytest.raises(TableError) as err:
         table.decide("Bob", Join(None), None, ctx())
     assert err.value.code == "wrong_status"
+
+
+def test_seat_of_follows_every_join_leave_and_rematch_in_any_case() -> None:
+    """seat_of is answered from an index made again after each event: it must say what a scan would."""
+    table, log = _table("thelast", 3)
+    assert table.seat_of("Alice") is None
+    _do(table, log, "alice", "/join")
+    _do(table, log, "Bob", "/join 3")
+    seat = table.seat_of("ALICE")
+    assert seat is not None and seat.index == 0
+    seat = table.seat_of("bob")
+    assert seat is not None and seat.index == 2
+    _do(table, log, "alice", "/leave")
+    assert table.seat_of("alice") is None
+    _do(table, log, "alice", "/join 2")
+    seat = table.seat_of("alice")
+    assert seat is not None and seat.index == 1
+    _do(table, log, "carol", "/join")
+    _do(table, log, "alice", "/start")
+    _do(table, log, "carol", "/leave")  # during a game: a bot takes the seat over, carol still owns it
+    seat = table.seat_of("carol")
+    assert seat is not None and seat.index == 0 and seat.takeover == "left"
+    for name in ("alice", "bob", "carol", "dave", None):
+        expected = next((s for s in table.seats if name and s.name and s.name.lower() == name.lower()), None)
+        assert table.seat_of(name) is expected
+
+
+def test_a_view_is_made_once_per_version_and_seat_and_never_shown_to_another_seat() -> None:
+    table, log = _table("geister", 2)
+    _do(table, log, "alice", "/join")
+    _do(table, log, "bob", "/join")
+    _do(table, log, "alice", "/start")
+    assert table.state is not None
+    first = {seat: table.view_for(seat) for seat in (0, 1, None)}
+    for seat in (0, 1, None):
+        assert table.view_for(seat) is first[seat]  # the same dict at the same version
+        assert first[seat] == table.state.view(seat)  # and what the game itself says the seat sees
+    assert first[0] != first[1]
+    version = table.version
+    _do(table, log, "alice", "/" + table.state.legal_texts(0)[0])  # seat 1 places its ghosts
+    assert table.version == version + 1
+    assert table.view_for(0) is not first[0] and table.view_for(0) == table.state.view(0)
+    assert table.view_for(1) == table.state.view(1) and table.view_for(None) == table.state.view(None)

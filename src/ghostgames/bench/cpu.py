@@ -173,3 +173,14 @@ def service_root(url: str, default_port: int) -> int | None:
     table = {pid: read_stat(pid) for pid in pids}
     roots = sorted(pid for pid, times in table.items() if times is not None and times.ppid not in pids)
     return roots[0] if roots else None
+
+
+def runqueue_wait_seconds(pid: int) -> float | None:
+    """Seconds the process's main thread (a server's event loop) spent ready to run but waiting for a CPU,
+    since it started (/proc/<pid>/schedstat); None where the kernel does not say. On a busy machine this,
+    not our code, is where a round trip's time can go."""
+    try:
+        fields = (PROC / str(pid) / "schedstat").read_text().split()
+    except OSError:
+        return None
+    return int(fields[1]) / 1e9 if len(fields) > 1 else None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import platform
@@ -152,7 +153,10 @@ class Player:
                 self._count(answer, None)
                 continue
             if self.think > 0:
-                await asyncio.sleep(self.rng.uniform(0, 2 * self.think))  # a person looks at the board
+                pause = self.rng.uniform(0, 2 * self.think)  # a person looks at the board
+                await asyncio.sleep(min(pause, max(0.0, stop_at - time.monotonic())))
+                if time.monotonic() >= stop_at:
+                    return  # a pause or an action past the window would stretch it by up to 2 x think
                 if self.table is not message:
                     continue
             action = self.rng.choice(message["view"]["legal"])
@@ -271,6 +275,11 @@ async def _play_tables(ports: list[int], tables: int, seconds: float, servers: P
 
     seated = await asyncio.gather(*(set_up(i) for i in range(tables)))
     setup_seconds = time.monotonic() - setup_started
+    # The client's thousands of connections are long-lived objects: a full collection of them stalled this
+    # process's event loop for 0.3-1.2 s, which the round trips then measured. Freeze them (this process ends
+    # with the run), so the collector only looks at what the play itself makes.
+    gc.collect()
+    gc.freeze()
     stop_at = time.monotonic() + seconds
     stats.measuring = True
     memory: list[int] = []
@@ -280,7 +289,19 @@ async def _play_tables(ports: list[int], tables: int, seconds: float, servers: P
             memory.append(await asyncio.to_thread(servers.rss))
             await asyncio.sleep(max(0.2, seconds / 10))
 
+    lags: list[float] = []
+
+    async def sample_loop_lag(every: float = 0.02) -> None:
+        """How late this process's event loop wakes up: a late loop adds its lateness to round trips."""
+        while time.monotonic() < stop_at:
+            asked = time.perf_counter()
+            await asyncio.sleep(every)
+            lags.append(time.perf_counter() - asked - every)
+
     sampler = asyncio.create_task(sample_memory())
+    lag_sampler = asyncio.create_task(sample_loop_lag())
+    waiting = {f"worker {i}": p.pid for i, p in enumerate(servers.procs, start=1)} | {LOAD_CLIENT: os.getpid()}
+    waited_before = {name: cpu.runqueue_wait_seconds(pid) for name, pid in waiting.items()}
     load_before = os.getloadavg()
     if meter is not None:
         meter.start()
@@ -291,7 +312,11 @@ async def _play_tables(ports: list[int], tables: int, seconds: float, servers: P
     stats.measuring = False
     spent = meter.stop() if meter is not None else {}
     load_after = os.getloadavg()
+    waited = {name: (after - before) / elapsed for name, pid in waiting.items()
+              if (before := waited_before[name]) is not None and (after := cpu.runqueue_wait_seconds(pid)) is not None
+              and elapsed}
     await sampler
+    lag_sampler.cancel()
     for result in results:
         if isinstance(result, BaseException):
             stats.errors[f"client: {type(result).__name__}"] += 1
@@ -312,6 +337,8 @@ async def _play_tables(ports: list[int], tables: int, seconds: float, servers: P
         "setup_seconds": setup_seconds,
         "server_rss_mb": (max(memory) if memory else servers.rss()) / 2**20,
         **cpu_figures(spent, actions),
+        "waiting_for_cpu_share": waited,
+        "load_client_loop_lag_ms": {**_percentiles(lags), "samples": len(lags)},
         "load_average": {"before": list(load_before), "after": list(load_after)},
     }
 
@@ -437,6 +464,12 @@ def summary_rows(result: dict[str, Any]) -> list[tuple[str, str]]:
     if result["actions"]:
         rows.append(("CPU ms per action: rest of the machine",
                      f"{result['other_processes_cpu_seconds'] * 1000 / result['actions']:.3f}"))
+    for name, share in result.get("waiting_for_cpu_share", {}).items():
+        rows.append((f"{name}: event loop waiting for a CPU", f"{share:.0%} of the time"))
+    lag = result.get("load_client_loop_lag_ms")
+    if lag:
+        rows.append(("load client's event loop late by p50 / p99 / max (ms)",
+                     f"{lag['p50']:.1f} / {lag['p99']:.1f} / {lag['max']:.1f}"))
     before, after = result["load_average"]["before"], result["load_average"]["after"]
     rows.append(("load average 1 min (before / after)", f"{before[0]:.2f} / {after[0]:.2f}"))
     echo = result.get("echo")

@@ -16,6 +16,7 @@ from ghostgames.server.api import router
 from ghostgames.server.bots import BotRunner
 from ghostgames.server.config import ServerConfig
 from ghostgames.server.fanout import Fanout, LocalFanout
+from ghostgames.server.heap import settle_after_start
 from ghostgames.server.http_errors import install as install_http_errors
 from ghostgames.server.hub import Hub
 from ghostgames.server.logs import install as redact_tokens_in_logs
@@ -59,6 +60,7 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
         app.state.hub = hub
         await bots.warm_up()  # the first bot move must not wait for a process to start and import
         await hub.start()
+        settle_after_start()  # the full garbage collections were the 2,000-table tail (server/heap.py)
         try:
             yield
         finally:

@@ -208,6 +208,10 @@ class Table:
         self.history: deque[dict[str, Any]] = deque(maxlen=HISTORY)
         # (version, seat, text, state after, events) of the last action checked, to apply it for free
         self._trial: tuple[int, int, str, State[Any], list[Event]] | None = None
+        # Asked for every connection on every change: seat by lower-case name, made again after each event;
+        # each seat's view, kept for the version (and state) it was made for.
+        self._seat_by_name: dict[str, Seat] | None = None
+        self._views: tuple[int, State[Any] | None, dict[int | None, dict[str, Any]]] = (0, None, {})
         created_line = LogLine("created", f"table created for {self.game.title}", {"game": self.game.name})
         self.history.append({"kind": "log", "line": created_line.for_reader(None)})
 
@@ -223,8 +227,9 @@ class Table:
     def seat_of(self, name: str | None) -> Seat | None:
         if name is None:
             return None
-        key = name.lower()
-        return next((s for s in self.seats if s.name is not None and s.name.lower() == key), None)
+        if self._seat_by_name is None:  # the first seat wins, as a scan would find it
+            self._seat_by_name = {s.name.lower(): s for s in reversed(self.seats) if s.name is not None}
+        return self._seat_by_name.get(name.lower())
 
     def to_act(self) -> frozenset[int]:
         if self.status != "started" or self.state is None:
@@ -232,7 +237,18 @@ class Table:
         return self.state.to_act()
 
     def view_for(self, seat: int | None) -> dict[str, Any] | None:
-        return None if self.state is None else self.state.view(seat)
+        """What `seat` (None: a spectator) sees, made once per version and seat: the same dict for every
+        connection of that reader and every message at that version, so nobody may change it."""
+        if self.state is None:
+            return None
+        version, state, views = self._views
+        if version != self.version or state is not self.state:
+            views = {}
+            self._views = (self.version, self.state, views)
+        view = views.get(seat)
+        if view is None:
+            view = views[seat] = self.state.view(seat)
+        return view
 
     def effective_options(self) -> dict[str, Any]:
         """Settings plus each vote option: on only when every seated person voted for it (bots agree)."""
@@ -658,6 +674,7 @@ class Table:
     def apply(self, event: EventData, now: float) -> list[LogLine]:
         """Carry out one stored event; returns its log lines. Chat returns none (it is its own message)."""
         self.seq += 1
+        self._seat_by_name = None
         kind = event["kind"]
         if kind == "chat":
             self.history.append({"kind": "chat", "name": event["name"], "seat": event.get("seat"),
@@ -668,6 +685,7 @@ class Table:
         if handler is None:
             raise ValueError(f"unknown table event {kind!r}")
         lines: list[LogLine] = handler(event, now)
+        self._seat_by_name = None  # the handler may have seated or unseated someone
         if self.clocks is not None and self.status == "started":
             self.clocks.sync(self.clock_seats(), now)
         # Who sat where when the line was written: a line keeps its names when seats change later.
