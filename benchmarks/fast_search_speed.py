@@ -6,7 +6,8 @@ ratio, and read the load printed with it).
         --json benchmarks/results/fast-search-speed.json
 
 Positions come from games between `rules` bots (escape rule, 300 plies), one every few plies of the play
-phase. Each engine gets `--seconds` per position (a time budget, as `hard` plays), the two engines in turn;
+phase where the expert searches (no winning move, no single answer of the exit guard).
+Each engine gets `--seconds` per position (a time budget, as `hard` plays), the two engines in turn;
 the table gives per position the median of `--runs` runs of each.
 """
 
@@ -22,9 +23,18 @@ from pathlib import Path
 from typing import Any
 
 from ghostgames.bots import SeatKnowledge, get_bot
+from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.fast_search import warm_up
 from ghostgames.games import get_game
 from ghostgames.games.geister.state import GeisterState
+
+
+def searches(state: GeisterState, seat: int) -> bool:
+    """Whether the expert searches here (nothing forced, more than one move allowed)."""
+    knowledge = SeatKnowledge(state, seat)
+    policy = BeliefPolicy(knowledge)
+    legal = knowledge.legal_actions()
+    return len(legal) > 1 and policy.forced(legal, random.Random(0)) is None and len(policy.allowed(legal)) > 1
 
 
 def positions(count: int, seed: int) -> list[tuple[GeisterState, int]]:
@@ -39,7 +49,7 @@ def positions(count: int, seed: int) -> list[tuple[GeisterState, int]]:
         ply = 0
         while state.to_act() and len(out) < count:
             seat = min(state.to_act())
-            if all(state.set_up) and ply % 9 == 4 and len(state.legal_actions(seat)) > 1:
+            if all(state.set_up) and ply % 9 == 4 and searches(state, seat):
                 out.append((state.clone(), seat))
             state.apply(seat, rules.choose(SeatKnowledge(state, seat), rng))
             ply += 1

@@ -4,8 +4,11 @@ The same algorithm as `ghostgames.bots.ismcts` (one shared tree of action sequen
 counts, one node added per iteration, each seat's reward backed up for the seat that chose) and the same
 knowledge as the Python expert (`expert.BeliefPolicy`): worlds' enemy colours drawn from the fitted belief,
 the exit guard and the winning moves decided in Python before the search, the playout heuristic of
-`search.GeisterPolicy.rollout_action` and its hand evaluation `evaluate`. It runs about a hundred times as
-many iterations a second as the Python search (benchmarks/fast_search_speed.py).
+`search.GeisterPolicy.rollout_action` and its hand evaluation `evaluate`. It runs about twenty times as
+many iterations a second as the same search in Python, `expert-v2` (benchmarks/fast_search_speed.py).
+
+One deliberate difference: the Python search grows every root move and keeps the guard's choice for the
+end; here the root holds only the moves the guard allows, so every iteration goes to them.
 
 - Worlds: everything but the enemy's hidden colours is known, so the row is built once from one
   `sample_world` and each iteration only re-colours the hidden ghosts with a colouring drawn from the
@@ -23,10 +26,12 @@ The Python search stays for what the kernel does not cover (other games; setups 
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import numba
@@ -297,6 +302,30 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32
             nd = path[d]
             visits[nd] += 1
             reward[nd] += r0 if actor[nd] == 0 else 1.0 - r0
+
+
+KERNELS = (uniform, rollout_move, hand_value, mlp_value, leaf_value, playout, search_chunk)
+
+
+def _forget_kernels_of_an_older_core() -> None:
+    """numba checks a cached kernel against its own source file only, and these kernels inline fast.py's
+    rules: when fast.py changed since they were cached, drop their cache so that they compile afresh."""
+    stamp = hashlib.sha256(Path(fast.__file__).read_bytes()).hexdigest()
+    marker = Path(__file__).parent / "__pycache__" / "fast_search.core.sha256"
+    try:
+        if marker.exists() and marker.read_text() == stamp:
+            return
+        for kernel in KERNELS:
+            cache = getattr(kernel, "_cache", None)
+            if cache is not None:
+                cache.flush()
+        marker.parent.mkdir(exist_ok=True)
+        marker.write_text(stamp)
+    except OSError:
+        pass  # a read-only install keeps whatever cache it shipped with
+
+
+_forget_kernels_of_an_older_core()
 
 
 class Tree:
