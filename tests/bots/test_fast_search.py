@@ -267,16 +267,12 @@ def test_the_playout_always_leaves_when_it_can() -> None:
 def test_the_mlp_leaf_is_a_plain_forward_pass() -> None:
     """The hook for a learned value function: `MLP` scores a leaf with the given dense layers."""
     state, seat = _searched(OPTIONS[0], seed=5)[3]
-    layers = np.array([240, 16, 8, 1], dtype=np.int32)
     rng = np.random.default_rng(0)
-    parts = []
     matrices = []
-    for n_in, n_out in itertools.pairwise(layers.tolist()):
-        w = rng.normal(0, 0.3, (n_in, n_out)).astype(np.float32)
-        b = rng.normal(0, 0.1, n_out).astype(np.float32)
-        matrices.append((w, b))
-        parts += [w.ravel(), b]
-    weights = np.concatenate(parts).astype(np.float32)
+    for n_in, n_out in itertools.pairwise([240, 16, 8, 1]):
+        matrices.append((rng.normal(0, 0.3, (n_in, n_out)).astype(np.float32),
+                         rng.normal(0, 0.1, n_out).astype(np.float32)))
+    weights, layers = fast_search.mlp_arrays(matrices)
     row = fast.from_state(state)
     board = np.empty((6, 6, 6), dtype=np.float32)
     vector = np.empty(24, dtype=np.float32)

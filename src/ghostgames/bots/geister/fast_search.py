@@ -189,11 +189,21 @@ def mlp_value(row: Row, seat: int, weights: NDArray[np.float32], layers: NDArray
     return 1.0 / (1.0 + math.exp(-float(x[0])))
 
 
+def mlp_arrays(layers: list[tuple[NDArray[Any], NDArray[Any]]]) -> tuple[NDArray[np.float32], NDArray[np.int32]]:
+    """`weights` and `layers` for `mlp_value` from dense layers given as (matrix in x out, bias) pairs."""
+    sizes = [layers[0][0].shape[0]] + [matrix.shape[1] for matrix, _ in layers]
+    parts = [a for matrix, bias in layers for a in (np.asarray(matrix).ravel(), np.asarray(bias).ravel())]
+    return np.concatenate(parts).astype(np.float32), np.array(sizes, dtype=np.int32)
+
+
 @_compiled
 def leaf_value(row: Row, seat: int, evaluator: int, params: NDArray[np.float64], weights: NDArray[np.float32],
                layers: NDArray[np.int32]) -> float:
-    """`seat`'s reward in [0, 1] for a world whose playout was cut short (the one place to plug in a learned
-    value function: add an evaluator code and its arrays)."""
+    """`seat`'s reward in [0, 1] for a world whose playout was cut short. The one place to plug in a learned
+    value function: a compiled `value_of_row(row, seat, ...)` gets an evaluator code of its own here, and
+    its arrays reach it through `FastExpertBot(evaluator=..., weights=..., layers=...)` (or replace
+    `mlp_value`, which already takes a flat float32 weight array and the layer sizes; `mlp_arrays` builds
+    them from (matrix, bias) pairs)."""
     if evaluator == MLP:
         return mlp_value(row, seat, weights, layers)
     v0 = hand_value(row, params)
