@@ -26,7 +26,7 @@ from ghostgames.bots import BOTS, SeatKnowledge
 from ghostgames.bots.base import Bot
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.geister.fast_search import FastExpertBot, warm_up
-from ghostgames.bots.search_bots import expert_v2
+from ghostgames.bots.search_bots import expert_policy
 from ghostgames.tournament import TournamentSpec
 from ghostgames.tournament.runner import play_game
 
@@ -34,7 +34,7 @@ DEFAULT_LIMIT = 14
 
 
 def variant(limit: int, budget: Budget) -> FastExpertBot:
-    bot = FastExpertBot(budget, expert_v2(budget), rollout_limit=limit)
+    bot = FastExpertBot(budget, expert_policy, rollout_limit=limit)
     bot.name = f"expert-r{limit}"
     return bot
 

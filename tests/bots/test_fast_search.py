@@ -17,7 +17,7 @@ from ghostgames.bots.geister import fast_search
 from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.fast_search import FastExpertBot, Tree, move_code
 from ghostgames.bots.geister.search import GeisterPolicy
-from ghostgames.bots.search_bots import expert_v2
+from ghostgames.bots.search_bots import expert_policy
 from ghostgames.games.geister import GeisterState, fast
 from ghostgames.games.geister.actions import Move
 from tests.bots.positions import positions
@@ -49,7 +49,7 @@ def _searched(options: dict[str, Any], seed: int, every: int = 3) -> list[tuple[
 
 
 def _bot(iterations: int, **kwargs: Any) -> FastExpertBot:
-    return FastExpertBot(Budget(iterations=iterations), expert_v2(Budget(iterations=iterations)), **kwargs)
+    return FastExpertBot(Budget(iterations=iterations), expert_policy, **kwargs)
 
 
 def test_expert_is_the_fast_search_and_expert_v2_the_python_one() -> None:
@@ -180,7 +180,7 @@ def test_the_root_is_limited_to_the_guards_answers() -> None:
 
 def test_a_time_budget_runs_whole_chunks_and_stops() -> None:
     state, seat = _searched(OPTIONS[0], seed=3)[5]
-    bot = FastExpertBot(Budget(seconds=0.05), expert_v2(Budget(seconds=0.05)))
+    bot = FastExpertBot(Budget(seconds=0.05), expert_policy)
     move = bot.choose(SeatKnowledge(state, seat), random.Random(1))
     assert str(move) in state.legal_texts(seat)
     assert bot.last_iterations > 0 and bot.last_iterations % fast_search.CHUNK == 0

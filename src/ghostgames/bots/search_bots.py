@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-from ghostgames.bots.base import Bot, SeatKnowledge
+from ghostgames.bots.base import SeatKnowledge
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.bots.policy import SearchPolicy
@@ -54,12 +54,10 @@ def ismcts(budget: Budget) -> IsmctsBot:
     return IsmctsBot(budget, plain_policy)
 
 
-def expert(budget: Budget) -> Bot:
+def expert(budget: Budget) -> IsmctsBot:
     from ghostgames.bots.geister.fast_search import FastExpertBot
 
-    fallback = IsmctsBot(budget, expert_policy, exploration=0.5)
-    fallback.name = "expert"
-    return FastExpertBot(budget, fallback, exploration=0.5)
+    return FastExpertBot(budget, expert_policy, exploration=0.5)
 
 
 def expert_v2(budget: Budget) -> IsmctsBot:

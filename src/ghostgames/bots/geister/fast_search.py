@@ -38,12 +38,12 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from ghostgames.bots.base import Bot, SeatKnowledge
+from ghostgames.bots.base import SeatKnowledge
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.picture import exit_distance
 from ghostgames.bots.geister.search import GeisterPolicy
-from ghostgames.bots.ismcts import IsmctsBot
+from ghostgames.bots.ismcts import IsmctsBot, PolicyFactory
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.actions import Move
 from ghostgames.games.geister.board import DIRECTIONS
@@ -401,32 +401,32 @@ _NO_WEIGHTS = np.zeros(1, dtype=np.float32)
 _NO_LAYERS = np.array([240, 1], dtype=np.int32)
 
 
-class FastExpertBot(Bot):
-    """The Geister expert on the compiled core; other games (and anything the kernel does not cover) go to
-    the Python expert. `rollout_limit` None: GeisterPolicy's (14 plies)."""
+class FastExpertBot(IsmctsBot):
+    """The expert: ISMCTS with `policy` (the expert's), searched on the compiled core for Geister moves;
+    other games (and setups, chosen without search) go to the Python ISMCTS it extends. `rollout_limit`
+    None: the policy's (GeisterPolicy's 14 plies)."""
 
     name = "expert"
 
-    def __init__(self, budget: Budget, fallback: IsmctsBot, exploration: float = 0.5,
+    def __init__(self, budget: Budget, policy: PolicyFactory, exploration: float = 0.5,
                  rollout_limit: int | None = None, evaluator: int = HAND,
                  weights: NDArray[np.float32] | None = None, layers: NDArray[np.int32] | None = None) -> None:
-        self.budget = budget
-        self.fallback = fallback
-        self.exploration = exploration
+        super().__init__(budget, policy, exploration)
         self.rollout_limit = rollout_limit
         self.evaluator = evaluator
         self.weights = _NO_WEIGHTS if weights is None else weights.astype(np.float32)
         self.layers = _NO_LAYERS if layers is None else layers.astype(np.int32)
-        self.last_iterations = 0
         self.last_tree: Tree | None = None
 
     def choose(self, knowledge: SeatKnowledge, rng: random.Random) -> Action:
         legal = knowledge.legal_actions()
         if knowledge.game.name != "geister" or not legal or not isinstance(legal[0], Move):
-            return self.fallback.choose(knowledge, rng)  # other games; setups are chosen without search
+            return super().choose(knowledge, rng)  # other games; setups are chosen without search
         if len(legal) == 1:
             return legal[0]
-        policy = BeliefPolicy(knowledge)
+        policy = self.policy(knowledge)
+        if not isinstance(policy, BeliefPolicy):
+            return super().choose(knowledge, rng)
         forced = policy.forced(legal, rng)
         if forced is not None:
             return forced
@@ -436,13 +436,13 @@ class FastExpertBot(Bot):
         world = knowledge.sample_world(rng)
         assert isinstance(world, GeisterState)
         moves = {move_code(m): m for m in allowed if isinstance(m, Move)}
-        tree = self.search(world, knowledge.seat, policy, np.array(list(moves), dtype=np.int32), rng)
+        tree = self.search_compiled(world, knowledge.seat, policy, np.array(list(moves), dtype=np.int32), rng)
         stats = tree.root_children()
         best = max(moves, key=lambda code: stats.get(code, (0, 0, 0.0))[0])  # the first of the most visited
         return moves[best]
 
-    def search(self, world: GeisterState, seat: int, policy: BeliefPolicy, allowed: NDArray[np.int32],
-               rng: random.Random) -> Tree:
+    def search_compiled(self, world: GeisterState, seat: int, policy: BeliefPolicy, allowed: NDArray[np.int32],
+                        rng: random.Random) -> Tree:
         """Run the budget on `world` (its hidden enemy colours are re-dealt every iteration)."""
         base = fast.from_state(world)
         hidden, colourings, cumulative = belief_arrays(policy)
@@ -473,7 +473,6 @@ class FastExpertBot(Bot):
 def warm_up() -> None:
     """Load the compiled search (or compile it, once per machine) with a tiny search of a new game."""
     from ghostgames.bots.geister.playout import warm_up as warm_playouts
-    from ghostgames.bots.search_bots import expert_v2
     from ghostgames.games import get_game
 
     warm_playouts()
@@ -481,6 +480,6 @@ def warm_up() -> None:
     rng = random.Random(0)
     for seat in (0, 1):
         state.apply(seat, rng.choice(state.legal_actions(seat)))
-    bot = FastExpertBot(Budget(iterations=8), expert_v2(Budget(iterations=8)))
+    bot = FastExpertBot(Budget(iterations=8), BeliefPolicy)
     seat = min(state.to_act())
     bot.choose(SeatKnowledge(state, seat), rng)
