@@ -25,8 +25,8 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	sh scripts/ensure-chromium.sh
 	sh scripts/ensure-services.sh
-	@echo "Compiling the fast Geister core once (numba caches it; later runs load it in about a second)"
-	$(PY) -c 'from ghostgames.bots.geister.playout import warm_up; warm_up()'
+	@echo "Compiling the fast Geister core and search once (numba caches them; later runs load them in about a second)"
+	$(PY) -c 'from ghostgames.bots.geister.fast_search import warm_up; warm_up()'
 	$(VENV)/bin/pytest
 
 test: lint typecheck pytest

@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/how_games_end.py benchmarks/results/geister-expert400-charge.json [...]
     .venv/bin/python benchmarks/how_games_end.py FILE --first 200   # only games 0..199 (a common prefix)
+    .venv/bin/python benchmarks/how_games_end.py PART1 PART2 --together   # one run played in two files
 
 Reads the JSON that `ghostgames tournament --json` and benchmarks/bot_strength.py write, and the JSON lines
 of benchmarks/stream_tournament.py.
@@ -39,13 +40,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", type=Path, nargs="+")
     parser.add_argument("--first", type=int, default=None, help="count only the games numbered below this")
+    parser.add_argument("--together", action="store_true", help="pool the files (parts of one run)")
     args = parser.parse_args()
-    for path in args.files:
-        for bot, counter in tally(path, args.first).items():
+    parts: list[tuple[str, dict[str, Counter[str]]]] = [(path.name, tally(path, args.first)) for path in args.files]
+    if args.together:
+        pooled: dict[str, Counter[str]] = {}
+        for _, counts in parts:
+            for bot, counter in counts.items():
+                pooled.setdefault(bot, Counter()).update(counter)
+        parts = [(" + ".join(name for name, _ in parts), pooled)]
+    for name, counts in parts:
+        for bot, counter in counts.items():
             games = counter["games"]
             reasons = ", ".join(f"{key} {n}" for key, n in sorted(counter.items()) if ":" in key)
             low, high = wilson_interval(counter["win"], games)
-            print(f"{path.name}  {bot}: {games} games, {counter['win']} won ({100 * counter['win'] / games:.1f}%, "
+            print(f"{name}  {bot}: {games} games, {counter['win']} won ({100 * counter['win'] / games:.1f}%, "
                   f"95% CI {100 * low:.1f}-{100 * high:.1f}), "
                   f"{counter['draw']} drawn, {counter['loss']} lost | {reasons}")
 

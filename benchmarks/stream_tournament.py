@@ -6,7 +6,8 @@ short (a shared machine, a deadline) still leaves every finished game. Game i is
         --out benchmarks/results/stream-expert400-charge.jsonl
     .venv/bin/python benchmarks/how_games_end.py benchmarks/results/stream-expert400-charge.jsonl
 
-An existing file is continued: the games it holds are not played again.
+An existing file is continued: the games it holds are not played again. `--start N` begins at game N, so
+two processes can share a long run (e.g. games 0-29 and 30-59 into two files; how_games_end.py reads both).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, required=True)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--start", type=int, default=0, help="the first game to play (from 0)")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--option", action="append", default=[], help="name=value, e.g. exit=reach (repeat)")
     args = parser.parse_args()
@@ -40,7 +42,7 @@ def main() -> None:
     with args.out.open("a") as out:
         if out.tell() == 0:
             out.write(json.dumps({"spec": spec.to_json()}) + "\n")
-        for index in range(args.games):
+        for index in range(args.start, args.games):
             if index in done:
                 continue
             out.write(json.dumps(play_game(spec, index).to_json()) + "\n")

@@ -1,8 +1,9 @@
 """The search bots by game: `ismcts` (generic ISMCTS, plain playouts; Geister plays them on its compiled
 core) and `expert` (ISMCTS with a game's own knowledge: Geister's fitted belief, exit guard, playout policy
-and evaluation; the card games use the same policy as `ismcts`, which already needs their playout and reward
-shaping to be sensible). `expert-v1` is the previous expert (Geister with hand-set belief weights and no exit
-guard), kept for measuring."""
+and evaluation, searched on the compiled core by `geister.fast_search`; the card games use the same policy
+as `ismcts`, which already needs their playout and reward shaping to be sensible). Kept for measuring:
+`expert-v2`, the same Geister knowledge searched in Python, and `expert-v1`, the expert before it (hand-set
+belief weights, no exit guard)."""
 
 from __future__ import annotations
 
@@ -54,8 +55,14 @@ def ismcts(budget: Budget) -> IsmctsBot:
 
 
 def expert(budget: Budget) -> IsmctsBot:
+    from ghostgames.bots.geister.fast_search import FastExpertBot
+
+    return FastExpertBot(budget, expert_policy, exploration=0.5)
+
+
+def expert_v2(budget: Budget) -> IsmctsBot:
     bot = IsmctsBot(budget, expert_policy, exploration=0.5)
-    bot.name = "expert"
+    bot.name = "expert-v2"
     return bot
 
 

@@ -54,12 +54,12 @@ def _start_worker(parent: int) -> None:
     _end_with_parent(parent)
     import ghostgames.bots
     import ghostgames.games
-    from ghostgames.bots.geister import playout
+    from ghostgames.bots.geister import fast_search
 
     for name in ghostgames.games.GAMES:
         ghostgames.games.get_game(name)
     ghostgames.bots.bot_names()
-    playout.warm_up()
+    fast_search.warm_up()  # the compiled core, its playouts and the expert's search
 
 
 def _worker_pid() -> int:

@@ -1,0 +1,485 @@
+"""The Geister expert's search on the compiled core: single-observer ISMCTS in numba.
+
+The same algorithm as `ghostgames.bots.ismcts` (one shared tree of action sequences, UCB with availability
+counts, one node added per iteration, each seat's reward backed up for the seat that chose) and the same
+knowledge as the Python expert (`expert.BeliefPolicy`): worlds' enemy colours drawn from the fitted belief,
+the exit guard and the winning moves decided in Python before the search, the playout heuristic of
+`search.GeisterPolicy.rollout_action` and its hand evaluation `evaluate`. It runs about twenty times as
+many iterations a second as the same search in Python, `expert-v2` (benchmarks/fast_search_speed.py).
+
+One deliberate difference: the Python search grows every root move and keeps the guard's choice for the
+end; here the root holds only the moves the guard allows, so every iteration goes to them.
+
+- Worlds: everything but the enemy's hidden colours is known, so the row is built once from one
+  `sample_world` and each iteration only re-colours the hidden ghosts with a colouring drawn from the
+  belief (at most C(8,4) = 70 of them, enumerated by belief.py) on a splitmix64 stream seeded from the
+  bot's rng: under an iteration budget a choice is a pure function of (knowledge, rng).
+- Tree: preallocated arrays, one entry per node (visits, availability, summed reward for the seat that
+  chose, that seat, the move code, first child, next sibling); grown between chunks, kept across chunks so
+  that a time budget is checked every `CHUNK` iterations.
+- Leaves: `leaf_value(row, seat, evaluator, params, weights, layers)` is the one place a playout cut short
+  is scored: the hand evaluation (`HAND`) or a small MLP over `fast.encode`'s features (`MLP`), so a
+  learned value function can take its place.
+
+The Python search stays for what the kernel does not cover (other games; setups are decided without search).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+from numpy.typing import NDArray
+
+from ghostgames.bots.base import SeatKnowledge
+from ghostgames.bots.budget import Budget
+from ghostgames.bots.geister.expert import BeliefPolicy
+from ghostgames.bots.geister.picture import exit_distance
+from ghostgames.bots.geister.search import GeisterPolicy
+from ghostgames.bots.ismcts import IsmctsBot, PolicyFactory
+from ghostgames.games.geister import fast
+from ghostgames.games.geister.actions import Move
+from ghostgames.games.geister.board import DIRECTIONS
+from ghostgames.games.geister.state import GeisterState
+from ghostgames.rules.contract import Action
+
+Fn = TypeVar("Fn", bound=Callable[..., Any])
+Row = NDArray[np.int32]
+
+
+def _compiled(fn: Fn) -> Fn:
+    """numba.njit with the on-disk cache (as in fast.py), keeping the function's type for mypy."""
+    return cast(Fn, numba.njit(cache=True)(fn))
+
+
+# Leaf evaluators for `leaf_value`.
+HAND, MLP = 0, 1
+# The hand evaluation's and the playout's constants, in `params` order (taken from GeisterPolicy).
+PARAMS = ("hunt", "push", "bad_lost", "last_bad")
+CHUNK = 256  # iterations per kernel call: the time budget is checked between calls
+MAX_DEPTH = 2048  # a tree path longer than this is cut (a leaf is then scored where it stands)
+_ROOT_MOVE = -1
+
+EXIT_DISTANCE = np.array([[exit_distance(sq, owner) for sq in range(fast.SQUARES)] for owner in (0, 1)],
+                         dtype=np.int32)
+_POS, _GOOD, _BOARD, _TURN, _WINNER = fast.POS, fast.GOOD, fast.BOARD, fast.TURN, fast.WINNER
+_ESCAPE_RULE, _RUNNING, _DRAW = fast.ESCAPE_RULE, fast.RUNNING, fast.DRAW
+_STEP, _IS_EXIT = fast.STEP, fast.IS_EXIT
+_TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+_S11 = np.uint64(11)
+
+
+@_compiled
+def uniform(rng: fast.Rng) -> float:
+    """A uniform float in [0, 1) from stream 0 of `rng` (the top 53 bits)."""
+    return float(fast.next_random(rng, 0) >> _S11) * _TO_UNIT
+
+
+# --- the playout and the leaf ------------------------------------------------------------------------------
+@_compiled
+def rollout_move(row: Row, rng: fast.Rng, params: NDArray[np.float64], legal: NDArray[np.int32],
+                 forward: NDArray[np.int32], captures: NDArray[np.int32]) -> int:
+    """GeisterPolicy.rollout_action for the seat to move: leave when it can (or, under `reach`, step a good
+    ghost onto an exit), take a ghost on our own exit corner, else capture with chance `hunt`, else bring a
+    good ghost closer to its exits with chance `push`, else any legal move. The first of the sure moves in
+    the reference's move order wins, as in Python. `legal`, `forward`, `captures`: scratch arrays."""
+    seat = row[_TURN]
+    escape = row[_ESCAPE_RULE] == 1
+    n = fast.legal_moves(row, legal)
+    n_forward = 0
+    n_captures = 0
+    for k in range(n):
+        code = legal[k]
+        target = _STEP[code]
+        if target < 0:
+            return int(code)  # an escape (steps off the board are legal only as escapes)
+        origin = code >> 2
+        if row[_GOOD + row[_BOARD + origin]] == 1:
+            if not escape and _IS_EXIT[seat, target] == 1:
+                return int(code)
+            if EXIT_DISTANCE[seat, target] < EXIT_DISTANCE[seat, origin]:
+                forward[n_forward] = code
+                n_forward += 1
+        if row[_BOARD + target] >= 0:  # an enemy ghost (our own squares are not legal targets)
+            if _IS_EXIT[1 - seat, target] == 1:
+                return int(code)
+            captures[n_captures] = code
+            n_captures += 1
+    if n_captures > 0 and uniform(rng) < params[0]:
+        return int(captures[fast.random_below(rng, 0, n_captures)])
+    if n_forward > 0 and uniform(rng) < params[1]:
+        return int(forward[fast.random_below(rng, 0, n_forward)])
+    return int(legal[fast.random_below(rng, 0, n)])
+
+
+@_compiled
+def hand_value(row: Row, params: NDArray[np.float64]) -> float:
+    """GeisterPolicy.evaluate: seat 0's chance from good ghosts alive, bad ghosts lost, the last bad ghost
+    and how close the best good ghost is to leaving (a logistic of the two seats' worth)."""
+    escape = row[_ESCAPE_RULE] == 1
+    worth0 = 0.0
+    worth1 = 0.0
+    for s in range(2):
+        goods = 0
+        bads_left = 0
+        nearest = 1000
+        for g in range(s * 8, s * 8 + 8):
+            sq = row[_POS + g]
+            if sq < 0:
+                continue
+            if row[_GOOD + g] == 1:
+                goods += 1
+                nearest = min(nearest, EXIT_DISTANCE[s, sq])
+            else:
+                bads_left += 1
+        value = 1.0 * goods + params[2] * (4 - bads_left)
+        if bads_left == 1:
+            value += params[3]
+        if goods > 0:
+            if escape:
+                nearest += 1
+            value += 0.3 * max(0, 6 - nearest)
+            if nearest <= 1 and row[_TURN] == s:
+                value += 1.5
+        if s == 0:
+            worth0 = value
+        else:
+            worth1 = value
+    return 1.0 / (1.0 + math.exp(-(worth0 - worth1)))
+
+
+@_compiled
+def mlp_value(row: Row, seat: int, weights: NDArray[np.float32], layers: NDArray[np.int32]) -> float:
+    """A small MLP's chance for `seat`: inputs `fast.encode(row, seat)` (the 216 board planes, then the 24
+    numbers), dense layers of the sizes in `layers` (layers[0] = 240, the last 1) with ReLU between them and
+    a logistic at the end. `weights` holds each layer's matrix (in x out, row-major) then its bias."""
+    board = np.empty((6, 6, 6), dtype=np.float32)
+    vector = np.empty(24, dtype=np.float32)
+    fast.encode(row, seat, board, vector)
+    width = 0
+    for k in range(layers.shape[0]):
+        width = max(width, layers[k])
+    x = np.zeros(width, dtype=np.float32)
+    y = np.zeros(width, dtype=np.float32)
+    flat = board.ravel()
+    for i in range(216):
+        x[i] = flat[i]
+    for i in range(24):
+        x[216 + i] = vector[i]
+    at = 0
+    for k in range(layers.shape[0] - 1):
+        n_in = layers[k]
+        n_out = layers[k + 1]
+        bias = at + n_in * n_out
+        for j in range(n_out):
+            total = weights[bias + j]
+            for i in range(n_in):
+                total += x[i] * weights[at + i * n_out + j]
+            y[j] = total if k == layers.shape[0] - 2 or total > 0.0 else 0.0
+        at = bias + n_out
+        for j in range(n_out):
+            x[j] = y[j]
+    return 1.0 / (1.0 + math.exp(-float(x[0])))
+
+
+def mlp_arrays(layers: list[tuple[NDArray[Any], NDArray[Any]]]) -> tuple[NDArray[np.float32], NDArray[np.int32]]:
+    """`weights` and `layers` for `mlp_value` from dense layers given as (matrix in x out, bias) pairs."""
+    sizes = [layers[0][0].shape[0]] + [matrix.shape[1] for matrix, _ in layers]
+    parts = [a for matrix, bias in layers for a in (np.asarray(matrix).ravel(), np.asarray(bias).ravel())]
+    return np.concatenate(parts).astype(np.float32), np.array(sizes, dtype=np.int32)
+
+
+@_compiled
+def leaf_value(row: Row, seat: int, evaluator: int, params: NDArray[np.float64], weights: NDArray[np.float32],
+               layers: NDArray[np.int32]) -> float:
+    """`seat`'s reward in [0, 1] for a world whose playout was cut short. The one place to plug in a learned
+    value function: a compiled `value_of_row(row, seat, ...)` gets an evaluator code of its own here, and
+    its arrays reach it through `FastExpertBot(evaluator=..., weights=..., layers=...)` (or replace
+    `mlp_value`, which already takes a flat float32 weight array and the layer sizes; `mlp_arrays` builds
+    them from (matrix, bias) pairs)."""
+    if evaluator == MLP:
+        return mlp_value(row, seat, weights, layers)
+    v0 = hand_value(row, params)
+    return v0 if seat == 0 else 1.0 - v0
+
+
+@_compiled
+def playout(row: Row, rng: fast.Rng, limit: int, params: NDArray[np.float64], evaluator: int,
+            weights: NDArray[np.float32], layers: NDArray[np.int32], legal: NDArray[np.int32],
+            forward: NDArray[np.int32], captures: NDArray[np.int32]) -> float:
+    """Seat 0's reward for playing `row` on with `rollout_move` for at most `limit` plies: 1 / 0 / 0.5 for a
+    finished game, else `leaf_value`."""
+    steps = 0
+    while row[_WINNER] == _RUNNING:
+        if steps >= limit:
+            return leaf_value(row, 0, evaluator, params, weights, layers)
+        fast.apply_move(row, rollout_move(row, rng, params, legal, forward, captures))
+        steps += 1
+    winner = row[_WINNER]
+    if winner == _DRAW:
+        return 0.5
+    return 1.0 if winner == 0 else 0.0
+
+
+# --- the tree ----------------------------------------------------------------------------------------------
+@_compiled
+def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32], colourings: NDArray[np.int8],
+                 cumulative: NDArray[np.float64], rng: fast.Rng, iterations: int, exploration: float, limit: int,
+                 params: NDArray[np.float64], evaluator: int, weights: NDArray[np.float32],
+                 layers: NDArray[np.int32], visits: NDArray[np.int32], avail: NDArray[np.int32],
+                 reward: NDArray[np.float64], actor: NDArray[np.int8], move: NDArray[np.int16],
+                 child: NDArray[np.int32], sibling: NDArray[np.int32], size: NDArray[np.int64]) -> None:
+    """`iterations` ISMCTS iterations from the root (node 0, the seat to move in `base`) into the tree arrays,
+    which must have room for `iterations` more nodes (size[0] is the number in use). At the root only the
+    moves in `allowed` are searched. Each iteration colours the hidden ghosts `hidden` with row k of
+    `colourings` (1 good, 0 bad), k drawn with the cumulative weights `cumulative`."""
+    row = np.empty(fast.FIELDS, dtype=np.int32)
+    legal = np.empty(fast.MAX_MOVES, dtype=np.int32)
+    untried = np.empty(fast.MAX_MOVES, dtype=np.int32)
+    forward = np.empty(fast.MAX_MOVES, dtype=np.int32)
+    captures = np.empty(fast.MAX_MOVES, dtype=np.int32)
+    slot = np.full(fast.SQUARES * 4, -1, dtype=np.int32)  # move code -> child, for the node being walked
+    path = np.empty(MAX_DEPTH, dtype=np.int32)
+    n_colourings = colourings.shape[0]
+    for _ in range(iterations):
+        row[:] = base
+        if hidden.shape[0] > 0:
+            k = min(np.searchsorted(cumulative, uniform(rng) * cumulative[-1]), n_colourings - 1)
+            for j in range(hidden.shape[0]):
+                row[_GOOD + hidden[j]] = colourings[k, j]
+        node = 0
+        depth = 0
+        while row[_WINNER] == _RUNNING and depth < MAX_DEPTH:
+            mover = row[_TURN]
+            if node == 0:
+                n = allowed.shape[0]
+                legal[:n] = allowed
+            else:
+                n = fast.legal_moves(row, legal)
+            c = child[node]
+            while c >= 0:
+                slot[move[c]] = c
+                c = sibling[c]
+            n_untried = 0
+            for i in range(n):
+                found = slot[legal[i]]
+                if found >= 0:
+                    avail[found] += 1
+                else:
+                    untried[n_untried] = legal[i]
+                    n_untried += 1
+            chosen = -1
+            if n_untried > 0:
+                code = untried[fast.random_below(rng, 0, n_untried)]
+                chosen = int(size[0])
+                size[0] += 1
+                visits[chosen] = 0
+                avail[chosen] = 1
+                reward[chosen] = 0.0
+                actor[chosen] = mover
+                move[chosen] = code
+                child[chosen] = -1
+                sibling[chosen] = child[node]
+                child[node] = chosen
+            else:
+                best = -np.inf
+                for i in range(n):
+                    found = slot[legal[i]]
+                    score = reward[found] / visits[found] + exploration * math.sqrt(
+                        math.log(avail[found]) / visits[found])
+                    if score > best:
+                        best = score
+                        chosen = found
+            c = child[node]
+            while c >= 0:
+                slot[move[c]] = -1
+                c = sibling[c]
+            fast.apply_move(row, move[chosen])
+            path[depth] = chosen
+            depth += 1
+            node = chosen
+            if n_untried > 0:
+                break
+        r0 = playout(row, rng, limit, params, evaluator, weights, layers, legal, forward, captures)
+        for d in range(depth):
+            nd = path[d]
+            visits[nd] += 1
+            reward[nd] += r0 if actor[nd] == 0 else 1.0 - r0
+
+
+KERNELS = (uniform, rollout_move, hand_value, mlp_value, leaf_value, playout, search_chunk)
+
+
+def _forget_kernels_of_an_older_core() -> None:
+    """numba checks a cached kernel against its own source file only, and these kernels inline fast.py's
+    rules: when fast.py changed since they were cached, drop their cache so that they compile afresh."""
+    stamp = hashlib.sha256(Path(fast.__file__).read_bytes()).hexdigest()
+    marker = Path(__file__).parent / "__pycache__" / "fast_search.core.sha256"
+    try:
+        if marker.exists() and marker.read_text() == stamp:
+            return
+        for kernel in KERNELS:
+            cache = getattr(kernel, "_cache", None)
+            if cache is not None:
+                cache.flush()
+        marker.parent.mkdir(exist_ok=True)
+        marker.write_text(stamp)
+    except OSError:
+        pass  # a read-only install keeps whatever cache it shipped with
+
+
+_forget_kernels_of_an_older_core()
+
+
+class Tree:
+    """The search tree's arrays (node 0 is the root), grown by doubling."""
+
+    def __init__(self, seat: int, capacity: int = 4096) -> None:
+        self.visits = np.zeros(capacity, dtype=np.int32)
+        self.avail = np.zeros(capacity, dtype=np.int32)
+        self.reward = np.zeros(capacity, dtype=np.float64)
+        self.actor = np.zeros(capacity, dtype=np.int8)
+        self.move = np.zeros(capacity, dtype=np.int16)
+        self.child = np.full(capacity, -1, dtype=np.int32)
+        self.sibling = np.full(capacity, -1, dtype=np.int32)
+        self.size = np.ones(1, dtype=np.int64)
+        self.actor[0] = seat
+        self.move[0] = _ROOT_MOVE
+
+    def reserve(self, more: int) -> None:
+        """Make room for `more` nodes beyond those in use."""
+        need = int(self.size[0]) + more
+        capacity = self.visits.shape[0]
+        if need <= capacity:
+            return
+        while capacity < need:
+            capacity *= 2
+        for name in ("visits", "avail", "reward", "actor", "move", "child", "sibling"):
+            old = getattr(self, name)
+            new = np.zeros(capacity, dtype=old.dtype)
+            new[: old.shape[0]] = old
+            setattr(self, name, new)
+
+    def root_children(self) -> dict[int, tuple[int, int, float]]:
+        """Move code -> (visits, availability, summed reward for the root's seat) of every root child."""
+        out = {}
+        c = int(self.child[0])
+        while c >= 0:
+            out[int(self.move[c])] = (int(self.visits[c]), int(self.avail[c]), float(self.reward[c]))
+            c = int(self.sibling[c])
+        return out
+
+
+def move_code(move: Move) -> int:
+    """The fast core's code of a move (square * 4 + direction)."""
+    return move.origin * 4 + DIRECTIONS.index(move.direction)
+
+
+def policy_params(policy: GeisterPolicy) -> NDArray[np.float64]:
+    return np.array([float(getattr(policy, name)) for name in PARAMS], dtype=np.float64)
+
+
+def belief_arrays(policy: BeliefPolicy) -> tuple[NDArray[np.int32], NDArray[np.int8], NDArray[np.float64]]:
+    """The belief as the kernel takes it: hidden ghost ids, one row of colours per colouring, cumulative
+    probabilities."""
+    b = policy.belief
+    hidden = np.array(b.hidden, dtype=np.int32)
+    colourings = np.array([[1 if g in c else 0 for g in b.hidden] for c in b.colourings], dtype=np.int8)
+    colourings = colourings.reshape(len(b.colourings), len(b.hidden))
+    cumulative = np.cumsum(np.array(b.probabilities, dtype=np.float64))
+    return hidden, colourings, cumulative
+
+
+_NO_WEIGHTS = np.zeros(1, dtype=np.float32)
+_NO_LAYERS = np.array([240, 1], dtype=np.int32)
+
+
+class FastExpertBot(IsmctsBot):
+    """The expert: ISMCTS with `policy` (the expert's), searched on the compiled core for Geister moves;
+    other games (and setups, chosen without search) go to the Python ISMCTS it extends. `rollout_limit`
+    None: the policy's (GeisterPolicy's 14 plies)."""
+
+    name = "expert"
+
+    def __init__(self, budget: Budget, policy: PolicyFactory, exploration: float = 0.5,
+                 rollout_limit: int | None = None, evaluator: int = HAND,
+                 weights: NDArray[np.float32] | None = None, layers: NDArray[np.int32] | None = None) -> None:
+        super().__init__(budget, policy, exploration)
+        self.rollout_limit = rollout_limit
+        self.evaluator = evaluator
+        self.weights = _NO_WEIGHTS if weights is None else weights.astype(np.float32)
+        self.layers = _NO_LAYERS if layers is None else layers.astype(np.int32)
+        self.last_tree: Tree | None = None
+
+    def choose(self, knowledge: SeatKnowledge, rng: random.Random) -> Action:
+        legal = knowledge.legal_actions()
+        if knowledge.game.name != "geister" or not legal or not isinstance(legal[0], Move):
+            return super().choose(knowledge, rng)  # other games; setups are chosen without search
+        if len(legal) == 1:
+            return legal[0]
+        policy = self.policy(knowledge)
+        if not isinstance(policy, BeliefPolicy):
+            return super().choose(knowledge, rng)
+        forced = policy.forced(legal, rng)
+        if forced is not None:
+            return forced
+        allowed = policy.allowed(legal) or legal
+        if len(allowed) == 1:
+            return allowed[0]
+        world = knowledge.sample_world(rng)
+        assert isinstance(world, GeisterState)
+        moves = {move_code(m): m for m in allowed if isinstance(m, Move)}
+        tree = self.search_compiled(world, knowledge.seat, policy, np.array(list(moves), dtype=np.int32), rng)
+        stats = tree.root_children()
+        best = max(moves, key=lambda code: stats.get(code, (0, 0, 0.0))[0])  # the first of the most visited
+        return moves[best]
+
+    def search_compiled(self, world: GeisterState, seat: int, policy: BeliefPolicy, allowed: NDArray[np.int32],
+                        rng: random.Random) -> Tree:
+        """Run the budget on `world` (its hidden enemy colours are re-dealt every iteration)."""
+        base = fast.from_state(world)
+        hidden, colourings, cumulative = belief_arrays(policy)
+        stream = np.array([rng.getrandbits(64)], dtype=np.uint64)
+        params = policy_params(policy)
+        limit = policy.rollout_limit if self.rollout_limit is None else self.rollout_limit
+        tree = Tree(seat)
+        done = 0
+        total = self.budget.iterations
+        deadline = time.perf_counter() + (self.budget.seconds or 0.0)
+        while True:
+            chunk = CHUNK if total is None else min(CHUNK, total - done)
+            if chunk <= 0:
+                break
+            tree.reserve(chunk)
+            search_chunk(base, allowed, hidden, colourings, cumulative, stream, chunk, self.exploration,
+                         int(limit if limit is not None else 1_000_000), params, self.evaluator, self.weights,
+                         self.layers, tree.visits, tree.avail, tree.reward, tree.actor, tree.move, tree.child,
+                         tree.sibling, tree.size)
+            done += chunk
+            if total is None and time.perf_counter() >= deadline:
+                break
+        self.last_iterations = done
+        self.last_tree = tree
+        return tree
+
+
+def warm_up() -> None:
+    """Load the compiled search (or compile it, once per machine) with a tiny search of a new game."""
+    from ghostgames.bots.geister.playout import warm_up as warm_playouts
+    from ghostgames.games import get_game
+
+    warm_playouts()
+    state = get_game("geister").new(players=2, seed=0)
+    rng = random.Random(0)
+    for seat in (0, 1):
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    bot = FastExpertBot(Budget(iterations=8), BeliefPolicy)
+    seat = min(state.to_act())
+    bot.choose(SeatKnowledge(state, seat), rng)
