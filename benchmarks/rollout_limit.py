@@ -7,7 +7,12 @@ games appended as they end.
         --out benchmarks/results/fast-expert-rollout-limit4.jsonl
     .venv/bin/python benchmarks/how_games_end.py benchmarks/results/fast-expert-rollout-limit4.jsonl
 
-The bots are named `expert-r<limit>:<iterations>` in the file (`expert-r14` is `expert` as shipped).
+The bots are named `expert-r<limit>:<iterations>` in the file (`expert-r14` is `expert` as shipped). With
+`--learned` the shorter limits score their leaves with the value learned by self-play (`value.py`) instead of
+the hand evaluation, and are named `expert-v<limit>` (the default stays the shipped hand evaluation):
+
+    .venv/bin/python benchmarks/rollout_limit.py --learned --limits 0,4 --seconds 0.2 --games 40 \\
+        --out benchmarks/results/fast-expert-learned-leaf.jsonl
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from fast_search_speed import positions
 from ghostgames.bots import BOTS, SeatKnowledge
 from ghostgames.bots.base import Bot
 from ghostgames.bots.budget import Budget
-from ghostgames.bots.geister.fast_search import FastExpertBot, warm_up
+from ghostgames.bots.geister.fast_search import HAND, LEARNED, FastExpertBot, warm_up
 from ghostgames.bots.search_bots import expert_policy
 from ghostgames.tournament import TournamentSpec
 from ghostgames.tournament.runner import play_game
@@ -33,28 +38,28 @@ from ghostgames.tournament.runner import play_game
 DEFAULT_LIMIT = 14
 
 
-def variant(limit: int, budget: Budget) -> FastExpertBot:
-    bot = FastExpertBot(budget, expert_policy, rollout_limit=limit)
-    bot.name = f"expert-r{limit}"
+def variant(limit: int, budget: Budget, learned: bool = False) -> FastExpertBot:
+    bot = FastExpertBot(budget, expert_policy, rollout_limit=limit, evaluator=LEARNED if learned else HAND)
+    bot.name = f"expert-{'v' if learned else 'r'}{limit}"
     return bot
 
 
-def register(limit: int, iterations: int) -> str:
-    name = f"expert-r{limit}:{iterations}"
+def register(limit: int, iterations: int, learned: bool = False) -> str:
+    name = f"expert-{'v' if learned else 'r'}{limit}:{iterations}"
 
     def make(seconds: float | None) -> Bot:
-        return variant(limit, Budget(iterations=iterations))
+        return variant(limit, Budget(iterations=iterations), learned)
 
     BOTS[name] = make
     return name
 
 
-def rate(limit: int, seconds: float, count: int) -> float:
+def rate(limit: int, seconds: float, count: int, learned: bool = False) -> float:
     """Median iterations in `seconds` of CPU time over `count` positions: the budgets are measured on the
     process's CPU clock, which a busy machine slows far less than the wall clock."""
     runs = []
     for state, seat in positions(count, 1):
-        bot = variant(limit, Budget(iterations=4096))
+        bot = variant(limit, Budget(iterations=4096), learned)
         start = time.process_time()
         bot.choose(SeatKnowledge(state, seat), random.Random(0))
         runs.append(bot.last_iterations * seconds / max(time.process_time() - start, 1e-6))
@@ -69,10 +74,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--learned", action="store_true", help="the shorter limits score with the learned value")
     args = parser.parse_args()
     warm_up()
     limits = [int(x) for x in args.limits.split(",")]
-    rates = {limit: rate(limit, args.seconds, args.positions) for limit in [DEFAULT_LIMIT, *limits]}
+    rates = {limit: rate(limit, args.seconds, args.positions, args.learned and limit != DEFAULT_LIMIT)
+             for limit in [DEFAULT_LIMIT, *limits]}
     load = os.getloadavg()
     print(f"iterations in {args.seconds} s of CPU (median of {args.positions} positions, load {load[0]:.2f}):")
     for limit, iterations in rates.items():
@@ -81,9 +88,9 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with args.out.open("a") as out:
         out.write(json.dumps({"rates": {str(k): v for k, v in rates.items()}, "seconds": args.seconds,
-                              "load": load}) + "\n")
+                              "learned": args.learned, "load": load}) + "\n")
         for limit in limits:
-            other = register(limit, int(rates[limit]))
+            other = register(limit, int(rates[limit]), args.learned)
             spec = TournamentSpec("geister", (other, default), args.games, 2, None, args.seed, {})
             out.write(json.dumps({"spec": spec.to_json()}) + "\n")
             for index in range(args.games):

@@ -3,7 +3,6 @@ tree's statistics add up, and its playout heuristic and evaluation are GeisterPo
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections import Counter
 from typing import Any
@@ -17,6 +16,7 @@ from ghostgames.bots.geister import fast_search
 from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.fast_search import FastExpertBot, Tree, move_code
 from ghostgames.bots.geister.search import GeisterPolicy
+from ghostgames.bots.geister.value import value_of_row
 from ghostgames.bots.search_bots import expert_policy
 from ghostgames.games.geister import GeisterState, fast
 from ghostgames.games.geister.actions import Move
@@ -199,10 +199,8 @@ def test_the_hand_evaluation_is_exactly_geister_policys(options: dict[str, Any])
             policy = GeisterPolicy(SeatKnowledge(state, seat))
             expected = policy.evaluate(state)
             row = fast.from_state(state)
-            v0 = fast_search.leaf_value(row, 0, fast_search.HAND, _params(), fast_search._NO_WEIGHTS,
-                                        fast_search._NO_LAYERS)
-            v1 = fast_search.leaf_value(row, 1, fast_search.HAND, _params(), fast_search._NO_WEIGHTS,
-                                        fast_search._NO_LAYERS)
+            v0 = fast_search.leaf_value(row, 0, fast_search.HAND, _params(), fast_search.shipped_value())
+            v1 = fast_search.leaf_value(row, 1, fast_search.HAND, _params(), fast_search.shipped_value())
             assert v0 == pytest.approx(expected[0], abs=1e-12)
             assert v1 == pytest.approx(expected[1], abs=1e-12)
             checked += 1
@@ -264,26 +262,21 @@ def test_the_playout_always_leaves_when_it_can() -> None:
     assert set(_kernel_picks(state, 0.5, 0.5, 50)) == {"f6 n"}
 
 
-def test_the_mlp_leaf_is_a_plain_forward_pass() -> None:
-    """The hook for a learned value function: `MLP` scores a leaf with the given dense layers."""
+def test_the_learned_leaf_is_the_shipped_value_for_either_seat() -> None:
+    """`LEARNED` scores a leaf with the value learned by self-play, from the asking seat's side; a bot
+    searching with it at once (no playout) still plays a legal move, the same one for the same seed."""
+    value = fast_search.shipped_value()
+    checked = 0
+    for state, seat in _searched(OPTIONS[0], seed=5)[:6]:
+        row = fast.from_state(state)
+        expected = value_of_row(row, *value)
+        got = fast_search.leaf_value(row, seat, fast_search.LEARNED, _params(), value)
+        assert got == pytest.approx(expected if seat == 0 else 1.0 - expected, abs=1e-12)
+        assert fast_search.leaf_value(row, seat, fast_search.HAND, _params(), value) != pytest.approx(got)
+        checked += 1
+    assert checked == 6
     state, seat = _searched(OPTIONS[0], seed=5)[3]
-    rng = np.random.default_rng(0)
-    matrices = []
-    for n_in, n_out in itertools.pairwise([240, 16, 8, 1]):
-        matrices.append((rng.normal(0, 0.3, (n_in, n_out)).astype(np.float32),
-                         rng.normal(0, 0.1, n_out).astype(np.float32)))
-    weights, layers = fast_search.mlp_arrays(matrices)
-    row = fast.from_state(state)
-    board = np.empty((6, 6, 6), dtype=np.float32)
-    vector = np.empty(24, dtype=np.float32)
-    fast.encode(row, seat, board, vector)
-    x = np.concatenate([board.ravel(), vector]).astype(np.float64)
-    for k, (w, b) in enumerate(matrices):
-        x = x @ w.astype(np.float64) + b
-        if k < len(matrices) - 1:
-            x = np.maximum(x, 0.0)
-    expected = 1.0 / (1.0 + np.exp(-x[0]))
-    got = fast_search.leaf_value(row, seat, fast_search.MLP, _params(), weights, layers)
-    assert got == pytest.approx(expected, abs=1e-4)
-    bot = _bot(200, evaluator=fast_search.MLP, weights=weights, layers=layers, rollout_limit=0)
-    assert str(bot.choose(SeatKnowledge(state, seat), random.Random(0))) in state.legal_texts(seat)
+    choices = {str(_bot(300, evaluator=fast_search.LEARNED, rollout_limit=0).choose(SeatKnowledge(state, seat),
+                                                                                   random.Random(0)))
+               for _ in range(2)}
+    assert len(choices) == 1 and choices <= set(state.legal_texts(seat))

@@ -17,15 +17,15 @@ end; here the root holds only the moves the guard allows, so every iteration goe
 - Tree: preallocated arrays, one entry per node (visits, availability, summed reward for the seat that
   chose, that seat, the move code, first child, next sibling); grown between chunks, kept across chunks so
   that a time budget is checked every `CHUNK` iterations.
-- Leaves: `leaf_value(row, seat, evaluator, params, weights, layers)` is the one place a playout cut short
-  is scored: the hand evaluation (`HAND`) or a small MLP over `fast.encode`'s features (`MLP`), so a
-  learned value function can take its place.
+- Leaves: `leaf_value(row, seat, evaluator, params, value)` is the one place a playout cut short is
+  scored: the hand evaluation (`HAND`) or the value learned by self-play (`LEARNED`, `value.py`).
 
 The Python search stays for what the kernel does not cover (other games; setups are decided without search).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import random
@@ -43,6 +43,7 @@ from ghostgames.bots.budget import Budget
 from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.picture import exit_distance
 from ghostgames.bots.geister.search import GeisterPolicy
+from ghostgames.bots.geister.value import GeisterValue, value_of_row
 from ghostgames.bots.ismcts import IsmctsBot, PolicyFactory
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.actions import Move
@@ -52,6 +53,8 @@ from ghostgames.rules.contract import Action
 
 Fn = TypeVar("Fn", bound=Callable[..., Any])
 Row = NDArray[np.int32]
+Floats = NDArray[np.float64]
+Weights = tuple[Floats, Floats, Floats, Floats]  # the learned value: linear, hidden_w, hidden_b, out_w
 
 
 def _compiled(fn: Fn) -> Fn:
@@ -60,7 +63,7 @@ def _compiled(fn: Fn) -> Fn:
 
 
 # Leaf evaluators for `leaf_value`.
-HAND, MLP = 0, 1
+HAND, LEARNED = 0, 1
 # The hand evaluation's and the playout's constants, in `params` order (taken from GeisterPolicy).
 PARAMS = ("hunt", "push", "bad_lost", "last_bad")
 CHUNK = 256  # iterations per kernel call: the time budget is checked between calls
@@ -156,70 +159,24 @@ def hand_value(row: Row, params: NDArray[np.float64]) -> float:
 
 
 @_compiled
-def mlp_value(row: Row, seat: int, weights: NDArray[np.float32], layers: NDArray[np.int32]) -> float:
-    """A small MLP's chance for `seat`: inputs `fast.encode(row, seat)` (the 216 board planes, then the 24
-    numbers), dense layers of the sizes in `layers` (layers[0] = 240, the last 1) with ReLU between them and
-    a logistic at the end. `weights` holds each layer's matrix (in x out, row-major) then its bias."""
-    board = np.empty((6, 6, 6), dtype=np.float32)
-    vector = np.empty(24, dtype=np.float32)
-    fast.encode(row, seat, board, vector)
-    width = 0
-    for k in range(layers.shape[0]):
-        width = max(width, layers[k])
-    x = np.zeros(width, dtype=np.float32)
-    y = np.zeros(width, dtype=np.float32)
-    flat = board.ravel()
-    for i in range(216):
-        x[i] = flat[i]
-    for i in range(24):
-        x[216 + i] = vector[i]
-    at = 0
-    for k in range(layers.shape[0] - 1):
-        n_in = layers[k]
-        n_out = layers[k + 1]
-        bias = at + n_in * n_out
-        for j in range(n_out):
-            total = weights[bias + j]
-            for i in range(n_in):
-                total += x[i] * weights[at + i * n_out + j]
-            y[j] = total if k == layers.shape[0] - 2 or total > 0.0 else 0.0
-        at = bias + n_out
-        for j in range(n_out):
-            x[j] = y[j]
-    return 1.0 / (1.0 + math.exp(-float(x[0])))
-
-
-def mlp_arrays(layers: list[tuple[NDArray[Any], NDArray[Any]]]) -> tuple[NDArray[np.float32], NDArray[np.int32]]:
-    """`weights` and `layers` for `mlp_value` from dense layers given as (matrix in x out, bias) pairs."""
-    sizes = [layers[0][0].shape[0]] + [matrix.shape[1] for matrix, _ in layers]
-    parts = [a for matrix, bias in layers for a in (np.asarray(matrix).ravel(), np.asarray(bias).ravel())]
-    return np.concatenate(parts).astype(np.float32), np.array(sizes, dtype=np.int32)
-
-
-@_compiled
-def leaf_value(row: Row, seat: int, evaluator: int, params: NDArray[np.float64], weights: NDArray[np.float32],
-               layers: NDArray[np.int32]) -> float:
-    """`seat`'s reward in [0, 1] for a world whose playout was cut short. The one place to plug in a learned
-    value function: a compiled `value_of_row(row, seat, ...)` gets an evaluator code of its own here, and
-    its arrays reach it through `FastExpertBot(evaluator=..., weights=..., layers=...)` (or replace
-    `mlp_value`, which already takes a flat float32 weight array and the layer sizes; `mlp_arrays` builds
-    them from (matrix, bias) pairs)."""
-    if evaluator == MLP:
-        return mlp_value(row, seat, weights, layers)
-    v0 = hand_value(row, params)
+def leaf_value(row: Row, seat: int, evaluator: int, params: NDArray[np.float64], value: Weights) -> float:
+    """`seat`'s reward in [0, 1] for a world whose playout was cut short: the hand evaluation (`HAND`), or
+    the value learned by self-play (`LEARNED`, `value.value_of_row` with the weights in `value`)."""
+    learned = evaluator == LEARNED
+    v0 = value_of_row(row, value[0], value[1], value[2], value[3]) if learned else hand_value(row, params)
     return v0 if seat == 0 else 1.0 - v0
 
 
 @_compiled
-def playout(row: Row, rng: fast.Rng, limit: int, params: NDArray[np.float64], evaluator: int,
-            weights: NDArray[np.float32], layers: NDArray[np.int32], legal: NDArray[np.int32],
+def playout(row: Row, rng: fast.Rng, limit: int, params: NDArray[np.float64], evaluator: int, value: Weights,
+            legal: NDArray[np.int32],
             forward: NDArray[np.int32], captures: NDArray[np.int32]) -> float:
     """Seat 0's reward for playing `row` on with `rollout_move` for at most `limit` plies: 1 / 0 / 0.5 for a
     finished game, else `leaf_value`."""
     steps = 0
     while row[_WINNER] == _RUNNING:
         if steps >= limit:
-            return leaf_value(row, 0, evaluator, params, weights, layers)
+            return leaf_value(row, 0, evaluator, params, value)
         fast.apply_move(row, rollout_move(row, rng, params, legal, forward, captures))
         steps += 1
     winner = row[_WINNER]
@@ -232,8 +189,8 @@ def playout(row: Row, rng: fast.Rng, limit: int, params: NDArray[np.float64], ev
 @_compiled
 def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32], colourings: NDArray[np.int8],
                  cumulative: NDArray[np.float64], rng: fast.Rng, iterations: int, exploration: float, limit: int,
-                 params: NDArray[np.float64], evaluator: int, weights: NDArray[np.float32],
-                 layers: NDArray[np.int32], visits: NDArray[np.int32], avail: NDArray[np.int32],
+                 params: NDArray[np.float64], evaluator: int, value: Weights, visits: NDArray[np.int32],
+                 avail: NDArray[np.int32],
                  reward: NDArray[np.float64], actor: NDArray[np.int8], move: NDArray[np.int16],
                  child: NDArray[np.int32], sibling: NDArray[np.int32], size: NDArray[np.int64]) -> None:
     """`iterations` ISMCTS iterations from the root (node 0, the seat to move in `base`) into the tree arrays,
@@ -307,20 +264,24 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32
             node = chosen
             if n_untried > 0:
                 break
-        r0 = playout(row, rng, limit, params, evaluator, weights, layers, legal, forward, captures)
+        r0 = playout(row, rng, limit, params, evaluator, value, legal, forward, captures)
         for d in range(depth):
             nd = path[d]
             visits[nd] += 1
             reward[nd] += r0 if actor[nd] == 0 else 1.0 - r0
 
 
-KERNELS = (uniform, rollout_move, hand_value, mlp_value, leaf_value, playout, search_chunk)
+KERNELS = (uniform, rollout_move, hand_value, leaf_value, playout, search_chunk)
 
 
 def _forget_kernels_of_an_older_core() -> None:
     """numba checks a cached kernel against its own source file only, and these kernels inline fast.py's
-    rules: when fast.py changed since they were cached, drop their cache so that they compile afresh."""
-    stamp = hashlib.sha256(Path(fast.__file__).read_bytes()).hexdigest()
+    rules and value.py's model: when either changed since they were cached, drop their cache so that they
+    compile afresh."""
+    from ghostgames.bots.geister import value
+
+    sources = b"".join(Path(module.__file__ or "").read_bytes() for module in (fast, value))
+    stamp = hashlib.sha256(sources).hexdigest()
     marker = Path(__file__).parent / "__pycache__" / "fast_search.core.sha256"
     try:
         if marker.exists() and marker.read_text() == stamp:
@@ -397,8 +358,11 @@ def belief_arrays(policy: BeliefPolicy) -> tuple[NDArray[np.int32], NDArray[np.i
     return hidden, colourings, cumulative
 
 
-_NO_WEIGHTS = np.zeros(1, dtype=np.float32)
-_NO_LAYERS = np.array([240, 1], dtype=np.int32)
+@functools.cache
+def shipped_value() -> Weights:
+    """The shipped learned value's arrays, as `leaf_value` takes them (loaded once per process)."""
+    v = GeisterValue.load()
+    return (v.linear, v.hidden_w, v.hidden_b, v.out_w)
 
 
 class FastExpertBot(IsmctsBot):
@@ -410,12 +374,11 @@ class FastExpertBot(IsmctsBot):
 
     def __init__(self, budget: Budget, policy: PolicyFactory, exploration: float = 0.5,
                  rollout_limit: int | None = None, evaluator: int = HAND,
-                 weights: NDArray[np.float32] | None = None, layers: NDArray[np.int32] | None = None) -> None:
+                 value: Weights | None = None) -> None:
         super().__init__(budget, policy, exploration)
         self.rollout_limit = rollout_limit
         self.evaluator = evaluator
-        self.weights = _NO_WEIGHTS if weights is None else weights.astype(np.float32)
-        self.layers = _NO_LAYERS if layers is None else layers.astype(np.int32)
+        self.value = shipped_value() if value is None else value  # passed for HAND too: one compiled kernel
         self.last_tree: Tree | None = None
 
     def choose(self, knowledge: SeatKnowledge, rng: random.Random) -> Action:
@@ -459,8 +422,8 @@ class FastExpertBot(IsmctsBot):
                 break
             tree.reserve(chunk)
             search_chunk(base, allowed, hidden, colourings, cumulative, stream, chunk, self.exploration,
-                         int(limit if limit is not None else 1_000_000), params, self.evaluator, self.weights,
-                         self.layers, tree.visits, tree.avail, tree.reward, tree.actor, tree.move, tree.child,
+                         int(limit if limit is not None else 1_000_000), params, self.evaluator, self.value,
+                         tree.visits, tree.avail, tree.reward, tree.actor, tree.move, tree.child,
                          tree.sibling, tree.size)
             done += chunk
             if total is None and time.perf_counter() >= deadline:
