@@ -461,11 +461,11 @@ class Hub:
             record = (game_record, list(finished["names"]), dict(finished["outcome"]))
             seat_keys = [bot_key(s.bot) if s.bot is not None else person_key(s.name or "") for s in table.seats]
         try:
+            append = Append(table.id, table.seq + 1, events, status, record, seat_keys, table.rated)
             if self.repo.appends_on_the_loop(record):
-                await self.repo.append_async(table.id, table.seq + 1, events, status, record, seat_keys, table.rated)
+                await self.repo.append_async(append.table_id, append.first_seq, append.events, append.status)
             else:
-                await self.appends.append(Append(table.id, table.seq + 1, events, status, record, seat_keys,
-                                                 table.rated))
+                await self.appends.append(append)
         except SeqConflict:
             await self._catch_up(table)
             raise CommitConflict("stale_version", "the table changed at the same moment; here is the fresh table",

@@ -8,7 +8,6 @@ numbers in one transaction, or nothing; if another writer took one of those numb
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import importlib.util
 import os
@@ -381,30 +380,22 @@ class Repository:
             return self.append(a.table_id, a.first_seq, a.events, a.status, a.record, a.seat_keys, a.rated)
         except Exception as err:
             return err
+
     def appends_on_the_loop(self, record: object | None) -> bool:
-        """Whether `append_async` stores such an append from the event loop (PostgreSQL, no game record);
-        the hub sends every other append through group commit."""
+        """Whether such an append is stored from the event loop by `append_async` (PostgreSQL, no game
+        record); the hub sends every other append through group commit."""
         return self._appender is not None and record is None
 
-    async def append_async(
-        self,
-        table_id: str,
-        first_seq: int,
-        events: Sequence[dict[str, Any]],
-        status: str | None = None,
-        record: tuple[GameRecord, list[str], dict[str, Any] | None] | None = None,
-        seat_keys: list[str] | None = None,
-        rated: bool = False,
-    ) -> int | None:
-        """`append` for the event loop: on PostgreSQL an append without a game record is sent from the loop
-        itself (storage/postgres.py, no thread); anything else runs `append` on a pool thread."""
-        if self._appender is not None and record is None:
-            try:
-                await self._appender.append(table_id, first_seq, events, status)
-            except postgres.Taken as err:
-                raise SeqConflict(f"table {table_id}: seq {first_seq} is taken") from err
-            return None
-        return await asyncio.to_thread(self.append, table_id, first_seq, events, status, record, seat_keys, rated)
+    async def append_async(self, table_id: str, first_seq: int, events: Sequence[dict[str, Any]],
+                           status: str | None = None) -> None:
+        """`append` of a plain append (no game record) on PostgreSQL, sent from the event loop itself
+        (storage/postgres.py, no thread). Raises SeqConflict."""
+        if self._appender is None:
+            raise RuntimeError("append_async stores on PostgreSQL only; use append (or group commit)")
+        try:
+            await self._appender.append(table_id, first_seq, events, status)
+        except postgres.Taken as err:
+            raise SeqConflict(f"table {table_id}: seq {first_seq} is taken") from err
 
     def events(self, table_id: str, after: int = 0) -> list[dict[str, Any]]:
         with self.sessions.begin() as session:
