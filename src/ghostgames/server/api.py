@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from ghostgames.server.auth import Identity
 from ghostgames.server.hub import Hub, games_list
 from ghostgames.server.people import People
+from ghostgames.server.ratelimit import NewNames
 from ghostgames.server.throttle import LoginThrottle
 from ghostgames.storage import public_replay
 from ghostgames.tables import TableError
@@ -22,7 +23,7 @@ MAX_RECORD_ID = 2**63 - 1  # the largest id a database integer column holds
 STATUS = {
     "auth_required": 401, "bad_token": 401, "bad_login": 401, "name_taken": 409, "no_such_table": 404,
     "no_such_record": 404, "not_seated": 403, "create_limited": 429, "too_many_tables": 409,
-    "too_many_tries": 429, "name_confusable": 409,
+    "too_many_tries": 429, "names_limited": 429, "name_confusable": 409,
     "no_such_player": 404, "not_yours": 403,
 }
 
@@ -80,10 +81,17 @@ async def _identity(request: Request, authorization: str | None) -> Identity:
     return identity
 
 
-async def _sign_in(request: Request, step: Callable[[People], Identity]) -> Any:
-    """Run one account step off the event loop (argon2 is slow on purpose) and answer with a token."""
+def _address(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
+async def _new_name(request: Request, step: Callable[[People], Identity]) -> Any:
+    """Run one step that makes a name (counted per address, server/ratelimit.py) off the event loop
+    (argon2 is slow on purpose) and answer with a token."""
     people = _people(request)
+    new_names: NewNames = request.app.state.new_names
     try:
+        new_names.take(_address(request))
         return _token_out(people, await asyncio.to_thread(step, people))
     except TableError as err:
         return error_response(err)
@@ -92,12 +100,12 @@ async def _sign_in(request: Request, step: Callable[[People], Identity]) -> Any:
 @router.post("/guest", response_model=TokenOut)
 async def guest(body: NameIn, request: Request) -> Any:
     """Take a free guest name; the answer's token identifies you on the WebSocket."""
-    return await _sign_in(request, lambda people: people.guest(body.name))
+    return await _new_name(request, lambda people: people.guest(body.name))
 
 
 @router.post("/register", response_model=TokenOut)
 async def register(body: AccountIn, request: Request) -> Any:
-    return await _sign_in(request, lambda people: people.register(body.name, body.password))
+    return await _new_name(request, lambda people: people.register(body.name, body.password))
 
 
 @router.post("/login", response_model=TokenOut)
@@ -105,7 +113,7 @@ async def login(body: AccountIn, request: Request) -> Any:
     """Wrong passwords are throttled per name and per address (docs/protocol.md): 429 `too_many_tries`
     with `retry_after`, even for the right password while the lock lasts."""
     throttle: LoginThrottle = request.app.state.login_throttle
-    address = request.client.host if request.client else "unknown"
+    address = _address(request) or "unknown"
     async with throttle.turn(body.name):
         wait = throttle.wait(body.name, address)
         if wait:
@@ -163,7 +171,7 @@ async def create_table(body: TableIn, request: Request, authorization: str | Non
     hub = _hub(request)
     try:
         identity = await _identity(request, authorization)
-        address = request.client.host if request.client else None
+        address = _address(request)
         created = await hub.create(identity.name, body.game, body.seats, body.options, body.clock, address)
     except TableError as err:
         return error_response(err)

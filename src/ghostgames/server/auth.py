@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import unicodedata
 from dataclasses import dataclass
 
@@ -34,7 +36,18 @@ def hash_password(password: str) -> str:
     return _hasher.hash(password)
 
 
-def verify_password(stored_hash: str, password: str) -> bool:
+@functools.cache
+def _stand_in_hash() -> str:
+    return _hasher.hash("a password no account has")
+
+
+def verify_password(stored_hash: str | None, password: str) -> bool:
+    """Whether `password` matches. With no hash (no such account, or a guest) a stand-in is checked all
+    the same and False returned, so the time taken does not tell which names have accounts."""
+    if stored_hash is None:
+        with contextlib.suppress(VerificationError):
+            _hasher.verify(_stand_in_hash(), password)
+        return False
     try:
         return _hasher.verify(stored_hash, password)
     except (VerificationError, InvalidHashError):

@@ -59,10 +59,10 @@ class People:
 
     def login(self, raw_name: str, password: str) -> Identity:
         user = self.repo.get_user(str(raw_name).strip())
-        if user is None or user.guest or user.password_hash is None or not verify_password(user.password_hash,
-                                                                                            password):
+        account = user if user is not None and not user.guest else None
+        if not verify_password(account.password_hash if account else None, password) or account is None:
             raise TableError("bad_login", "wrong name or password")
-        return Identity(user.name, False)
+        return Identity(account.name, False)
 
 
 def _looks_like(name: str, existing: str) -> TableError:

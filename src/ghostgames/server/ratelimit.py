@@ -3,7 +3,12 @@
 
 from __future__ import annotations
 
+import math
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from ghostgames.tables import TableError
 
 
 @dataclass(slots=True)
@@ -75,3 +80,22 @@ def take_all(limits: list[tuple[KeyedBuckets, str]], now: float) -> float:
     for buckets, key in limits:
         buckets.take(key, now)
     return 0.0
+
+
+class NewNames:
+    """New names per address: a guest name holds a name for days and an account costs a password hash
+    (slow on purpose), so one address that asks for thousands would squat names and burn the CPU. A
+    burst of `per_hour`, refilled at `per_hour` an hour: a class behind one school address still fits."""
+
+    def __init__(self, per_hour: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self._buckets = KeyedBuckets(per_hour / 3600.0, per_hour)
+        self._clock = clock
+
+    def take(self, address: str | None) -> None:
+        """Count one new name for `address`, or refuse with `names_limited` and when to try again."""
+        key, now = address or "unknown", self._clock()
+        wait = take_all([(self._buckets, key)], now)
+        if wait > 0:
+            retry = max(1, math.ceil(wait))
+            raise TableError("names_limited", f"too many new names from your address in a short time; try again "
+                             f"in {retry} s, or sign in to a name you already have", retry_after=retry)

@@ -14,7 +14,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ghostgames.server import messages as m
 from ghostgames.server.connection import Connection
 from ghostgames.server.people import People
-from ghostgames.server.ratelimit import TokenBucket
+from ghostgames.server.ratelimit import NewNames, TokenBucket
 from ghostgames.tables import TableError
 
 log = logging.getLogger(__name__)
@@ -30,7 +30,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     conn = Connection(websocket, TokenBucket(config.rate_per_second, config.rate_burst))
     conn.address = websocket.client.host if websocket.client else None
     writer = asyncio.create_task(conn.writer())
-    session = Session(conn, state.hub, state.people)
+    session = Session(conn, state.hub, state.people, state.new_names)
     token, deprecated = _upgrade_token(websocket)
     if token:
         await session.hello(m.Hello(type="hello", token=token), deprecated=deprecated)
@@ -75,10 +75,11 @@ def _upgrade_token(websocket: WebSocket) -> tuple[str | None, str | None]:
 class Session:
     """What one connection says and how the server answers it."""
 
-    def __init__(self, conn: Connection, hub: Any, people: People) -> None:
+    def __init__(self, conn: Connection, hub: Any, people: People, new_names: NewNames) -> None:
         self.conn = conn
         self.hub = hub
         self.people = people
+        self.new_names = new_names
 
     def refuse(self, error: TableError, size: int = 0, msg_id: Any = None, table: str | None = None) -> None:
         message: dict[str, Any] = {"type": "error", **error.to_json()}
@@ -163,6 +164,7 @@ class Session:
                 if identity is None:
                     raise TableError("bad_token", "the session token is invalid or has expired")
             elif message.guest is not None:
+                self.new_names.take(self.conn.address)
                 identity = await asyncio.to_thread(self.people.guest, message.guest)
         except TableError as err:
             self.refuse(err, msg_id=message.id)
