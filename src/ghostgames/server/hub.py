@@ -25,6 +25,7 @@ from ghostgames.server.config import ServerConfig
 from ghostgames.server.connection import Connection, encode
 from ghostgames.server.fanout import Fanout
 from ghostgames.server.group_commit import GroupCommit
+from ghostgames.server.keyed_locks import KeyedLocks
 from ghostgames.server.ratelimit import KeyedBuckets, take_all
 from ghostgames.server.shared import STOP_GRACE, LocalLeases, LocalPresence
 from ghostgames.server.tasks import stop_tasks
@@ -81,7 +82,7 @@ class Hub:
         self.clock_limits = ClockLimits(move_min=config.clock_min)
         self.worker = secrets.token_hex(6)
         self.tables: dict[str, Table] = {}
-        self.locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.locks = KeyedLocks()  # one per table, while in use
         self.watchers: dict[str, set[Connection]] = defaultdict(set)
         self.present: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))  # table -> name -> count
         self.lobby: set[Connection] = set()
@@ -385,7 +386,7 @@ class Hub:
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        async with self.locks[table_id]:
+        async with self.locks.hold(table_id):
             if table_id not in self.tables:
                 events = await asyncio.to_thread(self.repo.events, table_id) if len(table_id) <= 32 else []
                 if not events or await asyncio.to_thread(self.repo.table_status, table_id) == "closed":
@@ -408,7 +409,7 @@ class Hub:
         await self.load(table_id)
         looked = not self.shared
         for attempt in range(3):
-            async with self.locks[table_id]:
+            async with self.locks.hold(table_id):
                 table = self.get(table_id)
                 try:
                     decision = decide(table, self.context(table))
@@ -503,7 +504,7 @@ class Hub:
     async def _catch_up_all(self) -> None:
         """The fan-out was broken for a while and its messages lost: read what each known table missed."""
         for table_id in list(self.tables):
-            async with self.locks[table_id]:
+            async with self.locks.hold(table_id):
                 table = self.tables.get(table_id)
                 if table is not None:
                     await self._catch_up(table)
@@ -512,7 +513,7 @@ class Hub:
         if message.get("worker") == self.worker:
             return
         table_id = str(message.get("table"))
-        async with self.locks[table_id]:
+        async with self.locks.hold(table_id):
             table = self.tables.get(table_id)
             if table is None:
                 events = message.get("events")
@@ -660,7 +661,7 @@ class Hub:
             except Exception:
                 log.exception("bot %s failed at table %s; it plays a random legal move", level, table_id)
                 text = ""
-            async with self.locks[table_id]:
+            async with self.locks.hold(table_id):
                 if table.version != version or table.state is None:
                     return
                 ctx = self.context(table)
@@ -726,7 +727,7 @@ class Hub:
             if table is None or table.version != version:
                 return False
             if self.shared:
-                async with self.locks[table_id]:
+                async with self.locks.hold(table_id):
                     await self._catch_up(table)
                 if table.version != version:
                     return False

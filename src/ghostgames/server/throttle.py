@@ -7,12 +7,13 @@ In memory, per server process: with several workers each keeps its own count (do
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import math
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+
+from ghostgames.server.keyed_locks import KeyedLocks
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,24 +45,14 @@ class LoginThrottle:
         self.rules = rules or ThrottleRules()
         self.clock = clock
         self._counts: dict[str, _Count] = {}
-        self._turns: dict[str, tuple[asyncio.Lock, int]] = {}  # name key -> (lock, requests using it)
+        self._turns = KeyedLocks()  # name key -> its lock, while in use
 
     @contextlib.asynccontextmanager
     async def turn(self, name: str) -> AsyncIterator[None]:
         """One login for a name at a time, so a burst of parallel guesses cannot all pass `wait` before
         the first of them is counted."""
-        key = _name_key(name)
-        lock, users = self._turns.get(key, (asyncio.Lock(), 0))
-        self._turns[key] = (lock, users + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            lock, users = self._turns[key]
-            if users <= 1:
-                del self._turns[key]
-            else:
-                self._turns[key] = (lock, users - 1)
+        async with self._turns.hold(_name_key(name)):
+            yield
 
     def wait(self, name: str, address: str) -> int:
         """Whole seconds until `name` may try from `address` again (0: now)."""
