@@ -58,6 +58,11 @@ class IsmctsBot(Bot):
         legal = policy.allowed(legal) or legal
         if len(legal) == 1:
             return legal[0]
+        return self.search_among(knowledge, policy, legal, rng)
+
+    def search_among(self, knowledge: SeatKnowledge, policy: SearchPolicy, legal: list[Action],
+                     rng: random.Random) -> Action:
+        """The most visited of `legal` (two or more, none forced) after a search of the budget."""
         root = self.search(knowledge.seat, policy, rng)
         best: Action = legal[0]
         best_visits = -1

@@ -26,40 +26,33 @@ The Python search stays for what the kernel does not cover (other games; setups 
 from __future__ import annotations
 
 import functools
-import hashlib
 import math
 import random
+import sys
 import time
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any, TypeVar, cast
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
 from ghostgames.bots.base import SeatKnowledge
 from ghostgames.bots.budget import Budget
+from ghostgames.bots.geister import value
 from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.picture import exit_distance
 from ghostgames.bots.geister.search import GeisterPolicy
 from ghostgames.bots.geister.value import GeisterValue, value_of_row
 from ghostgames.bots.ismcts import IsmctsBot, PolicyFactory
+from ghostgames.bots.policy import SearchPolicy
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.actions import Move
 from ghostgames.games.geister.board import DIRECTIONS
+from ghostgames.games.geister.jit import compiled, forget_stale_kernels
 from ghostgames.games.geister.state import GeisterState
 from ghostgames.rules.contract import Action
 
-Fn = TypeVar("Fn", bound=Callable[..., Any])
 Row = NDArray[np.int32]
 Floats = NDArray[np.float64]
 Weights = tuple[Floats, Floats, Floats, Floats]  # the learned value: linear, hidden_w, hidden_b, out_w
-
-
-def _compiled(fn: Fn) -> Fn:
-    """numba.njit with the on-disk cache (as in fast.py), keeping the function's type for mypy."""
-    return cast(Fn, numba.njit(cache=True)(fn))
 
 
 # Leaf evaluators for `leaf_value`.
@@ -79,14 +72,14 @@ _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 _S11 = np.uint64(11)
 
 
-@_compiled
+@compiled
 def uniform(rng: fast.Rng) -> float:
     """A uniform float in [0, 1) from stream 0 of `rng` (the top 53 bits)."""
     return float(fast.next_random(rng, 0) >> _S11) * _TO_UNIT
 
 
 # --- the playout and the leaf ------------------------------------------------------------------------------
-@_compiled
+@compiled
 def rollout_move(row: Row, rng: fast.Rng, params: NDArray[np.float64], legal: NDArray[np.int32],
                  forward: NDArray[np.int32], captures: NDArray[np.int32]) -> int:
     """GeisterPolicy.rollout_action for the seat to move: leave when it can (or, under `reach`, step a good
@@ -122,7 +115,7 @@ def rollout_move(row: Row, rng: fast.Rng, params: NDArray[np.float64], legal: ND
     return int(legal[fast.random_below(rng, 0, n)])
 
 
-@_compiled
+@compiled
 def hand_value(row: Row, params: NDArray[np.float64]) -> float:
     """GeisterPolicy.evaluate: seat 0's chance from good ghosts alive, bad ghosts lost, the last bad ghost
     and how close the best good ghost is to leaving (a logistic of the two seats' worth)."""
@@ -158,7 +151,7 @@ def hand_value(row: Row, params: NDArray[np.float64]) -> float:
     return 1.0 / (1.0 + math.exp(-(worth0 - worth1)))
 
 
-@_compiled
+@compiled
 def leaf_value(row: Row, seat: int, evaluator: int, params: NDArray[np.float64], value: Weights) -> float:
     """`seat`'s reward in [0, 1] for a world whose playout was cut short: the hand evaluation (`HAND`), or
     the value learned by self-play (`LEARNED`, `value.value_of_row` with the weights in `value`)."""
@@ -167,7 +160,7 @@ def leaf_value(row: Row, seat: int, evaluator: int, params: NDArray[np.float64],
     return v0 if seat == 0 else 1.0 - v0
 
 
-@_compiled
+@compiled
 def playout(row: Row, rng: fast.Rng, limit: int, params: NDArray[np.float64], evaluator: int, value: Weights,
             legal: NDArray[np.int32],
             forward: NDArray[np.int32], captures: NDArray[np.int32]) -> float:
@@ -186,7 +179,7 @@ def playout(row: Row, rng: fast.Rng, limit: int, params: NDArray[np.float64], ev
 
 
 # --- the tree ----------------------------------------------------------------------------------------------
-@_compiled
+@compiled
 def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32], colourings: NDArray[np.int8],
                  cumulative: NDArray[np.float64], rng: fast.Rng, iterations: int, exploration: float, limit: int,
                  params: NDArray[np.float64], evaluator: int, value: Weights, visits: NDArray[np.int32],
@@ -274,29 +267,7 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32
 KERNELS = (uniform, rollout_move, hand_value, leaf_value, playout, search_chunk)
 
 
-def _forget_kernels_of_an_older_core() -> None:
-    """numba checks a cached kernel against its own source file only, and these kernels inline fast.py's
-    rules and value.py's model: when either changed since they were cached, drop their cache so that they
-    compile afresh."""
-    from ghostgames.bots.geister import value
-
-    sources = b"".join(Path(module.__file__ or "").read_bytes() for module in (fast, value))
-    stamp = hashlib.sha256(sources).hexdigest()
-    marker = Path(__file__).parent / "__pycache__" / "fast_search.core.sha256"
-    try:
-        if marker.exists() and marker.read_text() == stamp:
-            return
-        for kernel in KERNELS:
-            cache = getattr(kernel, "_cache", None)
-            if cache is not None:
-                cache.flush()
-        marker.parent.mkdir(exist_ok=True)
-        marker.write_text(stamp)
-    except OSError:
-        pass  # a read-only install keeps whatever cache it shipped with
-
-
-_forget_kernels_of_an_older_core()
+forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(fast, value))  # these inline both
 
 
 class Tree:
@@ -381,24 +352,14 @@ class FastExpertBot(IsmctsBot):
         self.value = shipped_value() if value is None else value  # passed for HAND too: one compiled kernel
         self.last_tree: Tree | None = None
 
-    def choose(self, knowledge: SeatKnowledge, rng: random.Random) -> Action:
-        legal = knowledge.legal_actions()
-        if knowledge.game.name != "geister" or not legal or not isinstance(legal[0], Move):
-            return super().choose(knowledge, rng)  # other games; setups are chosen without search
-        if len(legal) == 1:
-            return legal[0]
-        policy = self.policy(knowledge)
-        if not isinstance(policy, BeliefPolicy):
-            return super().choose(knowledge, rng)
-        forced = policy.forced(legal, rng)
-        if forced is not None:
-            return forced
-        allowed = policy.allowed(legal) or legal
-        if len(allowed) == 1:
-            return allowed[0]
+    def search_among(self, knowledge: SeatKnowledge, policy: SearchPolicy, legal: list[Action],
+                     rng: random.Random) -> Action:
+        """Geister moves are searched here; other games and setups by the Python ISMCTS."""
+        if knowledge.game.name != "geister" or not isinstance(legal[0], Move) or not isinstance(policy, BeliefPolicy):
+            return super().search_among(knowledge, policy, legal, rng)
         world = knowledge.sample_world(rng)
         assert isinstance(world, GeisterState)
-        moves = {move_code(m): m for m in allowed if isinstance(m, Move)}
+        moves = {move_code(m): m for m in legal if isinstance(m, Move)}
         tree = self.search_compiled(world, knowledge.seat, policy, np.array(list(moves), dtype=np.int32), rng)
         stats = tree.root_children()
         best = max(moves, key=lambda code: stats.get(code, (0, 0, 0.0))[0])  # the first of the most visited

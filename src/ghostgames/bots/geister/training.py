@@ -22,19 +22,20 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from typing import Any
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from ghostgames.bots.geister import value
 from ghostgames.bots.geister.value import EXIT_DIST, FEATURES, GeisterValue, features_batch, value_of_row
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.encoding import SETUP_COUNT
+from ghostgames.games.geister.jit import compiled, forget_stale_kernels
 
-Fn = TypeVar("Fn", bound=Callable[..., Any])
 Rows = NDArray[np.int32]
 Floats = NDArray[np.float64]
 
@@ -45,16 +46,12 @@ HUNT = 0.5  # GeisterPolicy.hunt
 PUSH = 0.5  # GeisterPolicy.push
 
 
-def _compiled(fn: Fn) -> Fn:
-    return cast(Fn, numba.njit(cache=True)(fn))
-
-
-@_compiled
+@compiled
 def _chance(rng: NDArray[np.uint64], i: int, p: float) -> bool:
     return fast.random_below(rng, i, 1 << 30) < p * (1 << 30)
 
 
-@_compiled
+@compiled
 def playout_move(s: Rows, rng: NDArray[np.uint64], i: int, moves: NDArray[np.int32],
                  picks: NDArray[np.int32]) -> int:
     """The playout policy's move code for the seat to move (its own colours only)."""
@@ -88,7 +85,7 @@ def playout_move(s: Rows, rng: NDArray[np.uint64], i: int, moves: NDArray[np.int
     return int(moves[fast.random_below(rng, i, n)])
 
 
-@_compiled
+@compiled
 def _redeal(s: Rows, seat: int, rng: NDArray[np.uint64], out: Rows) -> None:
     """`out` = the position with the colours of the enemy's ghosts on the board dealt again at random (as
     many good ones as it has): a world `seat` cannot tell from the real one, without its belief."""
@@ -110,7 +107,7 @@ def _redeal(s: Rows, seat: int, rng: NDArray[np.uint64], out: Rows) -> None:
         out[fast.GOOD + ids[k]] = 1
 
 
-@_compiled
+@compiled
 def guided_move(s: Rows, rng: NDArray[np.uint64], moves: NDArray[np.int32], worlds: Rows, linear: Floats,
                 hidden_w: Floats, hidden_b: Floats, out_w: Floats) -> int:
     """The move with the best value for the seat to move, averaged over worlds with the enemy colours
@@ -141,7 +138,7 @@ def guided_move(s: Rows, rng: NDArray[np.uint64], moves: NDArray[np.int32], worl
     return best
 
 
-@_compiled
+@compiled
 def self_play(games: int, keep: int, seed_rng: NDArray[np.uint64], rows_out: Rows, targets: Floats,
               guided: float, linear: Floats, hidden_w: Floats, hidden_b: Floats, out_w: Floats) -> int:
     """Play `games` games (random setups, random first seat, `escape` or `reach` at even odds, 300 plies)
@@ -181,6 +178,10 @@ def self_play(games: int, keep: int, seed_rng: NDArray[np.uint64], rows_out: Row
             targets[written] = result
             written += 1
     return written
+
+
+KERNELS = (_chance, playout_move, _redeal, guided_move, self_play)
+forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(fast, value))  # they inline both
 
 
 def positions(games: int, keep: int, seed: int, stream: str, guided: float = 0.0,

@@ -20,29 +20,23 @@ compiled search can call `value_of_row(row, linear, hidden_w, hidden_b, out_w)` 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sys
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar, cast
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
 from ghostgames.bots.geister.picture import exit_distance
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.board import NEIGHBOURS, SIZE
+from ghostgames.games.geister.jit import compiled, forget_stale_kernels
 
-Fn = TypeVar("Fn", bound=Callable[..., Any])
 Row = NDArray[np.int32]
 Floats = NDArray[np.float64]
 
 WEIGHTS_FILE = "value-weights.npz"
-
-
-def _compiled(fn: Fn) -> Fn:
-    return cast(Fn, numba.njit(cache=True)(fn))
 
 
 SQUARES = SIZE * SIZE
@@ -78,7 +72,7 @@ FEATURES = PLANES + 4 * SQUARES
 PLY_SCALE = 300.0
 
 
-@_compiled
+@compiled
 def _attacked(s: Row, sq: int, owner: int) -> bool:
     """Whether a ghost of `owner` stands next to `sq`."""
     for k in range(4):
@@ -91,7 +85,7 @@ def _attacked(s: Row, sq: int, owner: int) -> bool:
     return False
 
 
-@_compiled
+@compiled
 def _nearest_good(s: Row, seat: int) -> tuple[int, int]:
     """(ghost, moves it needs to win) of the seat's good ghost nearest to winning; (-1, 99) if none."""
     escape = s[fast.ESCAPE_RULE]
@@ -105,7 +99,7 @@ def _nearest_good(s: Row, seat: int) -> tuple[int, int]:
     return best, best_moves
 
 
-@_compiled
+@compiled
 def _wins_now(s: Row, seat: int) -> bool:
     """Whether `seat`, to move, has a winning step for a good ghost (leaving, or stepping onto a free exit
     under `reach`)."""
@@ -127,7 +121,7 @@ def _wins_now(s: Row, seat: int) -> bool:
     return False
 
 
-@_compiled
+@compiled
 def features(s: Row, me: int, out: Floats) -> None:
     """Write the FEATURES numbers of the position as seat `me` sees it (all colours known) into `out`."""
     enemy = 1 - me
@@ -196,7 +190,7 @@ def features(s: Row, me: int, out: Floats) -> None:
     out[ESCAPE] = float(escape)
 
 
-@_compiled
+@compiled
 def score(x: Floats, linear: Floats, hidden_w: Floats, hidden_b: Floats, out_w: Floats) -> float:
     """One seat's score: linear . x + out_w . relu(hidden_w @ x + hidden_b)."""
     total = 0.0
@@ -217,7 +211,7 @@ def score(x: Floats, linear: Floats, hidden_w: Floats, hidden_b: Floats, out_w: 
     return total
 
 
-@_compiled
+@compiled
 def value_of_row(s: Row, linear: Floats, hidden_w: Floats, hidden_b: Floats, out_w: Floats) -> float:
     """P(seat 0 wins) of a full row, a draw counting half; a finished game gives its result exactly."""
     winner = s[fast.WINNER]
@@ -235,7 +229,7 @@ def value_of_row(s: Row, linear: Floats, hidden_w: Floats, hidden_b: Floats, out
     return float(1.0 / (1.0 + np.exp(-z)))
 
 
-@_compiled
+@compiled
 def features_batch(rows: Row, out: Floats) -> None:
     """out[i, seat] = features(rows[i], seat) for a batch (N, FIELDS) -> (N, 2, FEATURES)."""
     for i in range(rows.shape[0]):
@@ -243,7 +237,7 @@ def features_batch(rows: Row, out: Floats) -> None:
         features(rows[i], 1, out[i, 1])
 
 
-@_compiled
+@compiled
 def move_values(worlds: Row, codes: NDArray[np.int32], seat: int, linear: Floats, hidden_w: Floats,
                 hidden_b: Floats, out_w: Floats) -> Floats:
     """For each move code, the mean over the worlds (K, FIELDS) of `seat`'s chance to win after it."""
@@ -257,6 +251,10 @@ def move_values(worlds: Row, codes: NDArray[np.int32], seat: int, linear: Floats
             out[m] += v if seat == 0 else 1.0 - v
         out[m] /= worlds.shape[0]
     return out
+
+
+KERNELS = (_attacked, _nearest_good, _wins_now, features, score, value_of_row, features_batch, move_values)
+forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(fast,))  # they inline fast.py's rules
 
 
 @dataclass(frozen=True)

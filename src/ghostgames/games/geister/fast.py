@@ -36,41 +36,23 @@ checks a cache against the source file of the function only, and kernels inline 
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any
 
-# numba's OpenMP threads spin while they wait for each other; on a busy machine (more runnable threads than
-# cores) a batch step then waits for a descheduled spinner: 2 threads ran 50x slower than 1 at load 9 on our
-# 2 cores, and 1.3x faster than 1 once the waiting threads sleep instead. A user's own setting wins.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
-import numba  # after the setting above, which OpenMP reads when numba first starts its threads
+import numba
 import numpy as np
 from numpy.typing import NDArray
 
 from ghostgames.games.geister.board import DIRECTIONS, EXITS, START, step
 from ghostgames.games.geister.encoding import MOVE_BASE, PLY_SCALE, SETUP_COUNT
+from ghostgames.games.geister.jit import compiled, compiled_parallel
 from ghostgames.games.geister.state import ESCAPES
 
 if TYPE_CHECKING:
     from ghostgames.games.geister.state import GeisterState
 
-Fn = TypeVar("Fn", bound=Callable[..., Any])
 Board = NDArray[np.int32]  # one game (FIELDS,) or a batch (N, FIELDS)
 Rng = NDArray[np.uint64]
-
-
-def _compiled(fn: Fn) -> Fn:
-    """numba.njit with the on-disk cache, keeping the function's own type for mypy (numba's decorator is
-    typed as returning a dispatcher)."""
-    return cast(Fn, numba.njit(cache=True)(fn))
-
-
-def _compiled_parallel(fn: Fn) -> Fn:
-    """As `_compiled`, with `numba.prange` loops spread over the cores."""
-    return cast(Fn, numba.njit(cache=True, parallel=True)(fn))
 
 
 # --- the layout of one game ------------------------------------------------------------------------------
@@ -115,7 +97,7 @@ _S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(
 
 
 # --- random numbers ----------------------------------------------------------------------------------------
-@_compiled
+@compiled
 def next_random(rng: Rng, i: int) -> np.uint64:
     """The next 64 random bits of stream `i` (splitmix64)."""
     rng[i] += _GOLDEN
@@ -125,14 +107,14 @@ def next_random(rng: Rng, i: int) -> np.uint64:
     return np.uint64(z ^ (z >> _S31))
 
 
-@_compiled
+@compiled
 def random_below(rng: Rng, i: int, n: int) -> int:
     """A uniform integer in 0 .. n-1 from stream `i` (multiply-shift of the top 32 bits: bias below n / 2**32)."""
     return int(((next_random(rng, i) >> _S32) * np.uint64(n)) >> _S32)
 
 
 # --- a game ------------------------------------------------------------------------------------------------
-@_compiled
+@compiled
 def new_game(s: Board, escape: int, max_plies: int, disclose: int, first: int) -> None:
     """Ghosts on their start squares, colours not chosen yet, nobody set up."""
     for sq in range(SQUARES):
@@ -154,7 +136,7 @@ def new_game(s: Board, escape: int, max_plies: int, disclose: int, first: int) -
     s[DISCLOSE] = disclose
 
 
-@_compiled
+@compiled
 def apply_setup(s: Board, seat: int, index: int) -> None:
     """Setup index 0..69 (encoding.py's order) for `seat`."""
     for k in range(8):
@@ -162,7 +144,7 @@ def apply_setup(s: Board, seat: int, index: int) -> None:
     s[SET_UP + seat] = 1
 
 
-@_compiled
+@compiled
 def seat_to_act(s: Board) -> int:
     """The seat that acts next: in the setup the lower seat not yet set up (as the AEC environment picks
     from the reference's to_act()), then the seat to move; -1 once the game is over."""
@@ -175,7 +157,7 @@ def seat_to_act(s: Board) -> int:
     return int(s[TURN])
 
 
-@_compiled
+@compiled
 def legal_moves(s: Board, out: NDArray[np.int32]) -> int:
     """Write the move codes of the seat to move into `out` (reference order); return how many."""
     seat = s[TURN]
@@ -201,7 +183,7 @@ def legal_moves(s: Board, out: NDArray[np.int32]) -> int:
     return n
 
 
-@_compiled
+@compiled
 def apply_move(s: Board, code: int) -> int:
     """Play a legal move of the seat to move (not checked here: take it from legal_moves or a mask).
     Returns the id of the ghost it captured, or -1."""
@@ -251,7 +233,7 @@ def apply_move(s: Board, code: int) -> int:
     return captured
 
 
-@_compiled
+@compiled
 def random_setups(s: Board, rng: Rng, i: int) -> None:
     """Both seats place their ghosts uniformly at random (seat 0 first)."""
     apply_setup(s, 0, random_below(rng, i, SETUP_COUNT))
@@ -270,7 +252,7 @@ _M1, _M2, _M4 = np.uint64(0x5555555555555555), np.uint64(0x3333333333333333), np
 _H01, _S56 = np.uint64(0x0101010101010101), np.uint64(56)
 
 
-@_compiled
+@compiled
 def popcount(x: np.uint64) -> int:
     """Set bits of x (LLVM turns this into one instruction where the CPU has one)."""
     x = x - ((x >> _ONE) & _M1)
@@ -279,7 +261,7 @@ def popcount(x: np.uint64) -> int:
     return int((x * _H01) >> _S56)
 
 
-@_compiled
+@compiled
 def nth_bit(x: np.uint64, n: int) -> int:
     """The square of the n-th (from 0) set bit of x, counting from square 0."""
     for _ in range(n):
@@ -287,7 +269,7 @@ def nth_bit(x: np.uint64, n: int) -> int:
     return popcount((x & (~x + _ONE)) - _ONE)
 
 
-@_compiled
+@compiled
 def occupancy(s: Board, seat: int) -> np.uint64:
     bits = np.uint64(0)
     for g in range(seat * 8, seat * 8 + 8):
@@ -296,7 +278,7 @@ def occupancy(s: Board, seat: int) -> np.uint64:
     return bits
 
 
-@_compiled
+@compiled
 def _escape_count(s: Board) -> int:
     """How many escape moves the seat to move has (0 under `reach`)."""
     if s[ESCAPE_RULE] == 0:
@@ -313,21 +295,21 @@ def _escape_count(s: Board) -> int:
 Sources = tuple[np.uint64, np.uint64, np.uint64, np.uint64]
 
 
-@_compiled
+@compiled
 def step_sources(own: np.uint64) -> Sources:
     """Per direction (n, e, s, w), the squares of `own` ghosts that may step that way."""
     return (own & ~(own >> _SIX) & _NOT_LAST_ROW, own & ~(own >> _ONE) & _NOT_LAST_FILE,
             own & ~(own << _SIX) & _NOT_FIRST_ROW, own & ~(own << _ONE) & _NOT_FIRST_FILE)
 
 
-@_compiled
+@compiled
 def move_count(s: Board, sources: Sources) -> int:
     """How many legal moves the seat to move has; `sources` = step_sources(its ghosts' squares)."""
     return (popcount(sources[0]) + popcount(sources[1]) + popcount(sources[2]) + popcount(sources[3])
             + _escape_count(s))
 
 
-@_compiled
+@compiled
 def nth_move(s: Board, sources: Sources, k: int) -> int:
     """The k-th legal move (0 .. move_count - 1) of the seat to move: the north steps by origin square,
     then east, south, west, then the escapes. With move_count this picks a uniformly random move without
@@ -355,7 +337,7 @@ def nth_move(s: Board, sources: Sources, k: int) -> int:
     return -1  # k was not below move_count
 
 
-@_compiled
+@compiled
 def random_playout(s: Board, rng: Rng, i: int, log: NDArray[np.int32]) -> int:
     """Play uniformly random moves to the end; return the number of moves. The first len(log) move codes
     are written to `log` (give an empty array to keep none)."""
@@ -381,7 +363,7 @@ def random_playout(s: Board, rng: Rng, i: int, log: NDArray[np.int32]) -> int:
     return played
 
 
-@_compiled
+@compiled
 def play_random_games(games: int, rng: Rng, escape: int, max_plies: int, first: int) -> int:
     """Play `games` complete random games (random setups; `first` -1 = a random first seat) in one thread;
     return the actions taken, the two setups of each game included (as the Python benchmark counts)."""
@@ -397,7 +379,7 @@ def play_random_games(games: int, rng: Rng, escape: int, max_plies: int, first: 
 
 
 # --- observations and masks (encoding.py's layout, seat-relative) ------------------------------------------
-@_compiled
+@compiled
 def encode(s: Board, seat: int, board: NDArray[np.float32], vector: NDArray[np.float32]) -> None:
     """Fill `board` (6, 6, 6) and `vector` (24,) exactly as `state.encode(seat)` does, from what `seat`
     may know: its own colours, the colours shown by captures and escapes, and all of them only at the end
@@ -465,7 +447,7 @@ def encode(s: Board, seat: int, board: NDArray[np.float32], vector: NDArray[np.f
             vector[22] = 1.0
 
 
-@_compiled
+@compiled
 def move_index(code: int, seat: int) -> int:
     """The seat-relative action index (70..213) of a move code."""
     if seat == 0:
@@ -473,7 +455,7 @@ def move_index(code: int, seat: int) -> int:
     return MOVE_BASE + 4 * (SQUARES - 1 - (code >> 2)) + ((code & 3) + 2) % 4
 
 
-@_compiled
+@compiled
 def move_code(index: int, seat: int) -> int:
     """The move code of a seat-relative action index (70..213); the inverse of move_index."""
     rel = index - MOVE_BASE
@@ -482,7 +464,7 @@ def move_code(index: int, seat: int) -> int:
     return 4 * (SQUARES - 1 - (rel >> 2)) + ((rel & 3) + 2) % 4
 
 
-@_compiled
+@compiled
 def _mark_steps(mask: NDArray[np.int8], sources: np.uint64, direction: int, seat: int) -> None:
     """Set the mask index of each step in `direction` from the squares in `sources`."""
     while sources:
@@ -491,7 +473,7 @@ def _mark_steps(mask: NDArray[np.int8], sources: np.uint64, direction: int, seat
         sources ^= lowest
 
 
-@_compiled
+@compiled
 def legal_mask(s: Board, seat: int, mask: NDArray[np.int8]) -> None:
     """Fill `mask` (214,) as `state.legal_mask(seat)` does (the steps found with bitboards)."""
     mask[:] = 0
@@ -515,7 +497,7 @@ def legal_mask(s: Board, seat: int, mask: NDArray[np.int8]) -> None:
                 mask[move_index(ESCAPE_CODE[seat, e], seat)] = 1
 
 
-@_compiled
+@compiled
 def apply_index(s: Board, seat: int, index: int) -> int:
     """Apply the seat-relative action index (legal, checked by the caller); return the captured ghost or -1."""
     if index < SETUP_COUNT:
@@ -525,12 +507,12 @@ def apply_index(s: Board, seat: int, index: int) -> int:
 
 
 # --- batches (the vector environment's kernels; one game per row, spread over the cores) -------------------
-@_compiled
+@compiled
 def _start(s: Board, rng: Rng, i: int, escape: int, max_plies: int, disclose: int, first: int) -> None:
     new_game(s, escape, max_plies, disclose, random_below(rng, i, 2) if first < 0 else first)
 
 
-@_compiled
+@compiled
 def _observe(s: Board, boards: NDArray[np.float32], vectors: NDArray[np.float32], masks: NDArray[np.int8],
              seats: NDArray[np.int8], i: int) -> None:
     seat = seat_to_act(s)
@@ -539,7 +521,7 @@ def _observe(s: Board, boards: NDArray[np.float32], vectors: NDArray[np.float32]
     legal_mask(s, seat, masks[i])
 
 
-@_compiled_parallel
+@compiled_parallel
 def batch_reset(states: Board, rng: Rng, escape: int, max_plies: int, disclose: int, first: int,
                 boards: NDArray[np.float32], vectors: NDArray[np.float32], masks: NDArray[np.int8],
                 seats: NDArray[np.int8]) -> None:
@@ -549,7 +531,7 @@ def batch_reset(states: Board, rng: Rng, escape: int, max_plies: int, disclose: 
         _observe(states[i], boards, vectors, masks, seats, i)
 
 
-@_compiled_parallel
+@compiled_parallel
 def batch_step(states: Board, rng: Rng, actions: NDArray[np.int64], escape: int, max_plies: int, disclose: int,
                first: int, boards: NDArray[np.float32], vectors: NDArray[np.float32], masks: NDArray[np.int8],
                seats: NDArray[np.int8], rewards: NDArray[np.float32], done: NDArray[np.bool_],
@@ -573,7 +555,7 @@ def batch_step(states: Board, rng: Rng, actions: NDArray[np.int64], escape: int,
         _observe(s, boards, vectors, masks, seats, i)
 
 
-@_compiled
+@compiled
 def random_action(s: Board, rng: Rng, i: int) -> int:
     """A uniformly random legal action index of the seat to act (-1 once the game is over): a setup, or a
     move counted with bitboards, as picking uniformly from its legal mask would."""
@@ -586,7 +568,7 @@ def random_action(s: Board, rng: Rng, i: int) -> int:
     return move_index(nth_move(s, sources, random_below(rng, i, move_count(s, sources))), seat)
 
 
-@_compiled_parallel
+@compiled_parallel
 def batch_random_actions(states: Board, rng: Rng, out: NDArray[np.int64]) -> None:
     """random_action for every game of the batch (stream i of `rng` for game i)."""
     for i in numba.prange(states.shape[0]):
