@@ -153,3 +153,53 @@ def test_the_rated_box_is_checked_for_an_account_and_disabled_for_a_guest(
     guest.locator("form.create-form[data-game=geister] button[type=submit]").click()
     guest.wait_for_url(re.compile(r"/table/"))
     expect(guest.locator(".table-head .chip.rated-off")).to_have_text("Unrated")
+
+
+def test_a_reload_keeps_the_wait_and_the_pair_is_still_found(
+        server: ServerProcess, browser: Browser, pages: list[Page]) -> None:
+    """Reloading the lobby while waiting used to drop the wait from the page (the queue then forgot it);
+    the tab now remembers it, goes on counting, and is seated when an opponent comes."""
+    page = new_page(pages, browser, 1280, 800)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    enter_as_guest(page, server.http_url, "Rosa")
+    tile = page.locator(".game-tile[data-game=geister]")
+    tile.locator("button.find-opponent").click()
+    expect(tile.locator("button.quick-cancel")).to_be_visible()
+    expect(tile.locator(".quick-status")).not_to_contain_text("(0 s)")
+    before = waited(page, "geister")
+
+    page.reload()
+    tile = page.locator(".game-tile[data-game=geister]")
+    expect(tile.locator(".quick-status")).to_contain_text("Looking for a Geister opponent")
+    expect(tile.locator("button.find-opponent")).to_be_disabled()
+    assert waited(page, "geister") >= before  # the same wait, not a new one
+    expect(tile.locator(".quick-status")).not_to_contain_text(f"({waited(page, 'geister')} s)")  # still asking
+    assert quick_state(page) == "waiting"
+
+    other = new_page(pages, browser, 1280, 800)
+    enter_as_guest(other, server.http_url, "Sami")
+    other.locator(".game-tile[data-game=geister] button.find-opponent").click()
+    for seated in (page, other):
+        seated.wait_for_url(re.compile(r"/table/"), timeout=15_000)
+    assert page.url == other.url  # both at the one table the queue made
+
+    page.goto(server.http_url + "/")  # back in the lobby after the pairing: nothing to resume
+    expect(page.locator(".game-tile[data-game=geister] button.find-opponent")).to_be_enabled()
+    expect(page.locator("button.quick-cancel:visible")).to_have_count(0)
+    assert errors == []
+
+
+def test_a_reload_after_stop_waiting_does_not_wait_again(
+        server: ServerProcess, browser: Browser, pages: list[Page]) -> None:
+    page = new_page(pages, browser, 390, 844)
+    enter_as_guest(page, server.http_url, "Theo")
+    tile = page.locator(".game-tile[data-game=thelast]")
+    tile.locator("button.find-opponent").click()
+    expect(tile.locator("button.quick-cancel")).to_be_visible()
+    tile.locator("button.quick-cancel").click()
+    assert settles_on(page, "idle")
+    page.reload()
+    expect(page.locator(".game-tile[data-game=thelast] button.find-opponent")).to_be_enabled()
+    expect(page.locator("button.quick-cancel:visible")).to_have_count(0)
+    assert quick_state(page) == "idle"

@@ -151,6 +151,7 @@ export function lobbyPage(root, connection) {
     quickLines.forEach((line) => line.update());
     findButtons.forEach((button) => (button.disabled = quick.state.game === button.dataset.game));
   });
+  quick.resume();
   // The "Rated" boxes of the create forms follow who you are: an account may choose, a guest plays unrated.
   const ratedBoxes = [];
 

@@ -2,6 +2,7 @@
 // (docs/protocol.md, /api/quick) until the server seats us with someone of close rating, then goes to that
 // table. After a while the server offers a bot of our strength instead. The page asks about once a
 // second; the queue forgets a page that stopped asking. One wait at a time (a new one replaces the old).
+// The tab remembers its wait (sessionStorage), so a reload picks it up again instead of dropping it.
 
 import { h } from "./dom.js";
 import { errorText } from "./errors.js";
@@ -9,6 +10,7 @@ import { t } from "./i18n.js";
 import { api, session } from "./net.js";
 
 const ASK_EVERY_MS = 1000;
+const KEPT = "ghostgames.quickWait"; // the game this tab waits for, across a reload
 
 /** The one quick-play wait of this page; `onChange` redraws the tiles' status lines. */
 export function quickPlay(onChange) {
@@ -22,6 +24,7 @@ export function quickPlay(onChange) {
     timer = null;
     state.game = null;
     state.bot = null;
+    sessionStorage.removeItem(KEPT);
   }
 
   function failed(game, error) {
@@ -47,6 +50,7 @@ export function quickPlay(onChange) {
       return;
     }
     state.game = answer.game;
+    sessionStorage.setItem(KEPT, answer.game);
     state.waited = Math.round(answer.waited);
     state.bot = answer.bot ?? null;
     state.note = null;
@@ -68,6 +72,11 @@ export function quickPlay(onChange) {
 
   return {
     state,
+    /** After a reload: go on with this tab's wait (or go to the table it found meanwhile). */
+    resume() {
+      const game = sessionStorage.getItem(KEPT);
+      if (game && session.token) call(game, "/quick", "GET");
+    },
     join(game) {
       if (!session.token) {
         state.note = t("quick.need_name");
