@@ -385,6 +385,7 @@ def test_screenshots_of_every_game_for_a_reviewer(
         assert wait_turn_or_end(page)
         if game == "geister":
             page.click("button.setup-random")  # the board with my ghosts on it
+        page.wait_for_function("() => document.getAnimations().length === 0")  # no card caught mid-flight
         path = SCREENSHOTS / f"{game}-{width}x{height}.png"
         page.screenshot(path=str(path), full_page=True)
         assert path.stat().st_size > 0
