@@ -44,6 +44,7 @@ FAST_ENV = {
     "GHOSTGAMES_CREATE_PER_ADDRESS": "1000",
     "GHOSTGAMES_MAX_OPEN_TABLES": "1000",
     "GHOSTGAMES_NAMES_PER_ADDRESS": "100000",
+    "GHOSTGAMES_CONNECTIONS_PER_ADDRESS": "100000",
     "GHOSTGAMES_CLOCK_MIN": "1",  # clocks of a second or two, so timeouts are seen quickly
 }
 

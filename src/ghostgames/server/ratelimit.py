@@ -99,3 +99,34 @@ class NewNames:
             retry = max(1, math.ceil(wait))
             raise TableError("names_limited", f"too many new names from your address in a short time; try again "
                              f"in {retry} s, or sign in to a name you already have", retry_after=retry)
+
+
+class OpenConnections:
+    """WebSocket connections open now, per address: one address that holds thousands would use up the
+    server's file handles and memory, and nobody else could connect. Counted per server process."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._open: dict[str, int] = {}
+
+    def open(self, address: str | None) -> None:
+        """Count one more connection from `address`, or refuse with `too_many_connections`."""
+        key = address or "unknown"
+        held = self._open.get(key, 0)
+        if held >= self.limit:
+            raise TableError("too_many_connections", f"{held} connections from your address are open already, the "
+                             "most allowed; close some tabs or windows of this site and reload",
+                             open=held, limit=self.limit)
+        self._open[key] = held + 1
+
+    def close(self, address: str | None) -> None:
+        key = address or "unknown"
+        held = self._open.get(key, 0) - 1
+        if held > 0:
+            self._open[key] = held
+        else:
+            self._open.pop(key, None)
+
+    def __len__(self) -> int:
+        """Addresses with a connection open."""
+        return len(self._open)

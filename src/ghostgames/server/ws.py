@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from typing import Any
@@ -25,10 +26,26 @@ URL_TOKEN_DEPRECATED = ("the token in the WebSocket URL (?token=) is read for on
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
     state = websocket.app.state
-    config = state.config
+    address = websocket.client.host if websocket.client else None
     await websocket.accept()
+    try:
+        state.open_connections.open(address)
+    except TableError as err:  # said in a message, which a browser can read, unlike a refused upgrade
+        await websocket.send_text(json.dumps({"type": "error", **err.to_json()}))
+        await websocket.close(code=1008, reason="too many connections from this address")
+        return
+    try:
+        await _serve(websocket, address)
+    finally:
+        state.open_connections.close(address)
+
+
+async def _serve(websocket: WebSocket, address: str | None) -> None:
+    """One connection, from its first message to its end."""
+    state = websocket.app.state
+    config = state.config
     conn = Connection(websocket, TokenBucket(config.rate_per_second, config.rate_burst))
-    conn.address = websocket.client.host if websocket.client else None
+    conn.address = address
     writer = asyncio.create_task(conn.writer())
     session = Session(conn, state.hub, state.people, state.new_names)
     token, deprecated = _upgrade_token(websocket)
