@@ -60,7 +60,8 @@ class People:
     def login(self, raw_name: str, password: str) -> Identity:
         user = self.repo.get_user(str(raw_name).strip())
         account = user if user is not None and not user.guest else None
-        if not verify_password(account.password_hash if account else None, password) or account is None:
+        matches = verify_password(account.password_hash if account else None, password)  # one hash either way
+        if account is None or not matches:
             raise TableError("bad_login", "wrong name or password")
         return Identity(account.name, False)
 
