@@ -13,6 +13,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from ghostgames.server.api import router
+from ghostgames.server.body_limit import BodyLimit
 from ghostgames.server.bots import BotRunner
 from ghostgames.server.config import ServerConfig
 from ghostgames.server.fanout import Fanout, LocalFanout
@@ -75,6 +76,7 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
 
     app = FastAPI(title="ghostgames", version="1", docs_url="/api/docs", openapi_url="/api/openapi.json",
                   redoc_url=None, lifespan=lifespan)
+    app.add_middleware(BodyLimit)  # inside CatchAll, which install_http_errors adds
     install_http_errors(app)
     app.include_router(router)
     app.include_router(players_router)
