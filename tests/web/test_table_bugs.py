@@ -143,6 +143,12 @@ def _float_while_dragging(page: Page, source: str, picture: str) -> dict[str, An
     page.mouse.move(x, y)
     page.mouse.down()
     page.mouse.move(x + 40, y + 30, steps=6)
+    # Chrome hands pointer moves to the page at its next frame, which a busy machine delays: wait until the
+    # page has taken the last one (the float is placed at the pointer), then measure.
+    page.wait_for_function("""(left) => {
+      const float = document.querySelector('body > .drag-float');
+      return float !== null && Math.abs(parseFloat(float.style.left) - left) < 1;
+    }""", arg=x + 40, timeout=10_000)
     seen: dict[str, Any] = page.evaluate("""() => {
       const float = document.querySelector('body > .drag-float');
       if (!float) return null;
