@@ -10,7 +10,7 @@ import pytest
 
 from ghostgames.server import auth
 from ghostgames.server.people import People
-from ghostgames.server.ratelimit import NewNames
+from ghostgames.server.ratelimit import new_names, sign_ins
 from ghostgames.storage import Repository
 from ghostgames.tables import TableError
 from tests.security.test_login_throttle import FakeClock
@@ -51,7 +51,7 @@ def test_one_address_gets_a_burst_of_new_names_over_http_and_websocket_then_a_cl
 
 def test_the_limit_refills_over_the_hour_and_counts_each_address_apart() -> None:
     clock = FakeClock()
-    names = NewNames(per_hour=2, clock=clock)
+    names = new_names(per_hour=2, clock=clock)
     names.take("10.0.0.1")
     names.take("10.0.0.1")
     with pytest.raises(TableError) as refused:
@@ -103,3 +103,33 @@ def test_a_login_checks_one_hash_whether_or_not_the_name_has_an_account(tmp_path
             assert signed_in == (password == "right-password")
     finally:
         repo.close()
+
+
+def test_sign_ins_per_address_are_limited_right_passwords_too(tmp_path: Path) -> None:
+    """The wrong-password throttle let an address with an account of its own log in as fast as the CPU
+    could hash; every password login now counts against its address."""
+    server = ServerProcess(tmp_path, env={"GHOSTGAMES_LOGINS_PER_ADDRESS": "3"}).start()
+    try:
+        assert server.post("/api/register", {"name": "Hasher", "password": "hasher-password"})[0] == 200
+        statuses = [server.post("/api/login", {"name": "Hasher", "password": "hasher-password"})[0]
+                    for _ in range(3)]
+        assert statuses == [200, 200, 200]
+        status, refused = server.post("/api/login", {"name": "Hasher", "password": "hasher-password"})
+        assert status == 429 and refused["code"] == "too_many_tries"
+        retry = refused["args"]["retry_after"]
+        assert 1 <= retry <= 20 and f"sign-ins from your address in a short time; try again in {retry} s" in \
+            refused["message"]
+    finally:
+        server.stop()
+
+
+def test_sign_ins_refill_at_their_rate() -> None:
+    clock = FakeClock()
+    logins = sign_ins(per_minute=6, clock=clock)
+    for _ in range(6):
+        logins.take("10.0.0.1")
+    with pytest.raises(TableError) as refused:
+        logins.take("10.0.0.1")
+    assert refused.value.code == "too_many_tries" and refused.value.args_["retry_after"] == 10
+    clock.now += 10
+    logins.take("10.0.0.1")

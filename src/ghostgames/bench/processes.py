@@ -21,6 +21,7 @@ SERVER_ENV = {
     "GHOSTGAMES_CREATE_PER_PERSON": "100000",  # every table comes from one address
     "GHOSTGAMES_CREATE_PER_ADDRESS": "100000",
     "GHOSTGAMES_NAMES_PER_ADDRESS": "100000",  # every player is a guest from one address
+    "GHOSTGAMES_LOGINS_PER_ADDRESS": "100000",
     "GHOSTGAMES_CONNECTIONS_PER_ADDRESS": "100000",  # and has its own connection
     "GHOSTGAMES_MAX_OPEN_TABLES": "100000",
     "GHOSTGAMES_GRACE": "120",

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from ghostgames.server.auth import Identity
 from ghostgames.server.hub import Hub, games_list
 from ghostgames.server.people import People
-from ghostgames.server.ratelimit import NewNames
+from ghostgames.server.ratelimit import PerAddress
 from ghostgames.server.throttle import LoginThrottle
 from ghostgames.storage import public_replay
 from ghostgames.tables import TableError
@@ -89,7 +89,7 @@ async def _new_name(request: Request, step: Callable[[People], Identity]) -> Any
     """Run one step that makes a name (counted per address, server/ratelimit.py) off the event loop
     (argon2 is slow on purpose) and answer with a token."""
     people = _people(request)
-    new_names: NewNames = request.app.state.new_names
+    new_names: PerAddress = request.app.state.new_names
     try:
         new_names.take(_address(request))
         return _token_out(people, await asyncio.to_thread(step, people))
@@ -114,6 +114,11 @@ async def login(body: AccountIn, request: Request) -> Any:
     with `retry_after`, even for the right password while the lock lasts."""
     throttle: LoginThrottle = request.app.state.login_throttle
     address = _address(request) or "unknown"
+    sign_ins: PerAddress = request.app.state.sign_ins
+    try:
+        sign_ins.take(address)
+    except TableError as err:
+        return error_response(err)
     async with throttle.turn(body.name):
         wait = throttle.wait(body.name, address)
         if wait:

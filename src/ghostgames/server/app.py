@@ -24,7 +24,7 @@ from ghostgames.server.logs import install as redact_tokens_in_logs
 from ghostgames.server.people import People
 from ghostgames.server.players_api import router as players_router
 from ghostgames.server.quickplay import router as quick_router
-from ghostgames.server.ratelimit import NewNames, OpenConnections
+from ghostgames.server.ratelimit import OpenConnections, new_names, sign_ins
 from ghostgames.server.shared import RedisFanout, RedisLeases, RedisPresence
 from ghostgames.server.throttle import LoginThrottle
 from ghostgames.server.ws import websocket_endpoint
@@ -59,7 +59,8 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
         app.state.people = People(repo, secret, config.token_days)
         await asyncio.to_thread(app.state.people.fill_skeletons)
         app.state.login_throttle = LoginThrottle()
-        app.state.new_names = NewNames(config.names_per_address)
+        app.state.new_names = new_names(config.names_per_address)
+        app.state.sign_ins = sign_ins(config.logins_per_address)
         app.state.open_connections = OpenConnections(config.connections_per_address)
         app.state.hub = hub
         await bots.warm_up()  # the first bot move must not wait for a process to start and import

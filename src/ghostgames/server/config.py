@@ -37,6 +37,7 @@ class ServerConfig:
     # New names (guests and accounts, each with a password hash that costs CPU on purpose) per address:
     # a burst of that many, refilled at that many an hour.
     names_per_address: float = 30.0
+    logins_per_address: float = 30.0  # password logins, right or wrong: a burst of that many, then that many a minute
     connections_per_address: int = 100  # WebSocket connections open at once from one address
     # A table out of play (open or finished) with no person seated and no connection watching closes after
     # idle_close seconds; a sweep looks every sweep_every seconds (from start, so rebuilt tables too).
@@ -63,6 +64,7 @@ class ServerConfig:
             create_per_address=_env_float("GHOSTGAMES_CREATE_PER_ADDRESS", 30.0),
             max_open_tables=int(_env_float("GHOSTGAMES_MAX_OPEN_TABLES", 10)),
             names_per_address=_env_float("GHOSTGAMES_NAMES_PER_ADDRESS", 30.0),
+            logins_per_address=_env_float("GHOSTGAMES_LOGINS_PER_ADDRESS", 30.0),
             connections_per_address=int(_env_float("GHOSTGAMES_CONNECTIONS_PER_ADDRESS", 100)),
             sweep_every=_env_float("GHOSTGAMES_SWEEP_EVERY", 30.0),
             idle_close=_env_float("GHOSTGAMES_IDLE_CLOSE", 300.0),

@@ -82,23 +82,38 @@ def take_all(limits: list[tuple[KeyedBuckets, str]], now: float) -> float:
     return 0.0
 
 
-class NewNames:
-    """New names per address: a guest name holds a name for days and an account costs a password hash
-    (slow on purpose), so one address that asks for thousands would squat names and burn the CPU. A
-    burst of `per_hour`, refilled at `per_hour` an hour: a class behind one school address still fits."""
+class PerAddress:
+    """Costly requests per address (each runs a password hash, slow on purpose, or takes a name for days):
+    a burst of `count`, refilled at `count` every `seconds`. Past that, `refusal(retry_after)` is raised."""
 
-    def __init__(self, per_hour: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self._buckets = KeyedBuckets(per_hour / 3600.0, per_hour)
+    def __init__(self, count: float, seconds: float, refusal: Callable[[int], TableError],
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._buckets = KeyedBuckets(count / seconds, count)
+        self._refusal = refusal
         self._clock = clock
 
     def take(self, address: str | None) -> None:
-        """Count one new name for `address`, or refuse with `names_limited` and when to try again."""
-        key, now = address or "unknown", self._clock()
-        wait = take_all([(self._buckets, key)], now)
+        """Count one request from `address`, or refuse it with when to try again."""
+        wait = take_all([(self._buckets, address or "unknown")], self._clock())
         if wait > 0:
-            retry = max(1, math.ceil(wait))
-            raise TableError("names_limited", f"too many new names from your address in a short time; try again "
-                             f"in {retry} s, or sign in to a name you already have", retry_after=retry)
+            raise self._refusal(max(1, math.ceil(wait)))
+
+
+def new_names(per_hour: float, clock: Callable[[], float] = time.monotonic) -> PerAddress:
+    """New names (guests and accounts): a guest name holds its name for days and an account costs a
+    password hash, so one address that asked for thousands would squat names and burn the CPU. A class
+    behind one school address still fits in the burst."""
+    return PerAddress(per_hour, 3600.0, lambda retry: TableError(
+        "names_limited", f"too many new names from your address in a short time; try again in {retry} s, or "
+        "sign in to a name you already have", retry_after=retry), clock)
+
+
+def sign_ins(per_minute: float, clock: Callable[[], float] = time.monotonic) -> PerAddress:
+    """Password logins, right or wrong: each costs a hash, and the wrong-password throttle alone let one
+    address with an account of its own log in as fast as the CPU could hash."""
+    return PerAddress(per_minute, 60.0, lambda retry: TableError(
+        "too_many_tries", f"too many sign-ins from your address in a short time; try again in {retry} s",
+        retry_after=retry), clock)
 
 
 class OpenConnections:

@@ -15,7 +15,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ghostgames.server import messages as m
 from ghostgames.server.connection import Connection
 from ghostgames.server.people import People
-from ghostgames.server.ratelimit import NewNames, TokenBucket
+from ghostgames.server.ratelimit import PerAddress, TokenBucket
 from ghostgames.tables import TableError
 
 log = logging.getLogger(__name__)
@@ -92,7 +92,7 @@ def _upgrade_token(websocket: WebSocket) -> tuple[str | None, str | None]:
 class Session:
     """What one connection says and how the server answers it."""
 
-    def __init__(self, conn: Connection, hub: Any, people: People, new_names: NewNames) -> None:
+    def __init__(self, conn: Connection, hub: Any, people: People, new_names: PerAddress) -> None:
         self.conn = conn
         self.hub = hub
         self.people = people
