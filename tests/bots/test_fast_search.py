@@ -14,7 +14,7 @@ from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.geister import fast_search
 from ghostgames.bots.geister.expert import BeliefPolicy
-from ghostgames.bots.geister.fast_search import FastExpertBot, Tree, move_code
+from ghostgames.bots.geister.fast_search import FastExpertBot, Tree
 from ghostgames.bots.geister.search import GeisterPolicy
 from ghostgames.bots.geister.value import value_of_row
 from ghostgames.bots.search_bots import expert_policy
@@ -155,7 +155,7 @@ def test_the_root_statistics_add_up(options: dict[str, Any]) -> None:
         bot = _bot(iterations)
         bot.choose(knowledge, random.Random(checked))
         assert bot.last_tree is not None and bot.last_iterations == iterations
-        _check_tree(bot.last_tree, seat, {move_code(m) for m in allowed if isinstance(m, Move)}, iterations)
+        _check_tree(bot.last_tree, seat, {fast.code_of(m) for m in allowed if isinstance(m, Move)}, iterations)
         checked += 1
     assert checked >= 3
 
@@ -174,7 +174,7 @@ def test_the_root_is_limited_to_the_guards_answers() -> None:
         bot = _bot(300)
         bot.choose(knowledge, random.Random(0))
         assert bot.last_tree is not None
-        assert set(bot.last_tree.root_children()) <= {move_code(m) for m in answers if isinstance(m, Move)}
+        assert set(bot.last_tree.root_children()) <= {fast.code_of(m) for m in answers if isinstance(m, Move)}
     assert str(get_bot("expert:300").choose(knowledge, random.Random(0))) in {str(m) for m in answers}
 
 
@@ -222,7 +222,7 @@ def _kernel_picks(state: GeisterState, hunt: float, push: float, draws: int = 30
     params = _params()
     params[0], params[1] = hunt, push
     scratch = [np.empty(fast.MAX_MOVES, dtype=np.int32) for _ in range(3)]
-    texts = {move_code(m): str(m) for m in state.legal_actions(state.turn) if isinstance(m, Move)}
+    texts = {fast.code_of(m): str(m) for m in state.legal_actions(state.turn) if isinstance(m, Move)}
     return Counter(texts[fast_search.rollout_move(row, rng, params, *scratch)] for _ in range(draws))
 
 

@@ -45,7 +45,6 @@ from ghostgames.bots.ismcts import IsmctsBot, PolicyFactory
 from ghostgames.bots.policy import SearchPolicy
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.actions import Move
-from ghostgames.games.geister.board import DIRECTIONS
 from ghostgames.games.geister.jit import compiled, forget_stale_kernels
 from ghostgames.games.geister.state import GeisterState
 from ghostgames.rules.contract import Action
@@ -309,11 +308,6 @@ class Tree:
         return out
 
 
-def move_code(move: Move) -> int:
-    """The fast core's code of a move (square * 4 + direction)."""
-    return move.origin * 4 + DIRECTIONS.index(move.direction)
-
-
 def policy_params(policy: GeisterPolicy) -> NDArray[np.float64]:
     return np.array([float(getattr(policy, name)) for name in PARAMS], dtype=np.float64)
 
@@ -359,7 +353,7 @@ class FastExpertBot(IsmctsBot):
             return super().search_among(knowledge, policy, legal, rng)
         world = knowledge.sample_world(rng)
         assert isinstance(world, GeisterState)
-        moves = {move_code(m): m for m in legal if isinstance(m, Move)}
+        moves = {fast.code_of(m): m for m in legal if isinstance(m, Move)}
         tree = self.search_compiled(world, knowledge.seat, policy, np.array(list(moves), dtype=np.int32), rng)
         stats = tree.root_children()
         best = max(moves, key=lambda code: stats.get(code, (0, 0, 0.0))[0])  # the first of the most visited

@@ -20,7 +20,6 @@ from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.value import GeisterValue, move_values
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.actions import Move
-from ghostgames.games.geister.board import DIRECTIONS
 from ghostgames.games.geister.state import GeisterState
 from ghostgames.rules.contract import Action
 
@@ -45,6 +44,6 @@ def choose(knowledge: SeatKnowledge, rng: random.Random, model: GeisterValue, wo
         world = policy.determinize(rng)
         assert isinstance(world, GeisterState)
         rows[k] = fast.from_state(world)
-    codes = np.array([m.origin * 4 + DIRECTIONS.index(m.direction) for m in moves], dtype=np.int32)
+    codes = np.array([fast.code_of(m) for m in moves], dtype=np.int32)
     values = move_values(rows, codes, knowledge.seat, *model.arrays)
     return moves[int(np.argmax(values))]

@@ -49,6 +49,7 @@ from ghostgames.games.geister.jit import compiled, compiled_parallel
 from ghostgames.games.geister.state import ESCAPES
 
 if TYPE_CHECKING:
+    from ghostgames.games.geister.actions import Move
     from ghostgames.games.geister.state import GeisterState
 
 Board = NDArray[np.int32]  # one game (FIELDS,) or a batch (N, FIELDS)
@@ -79,8 +80,12 @@ STEP = np.array([step(sq, d) for sq in range(SQUARES) for d in DIRECTIONS], dtyp
 # IS_EXIT[seat, square]: 1 on the two corners `seat` plays towards.
 IS_EXIT = np.array([[1 if sq in EXITS[seat] else 0 for sq in range(SQUARES)] for seat in (0, 1)], dtype=np.int32)
 # The escape moves of each seat, in the reference's order: ESCAPE_SQUARE[seat, i] and ESCAPE_CODE[seat, i].
-_ESCAPES = [[(sq, move.origin * 4 + DIRECTIONS.index(move.direction)) for sq, moves in ESCAPES[s] for move in moves]
-            for s in (0, 1)]
+def code_of(move: Move) -> int:
+    """The core's code of a move: its square * 4 + its direction (the index into STEP)."""
+    return move.origin * 4 + DIRECTIONS.index(move.direction)
+
+
+_ESCAPES = [[(sq, code_of(move)) for sq, moves in ESCAPES[s] for move in moves] for s in (0, 1)]
 ESCAPE_SQUARE = np.array([[sq for sq, _ in _ESCAPES[s]] for s in (0, 1)], dtype=np.int32)
 ESCAPE_CODE = np.array([[code for _, code in _ESCAPES[s]] for s in (0, 1)], dtype=np.int32)
 START_SQUARE = np.array(START, dtype=np.int32)
