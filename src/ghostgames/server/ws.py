@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from typing import Any
@@ -13,7 +12,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ghostgames.server import messages as m
-from ghostgames.server.connection import Connection
+from ghostgames.server.connection import Connection, encode
 from ghostgames.server.people import People
 from ghostgames.server.ratelimit import PerAddress, TokenBucket
 from ghostgames.tables import TableError
@@ -31,7 +30,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     try:
         state.open_connections.open(address)
     except TableError as err:  # said in a message, which a browser can read, unlike a refused upgrade
-        await websocket.send_text(json.dumps({"type": "error", **err.to_json()}))
+        await websocket.send_text(encode({"type": "error", **err.to_json()}))
         await websocket.close(code=1008, reason="too many connections from this address")
         return
     try:
