@@ -2,7 +2,6 @@
 core) and `expert` (ISMCTS with a game's own knowledge: Geister's fitted belief, exit guard, playout policy
 and evaluation, searched on the compiled core by `geister.fast_search`; the card games use the same policy
 as `ismcts`, which already needs their playout and reward shaping to be sensible). Kept for measuring:
-`expert-v3`, the compiled search before the enemy knew its own colours in the tree (`fast_search.py`),
 `expert-v2`, the same Geister knowledge searched in Python, and `expert-v1`, the expert before it (hand-set
 belief weights, no exit guard)."""
 
@@ -59,14 +58,6 @@ def expert(budget: Budget) -> IsmctsBot:
     from ghostgames.bots.geister.fast_search import FastExpertBot
 
     return FastExpertBot(budget, expert_policy, exploration=0.5)
-
-
-def expert_v3(budget: Budget) -> IsmctsBot:
-    from ghostgames.bots.geister.fast_search import FastExpertBot
-
-    bot = FastExpertBot(budget, expert_policy, exploration=0.5, informed=False)
-    bot.name = "expert-v3"
-    return bot
 
 
 def expert_v2(budget: Budget) -> IsmctsBot:

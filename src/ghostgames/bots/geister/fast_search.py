@@ -15,15 +15,8 @@ end; here the root holds only the moves the guard allows, so every iteration goe
   belief (at most C(8,4) = 70 of them, enumerated by belief.py) on a splitmix64 stream seeded from the
   bot's rng: under an iteration budget a choice is a pure function of (knowledge, rng).
 - Tree: preallocated arrays, one entry per node (visits, availability, summed reward for the seat that
-  chose, that seat, the edge's key, first child, next sibling, the node whose children it uses); grown
-  between chunks, kept across chunks so that a time budget is checked every `CHUNK` iterations.
-- The enemy knows its own colours (`informed`): in plain single-observer ISMCTS the enemy's choices in the
-  tree are averaged over every world, as if it did not know which of its ghosts are good, so a runner the
-  belief rates as likely bad is searched as a ghost that seldom runs. With `informed`, an edge's key is its
-  move code plus `KEYS` when the ghost that moves is good in the iteration's world: the enemy's statistics
-  are kept apart by the moving ghost's colour, as its owner would choose. The two edges of one move share
-  their children (`kids`), so our own later choices still cannot see the colour. Our own ghosts have the
-  same colour in every world: our keys are the plain move codes.
+  chose, that seat, the move code, first child, next sibling); grown between chunks, kept across chunks so
+  that a time budget is checked every `CHUNK` iterations.
 - Leaves: `leaf_value(row, seat, evaluator, params, value)` is the one place a playout cut short is
   scored: the hand evaluation (`HAND`) or the value learned by self-play (`LEARNED`, `value.py`).
 
@@ -68,7 +61,6 @@ PARAMS = ("hunt", "push", "bad_lost", "last_bad")
 CHUNK = 256  # iterations per kernel call: the time budget is checked between calls
 MAX_DEPTH = 2048  # a tree path longer than this is cut (a leaf is then scored where it stands)
 _ROOT_MOVE = -1
-KEYS = fast.SQUARES * 4  # move codes; an edge's key adds KEYS when the moving ghost is good (`informed`)
 
 EXIT_DISTANCE = np.array([[exit_distance(sq, owner) for sq in range(fast.SQUARES)] for owner in (0, 1)],
                          dtype=np.int32)
@@ -189,26 +181,22 @@ def playout(row: Row, rng: fast.Rng, limit: int, params: NDArray[np.float64], ev
 @compiled
 def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32], colourings: NDArray[np.int8],
                  cumulative: NDArray[np.float64], rng: fast.Rng, iterations: int, exploration: float, limit: int,
-                 params: NDArray[np.float64], evaluator: int, value: Weights, informed: bool,
-                 visits: NDArray[np.int32], avail: NDArray[np.int32],
+                 params: NDArray[np.float64], evaluator: int, value: Weights, visits: NDArray[np.int32],
+                 avail: NDArray[np.int32],
                  reward: NDArray[np.float64], actor: NDArray[np.int8], move: NDArray[np.int16],
-                 child: NDArray[np.int32], sibling: NDArray[np.int32], kids: NDArray[np.int32],
-                 size: NDArray[np.int64]) -> None:
+                 child: NDArray[np.int32], sibling: NDArray[np.int32], size: NDArray[np.int64]) -> None:
     """`iterations` ISMCTS iterations from the root (node 0, the seat to move in `base`) into the tree arrays,
     which must have room for `iterations` more nodes (size[0] is the number in use). At the root only the
     moves in `allowed` are searched. Each iteration colours the hidden ghosts `hidden` with row k of
-    `colourings` (1 good, 0 bad), k drawn with the cumulative weights `cumulative`. `move` holds each edge's
-    key (its move code, plus `KEYS` for a good ghost's move when `informed`); a node's children hang from
-    `kids[node]`, itself or its twin (the same move by a ghost of the other colour)."""
+    `colourings` (1 good, 0 bad), k drawn with the cumulative weights `cumulative`."""
     row = np.empty(fast.FIELDS, dtype=np.int32)
     legal = np.empty(fast.MAX_MOVES, dtype=np.int32)
     untried = np.empty(fast.MAX_MOVES, dtype=np.int32)
     forward = np.empty(fast.MAX_MOVES, dtype=np.int32)
     captures = np.empty(fast.MAX_MOVES, dtype=np.int32)
-    slot = np.full(2 * KEYS, -1, dtype=np.int32)  # key -> child, for the node being walked
+    slot = np.full(fast.SQUARES * 4, -1, dtype=np.int32)  # move code -> child, for the node being walked
     path = np.empty(MAX_DEPTH, dtype=np.int32)
     n_colourings = colourings.shape[0]
-    us = actor[0]
     for _ in range(iterations):
         row[:] = base
         if hidden.shape[0] > 0:
@@ -224,38 +212,31 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32
                 legal[:n] = allowed
             else:
                 n = fast.legal_moves(row, legal)
-            parent = kids[node]
-            c = child[parent]
+            c = child[node]
             while c >= 0:
                 slot[move[c]] = c
                 c = sibling[c]
             n_untried = 0
             for i in range(n):
-                key = legal[i]
-                if informed and mover != us and row[_GOOD + row[_BOARD + (key >> 2)]] == 1:
-                    key += KEYS
-                legal[i] = key
-                found = slot[key]
+                found = slot[legal[i]]
                 if found >= 0:
                     avail[found] += 1
                 else:
-                    untried[n_untried] = key
+                    untried[n_untried] = legal[i]
                     n_untried += 1
             chosen = -1
             if n_untried > 0:
-                key = untried[fast.random_below(rng, 0, n_untried)]
+                code = untried[fast.random_below(rng, 0, n_untried)]
                 chosen = int(size[0])
                 size[0] += 1
                 visits[chosen] = 0
                 avail[chosen] = 1
                 reward[chosen] = 0.0
                 actor[chosen] = mover
-                move[chosen] = key
+                move[chosen] = code
                 child[chosen] = -1
-                twin = slot[key - KEYS if key >= KEYS else key + KEYS]
-                kids[chosen] = kids[twin] if twin >= 0 else chosen
-                sibling[chosen] = child[parent]
-                child[parent] = chosen
+                sibling[chosen] = child[node]
+                child[node] = chosen
             else:
                 best = -np.inf
                 for i in range(n):
@@ -265,11 +246,11 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32
                     if score > best:
                         best = score
                         chosen = found
-            c = child[parent]
+            c = child[node]
             while c >= 0:
                 slot[move[c]] = -1
                 c = sibling[c]
-            fast.apply_move(row, move[chosen] % KEYS)
+            fast.apply_move(row, move[chosen])
             path[depth] = chosen
             depth += 1
             node = chosen
@@ -299,7 +280,6 @@ class Tree:
         self.move = np.zeros(capacity, dtype=np.int16)
         self.child = np.full(capacity, -1, dtype=np.int32)
         self.sibling = np.full(capacity, -1, dtype=np.int32)
-        self.kids = np.zeros(capacity, dtype=np.int32)  # the root's children hang from the root
         self.size = np.ones(1, dtype=np.int64)
         self.actor[0] = seat
         self.move[0] = _ROOT_MOVE
@@ -312,7 +292,7 @@ class Tree:
             return
         while capacity < need:
             capacity *= 2
-        for name in ("visits", "avail", "reward", "actor", "move", "child", "sibling", "kids"):
+        for name in ("visits", "avail", "reward", "actor", "move", "child", "sibling"):
             old = getattr(self, name)
             new = np.zeros(capacity, dtype=old.dtype)
             new[: old.shape[0]] = old
@@ -359,9 +339,8 @@ class FastExpertBot(IsmctsBot):
 
     def __init__(self, budget: Budget, policy: PolicyFactory, exploration: float = 0.5,
                  rollout_limit: int | None = None, evaluator: int = HAND,
-                 value: Weights | None = None, informed: bool = True) -> None:
+                 value: Weights | None = None) -> None:
         super().__init__(budget, policy, exploration)
-        self.informed = informed
         self.rollout_limit = rollout_limit
         self.evaluator = evaluator
         self.value = shipped_value() if value is None else value  # passed for HAND too: one compiled kernel
@@ -399,8 +378,8 @@ class FastExpertBot(IsmctsBot):
             tree.reserve(chunk)
             search_chunk(base, allowed, hidden, colourings, cumulative, stream, chunk, self.exploration,
                          int(limit if limit is not None else 1_000_000), params, self.evaluator, self.value,
-                         self.informed, tree.visits, tree.avail, tree.reward, tree.actor, tree.move,
-                         tree.child, tree.sibling, tree.kids, tree.size)
+                         tree.visits, tree.avail, tree.reward, tree.actor, tree.move, tree.child,
+                         tree.sibling, tree.size)
             done += chunk
             if total is None and time.perf_counter() >= deadline:
                 break
