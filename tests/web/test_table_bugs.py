@@ -12,6 +12,7 @@ import urllib.request
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from ghostgames.games import get_game
 from tests.server.harness import ServerProcess
@@ -137,18 +138,27 @@ def test_bug_4_the_geister_board_fits_a_phone(server: ServerProcess, browser: Br
 
 
 def _float_while_dragging(page: Page, source: str, picture: str) -> dict[str, Any]:
-    box = page.locator(source).first.bounding_box()
-    assert box is not None
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(x + 40, y + 30, steps=6)
-    # Chrome hands pointer moves to the page at its next frame, which a busy machine delays: wait until the
-    # page has taken the last one (the float is placed at the pointer), then measure.
-    page.wait_for_function("""(left) => {
-      const float = document.querySelector('body > .drag-float');
-      return float !== null && Math.abs(parseFloat(float.style.left) - left) < 1;
-    }""", arg=x + 40, timeout=10_000)
+    for attempt in range(3):
+        box = page.locator(source).first.bounding_box()
+        assert box is not None
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x + 40, y + 30, steps=6)
+        # Chrome hands pointer moves to the page at its next frame, which a busy machine delays: wait until
+        # the page has taken the last one (the float is placed at the pointer), then measure. A re-render
+        # under the pointer (a clock tick, a bot's move) can end the drag before that: then drag again.
+        try:
+            page.wait_for_function("""(left) => {
+              const float = document.querySelector('body > .drag-float');
+              return float !== null && Math.abs(parseFloat(float.style.left) - left) < 1;
+            }""", arg=x + 40, timeout=5_000)
+            break
+        except PlaywrightTimeoutError:
+            page.mouse.move(x, y, steps=3)  # home before letting go, so that nothing is played
+            page.mouse.up()
+            if attempt == 2:
+                raise
     seen: dict[str, Any] = page.evaluate("""() => {
       const float = document.querySelector('body > .drag-float');
       if (!float) return null;
