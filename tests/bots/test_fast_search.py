@@ -283,3 +283,24 @@ def test_the_learned_leaf_is_the_shipped_value_for_either_seat() -> None:
                                                                                    random.Random(0)))
                for _ in range(2)}
     assert len(choices) == 1 and choices <= set(state.legal_texts(seat))
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=["escape", "reach"])
+def test_the_playout_lists_the_moves_exactly_as_fast_legal_moves(options: dict[str, Any]) -> None:
+    """rollout_move makes its moves in one pass instead of calling fast.legal_moves (a hot path): whenever no
+    sure move ends the pass early, the moves it listed are fast.legal_moves's steps, in the same order, so
+    the same random draw picks the same move."""
+    checked = 0
+    for seed in (1, 2, 3):
+        for state, _ in _play_positions(options, seed, every=2):
+            if _python_sure_move(state, state.turn) is not None:
+                continue
+            row = fast.from_state(state)
+            reference = np.empty(fast.MAX_MOVES, dtype=np.int32)
+            steps = [int(c) for c in reference[: fast.legal_moves(row, reference)] if fast.STEP[c] >= 0]
+            legal, forward, captures = (np.full(fast.MAX_MOVES, -1, dtype=np.int32) for _ in range(3))
+            fast_search.rollout_move(row, fast.new_rng(1), _params(), legal, forward, captures)
+            assert [int(c) for c in legal[: len(steps)]] == steps
+            assert legal[len(steps)] == -1 or len(steps) == fast.MAX_MOVES
+            checked += 1
+    assert checked > 40
