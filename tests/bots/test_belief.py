@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from ghostgames.bots import SeatKnowledge, get_bot
-from ghostgames.bots.geister.belief import WEIGHTS, belief_of_view
+from ghostgames.bots.geister.belief import MODELS, SEARCH_WEIGHTS, WEIGHTS, belief, belief_of_view, model_shares
 from ghostgames.bots.geister.expert import BeliefPolicy
+from ghostgames.bots.geister.picture import read
 from ghostgames.games import get_game
 from ghostgames.games.geister import GeisterState
 from ghostgames.games.geister.board import parse_square
@@ -84,7 +85,8 @@ def test_under_reach_a_ghost_on_its_owners_exit_is_never_dealt_good() -> None:
     assert {sum(bool(w.good[g]) for g in range(8, 16)) for w in worlds} == {4}  # type: ignore[attr-defined]
 
 
-def test_a_ghost_that_marched_at_its_exit_looks_more_likely_good_than_one_that_never_moved() -> None:
+def _marched() -> tuple[GeisterState, int]:
+    """A game where seat 1's ghost on b5 has walked to a3, towards its exit a1; the ghost's id."""
     state = get_game("geister").new(2, {"exit": "escape", "max_plies": 300, "first": 0}, seed=5)
     assert isinstance(state, GeisterState)
     state.apply(0, "setup b2 c2 d2 e2")
@@ -93,11 +95,26 @@ def test_a_ghost_that_marched_at_its_exit_looks_more_likely_good_than_one_that_n
     for ours, theirs in [("b1 w", "b5 s"), ("a1 e", "b4 s"), ("b1 w", "b3 w")]:
         state.apply(0, ours)
         state.apply(1, theirs)
-    runner = state.board[parse_square("a3")]
-    p = belief_of_view(state.view(0)).good_probability()
+    return state, state.board[parse_square("a3")]
+
+
+def test_read_as_the_simple_bots_play_a_ghost_that_marched_at_its_exit_looks_more_likely_good() -> None:
+    state, runner = _marched()
+    p = belief_of_view(state.view(0), WEIGHTS).good_probability()
     never_moved = [g for g in p if g != runner]
     assert WEIGHTS["forward"] > 0
     assert p[runner] > 0.5 > min(p[g] for g in never_moved)
+
+
+def test_read_as_search_bots_play_the_same_ghost_looks_more_likely_bad() -> None:
+    """Search bots send bad ghosts ahead and keep good ones back: the other model reads the runner the
+    other way, and the expert's belief, a mixture of the two, gives it a chance in between."""
+    state, runner = _marched()
+    simple = belief_of_view(state.view(0), WEIGHTS).good_probability()[runner]
+    search = belief_of_view(state.view(0), SEARCH_WEIGHTS).good_probability()[runner]
+    mixed = belief_of_view(state.view(0)).good_probability()[runner]
+    assert search < 0.5 < simple
+    assert search < mixed < simple
 
 
 def _expert_choice(ghosts: dict[str, tuple[int, str]], options: dict[str, Any], seed: int) -> str:
@@ -145,3 +162,41 @@ def test_expert_v1_is_still_there_and_differs_from_the_expert() -> None:
     assert get_bot("expert-v1:50").name == "expert-v1"
     assert get_bot("expert:50").name == "expert"
     assert get_bot("hard").name == "expert"
+
+
+def _played(bots: tuple[str, str], seed: int) -> GeisterState:
+    state = get_game("geister").new(2, {"exit": "escape", "max_plies": 300}, seed=seed)
+    assert isinstance(state, GeisterState)
+    players = [get_bot(name) for name in bots]
+    rng = random.Random(seed)
+    while state.to_act():
+        seat = min(state.to_act())
+        state.apply(seat, players[seat].choose(SeatKnowledge(state, seat), random.Random(rng.randrange(2**63))))
+    return state
+
+
+def test_after_taking_charges_runners_the_belief_trusts_the_model_of_the_simple_bots() -> None:
+    """`charge` plays like the games the first model was fitted on: each ghost seat 0 took had the colour
+    that model foretold, so Bayes' rule moves the belief's trust from the prior 0.2 to that model."""
+    assert MODELS[0] == (0.2, WEIGHTS)
+    for seed in (0, 1, 2):
+        state = _played(("rules", "charge"), seed)
+        view = state.view(0)
+        assert sum(view["captured"][1].values()) >= 2
+        simple, search = model_shares(read(view), list(view["moves"]), MODELS)
+        assert simple > 0.9 and abs(simple + search - 1) < 1e-12
+
+
+def test_two_equal_models_keep_their_shares_and_read_as_one() -> None:
+    state = _played(("rules", "rules"), 3)
+    taken = 0
+    for seat in (0, 1):
+        view = state.view(seat)
+        taken += sum(view["captured"][1 - seat].values())
+        picture, moves = read(view), list(view["moves"])
+        assert model_shares(picture, moves, ((0.3, WEIGHTS), (0.7, WEIGHTS))) == pytest.approx([0.3, 0.7])
+        one = belief(picture, moves, WEIGHTS)
+        two = belief(picture, moves, ((0.3, WEIGHTS), (0.7, WEIGHTS)))
+        assert one.colourings == two.colourings
+        assert two.probabilities == pytest.approx(one.probabilities)
+    assert taken >= 2  # the shares were put to the test by ghosts taken

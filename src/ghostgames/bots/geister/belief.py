@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from itertools import accumulate, combinations
 from typing import Any
 
-from ghostgames.bots.geister.picture import GOOD, Picture, exit_distance, read
+from ghostgames.bots.geister.picture import GOOD, UNKNOWN, Picture, exit_distance, read
 from ghostgames.games.geister.actions import Move, parse_action
 from ghostgames.games.geister.board import EXITS, NEIGHBOURS, OFF_BOARD, SIZE, START
 from ghostgames.rules.contract import IllegalAction
@@ -55,6 +55,20 @@ WEIGHTS: dict[str, float] = {
     "attacked": -0.310,
     "share": 0.686,
 }
+SEARCH_WEIGHTS: dict[str, float] = {
+    "forward": -0.277,
+    "backward": 0.918,
+    "sideways": 0.280,
+    "captures": 0.280,
+    "exposed": -1.482,
+    "fled": -0.123,
+    "never_moved": 0.633,
+    "distance": -0.444,
+    "attacked": -1.179,
+    "share": -0.470,
+}
+Models = tuple[tuple[float, dict[str, float]], ...]
+MODELS: Models = ((0.2, WEIGHTS), (0.8, SEARCH_WEIGHTS))
 
 
 @dataclass
@@ -146,7 +160,9 @@ def certainly_bad(picture: Picture, ghost: int, over: bool = False) -> bool:
 class Belief:
     """A distribution over the colourings of the hidden enemy ghosts that are still possible."""
 
-    def __init__(self, hidden: list[int], goods: int, scores: dict[int, float], bad: frozenset[int]) -> None:
+    def __init__(self, hidden: list[int], goods: int, readings: list[tuple[float, dict[int, float]]],
+                 bad: frozenset[int]) -> None:
+        """`readings`: (share, score of each hidden ghost) per model; the belief is their mixture."""
         self.hidden = hidden
         self.goods = goods
         candidates = [g for g in hidden if g not in bad]
@@ -154,11 +170,14 @@ class Belief:
         self.colourings: list[frozenset[int]] = [frozenset(c) for c in combinations(candidates, need)]
         if not self.colourings:
             self.colourings = [frozenset()]
-        logits = [sum(scores.get(g, 0.0) for g in c) for c in self.colourings]
-        top = max(logits)
-        weights = [math.exp(v - top) for v in logits]
-        total = sum(weights)
-        self.probabilities = [w / total for w in weights]
+        self.probabilities = [0.0] * len(self.colourings)
+        for share, scores in readings:
+            logits = [sum(scores.get(g, 0.0) for g in c) for c in self.colourings]
+            top = max(logits)
+            weights = [math.exp(v - top) for v in logits]
+            total = sum(weights)
+            for i, w in enumerate(weights):
+                self.probabilities[i] += share * w / total
         self._cumulative = list(accumulate(self.probabilities))
 
     def good_probability(self) -> dict[int, float]:
@@ -175,16 +194,82 @@ class Belief:
         return self.colourings[min(index, len(self.colourings) - 1)]
 
 
-def belief(picture: Picture, moves: list[str], weights: dict[str, float] | None = None, over: bool = False) -> Belief:
-    """The belief of `picture`'s seat about the enemy's hidden colours (`moves`: the view's move list)."""
-    w = [(weights or WEIGHTS)[name] for name in FEATURES]
+def _before_our_captures(picture: Picture, moves: list[str]) -> list[tuple[Picture, list[str], int]]:
+    """For every enemy ghost our seat took: the picture just before, the moves until then, the ghost."""
+    me = picture.me
+    board = [-1] * (SIZE * SIZE)
+    for g in range(16):
+        board[START[g >> 3][g & 7]] = g
+    taken: list[int] = []  # ghosts taken so far, either side's
+    out = []
+    for i, text in enumerate(moves):
+        try:
+            move = parse_action(" ".join(text.split()[:2]))
+        except IllegalAction:
+            continue
+        if not isinstance(move, Move) or board[move.origin] < 0:
+            continue
+        ghost = board[move.origin]
+        board[move.origin] = -1
+        if move.target == OFF_BOARD:
+            continue
+        victim = board[move.target]
+        if victim >= 0 and ghost >> 3 == me and picture.colour[victim] != UNKNOWN:
+            square = [-1] * 16
+            for sq, g in enumerate(board):
+                if g >= 0:
+                    square[g] = sq
+            square[ghost] = move.origin
+            before = list(board)
+            before[move.origin] = ghost
+            colour = [picture.colour[g] if g >> 3 == me or g in taken else UNKNOWN for g in range(16)]
+            captured = [{"good": 0, "bad": 0}, {"good": 0, "bad": 0}]
+            for g in taken:
+                captured[g >> 3]["good" if picture.colour[g] == GOOD else "bad"] += 1
+            then = Picture(me, picture.escape, before, square, colour, captured)
+            out.append((then, moves[:i], victim))
+        if victim >= 0:
+            taken.append(victim)
+        board[move.target] = ghost
+    return out
+
+
+def model_shares(picture: Picture, moves: list[str], models: Models) -> list[float]:
+    """How much to trust each model of the enemy now: its share before the game, times the chance it gave,
+    just before we took each enemy ghost, to the colour that ghost turned out to have (Bayes' rule over
+    the models). Against a bot that plays like the games a model was fitted on, that model soon leads."""
+    shares = [share for share, _ in models]
+    for then, until, ghost in _before_our_captures(picture, moves):
+        good = picture.colour[ghost] == GOOD
+        for k, (_, weights) in enumerate(models):
+            chance = belief(then, until, weights).good_probability().get(ghost, 0.5)
+            shares[k] *= min(max(chance if good else 1.0 - chance, 1e-3), 1.0)
+    total = sum(shares)
+    return [share / total for share in shares]
+
+
+def belief(picture: Picture, moves: list[str], models: Models | dict[str, float] | None = None,
+           over: bool = False) -> Belief:
+    """The belief of `picture`'s seat about the enemy's hidden colours (`moves`: the view's move list).
+    `models`: (share before the game, feature weights) per model of the enemy, mixed by `model_shares`
+    (None: MODELS); or one set of weights alone."""
+    if models is None:
+        models = MODELS
+    if isinstance(models, dict):
+        models = ((1.0, models),)
+    elif len(models) > 1:
+        models = tuple(zip(model_shares(picture, moves, models), (w for _, w in models), strict=True))
     enemy = picture.enemy
     hidden = picture.hidden_enemies()
     revealed_good = sum(1 for g in range(enemy * 8, enemy * 8 + 8) if picture.colour[g] == GOOD)
-    scores = {g: sum(a * b for a, b in zip(w, x, strict=True)) for g, x in features(picture, moves).items()}
+    seen = features(picture, moves)
+    readings = []
+    for share, weights in models:
+        w = [weights[name] for name in FEATURES]
+        readings.append((share, {g: sum(a * b for a, b in zip(w, x, strict=True)) for g, x in seen.items()}))
     bad = frozenset(g for g in hidden if certainly_bad(picture, g, over))
-    return Belief(hidden, 4 - revealed_good, scores, bad)
+    return Belief(hidden, 4 - revealed_good, readings, bad)
 
 
-def belief_of_view(view: dict[str, Any], weights: dict[str, float] | None = None) -> Belief:
-    return belief(read(view), list(view["moves"]), weights, over=view.get("outcome") is not None)
+def belief_of_view(view: dict[str, Any], models: Models | dict[str, float] | None = None) -> Belief:
+    return belief(read(view), list(view["moves"]), models, over=view.get("outcome") is not None)

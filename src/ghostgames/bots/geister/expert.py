@@ -17,7 +17,7 @@ import random
 from typing import Any
 
 from ghostgames.bots.base import SeatKnowledge
-from ghostgames.bots.geister.belief import belief
+from ghostgames.bots.geister.belief import Models, belief
 from ghostgames.bots.geister.picture import exit_distance
 from ghostgames.bots.geister.search import GeisterPolicy
 from ghostgames.games.geister.actions import Move
@@ -27,10 +27,13 @@ from ghostgames.rules.contract import Action, State
 class BeliefPolicy(GeisterPolicy):
     near_steps = 2  # enemy ghosts this close to an exit are taken when they may well be good
     near_good = 0.25  # ... when the belief gives them at least this chance of being good
+    belief_models: Models | None = None  # how the belief reads the enemy (None: belief.MODELS)
+
     def __init__(self, knowledge: SeatKnowledge) -> None:
         super().__init__(knowledge)
         view = knowledge.view()
-        self.belief = belief(self.picture, list(view["moves"]), over=view.get("outcome") is not None)
+        over = view.get("outcome") is not None
+        self.belief = belief(self.picture, list(view["moves"]), self.belief_models, over=over)
         self.good_probability = self.belief.good_probability()
 
     def determinize(self, rng: random.Random) -> State[Any]:
