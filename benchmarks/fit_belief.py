@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from ghostgames.bots import Bot, Budget, SeatKnowledge, get_bot
-from ghostgames.bots.geister.belief import FEATURES, SEARCH_WEIGHTS, WEIGHTS, certainly_bad, features
+from ghostgames.bots.geister.belief import FEATURES, SEARCH_WEIGHTS, WEIGHTS, Model, certainly_bad, features
 from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.fast_search import FastExpertBot
 from ghostgames.bots.geister.picture import read
@@ -61,7 +61,7 @@ EVERY = 3  # plies between snapshots
 
 
 class _DataBelief(BeliefPolicy):
-    belief_models = ((1.0, DATA_WEIGHTS),)
+    belief_models = (Model(1.0, DATA_WEIGHTS),)
 
 
 def player(name: str) -> Bot:

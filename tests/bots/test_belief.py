@@ -8,7 +8,15 @@ from typing import Any
 import pytest
 
 from ghostgames.bots import SeatKnowledge, get_bot
-from ghostgames.bots.geister.belief import MODELS, SEARCH_WEIGHTS, WEIGHTS, belief, belief_of_view, model_shares
+from ghostgames.bots.geister.belief import (
+    MODELS,
+    SEARCH_WEIGHTS,
+    WEIGHTS,
+    Model,
+    belief,
+    belief_of_view,
+    model_shares,
+)
 from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.picture import read
 from ghostgames.games import get_game
@@ -176,9 +184,10 @@ def _played(bots: tuple[str, str], seed: int) -> GeisterState:
 
 
 def test_after_taking_charges_runners_the_belief_trusts_the_model_of_the_simple_bots() -> None:
-    """`charge` plays like the games the first model was fitted on: each ghost seat 0 took had the colour
-    that model foretold, so Bayes' rule moves the belief's trust from the prior 0.2 to that model."""
-    assert MODELS[0] == (0.2, WEIGHTS)
+    """`charge` plays like the games the first model was fitted on: it marches one ghost (it moves the same
+    ghost again nearly always), and each ghost seat 0 took had the colour that model foretold, so Bayes'
+    rule moves the belief's trust from the prior 0.2 to that model."""
+    assert MODELS[0].share == 0.2 and MODELS[0].weights == WEIGHTS
     for seed in (0, 1, 2):
         state = _played(("rules", "charge"), seed)
         view = state.view(0)
@@ -194,9 +203,23 @@ def test_two_equal_models_keep_their_shares_and_read_as_one() -> None:
         view = state.view(seat)
         taken += sum(view["captured"][1 - seat].values())
         picture, moves = read(view), list(view["moves"])
-        assert model_shares(picture, moves, ((0.3, WEIGHTS), (0.7, WEIGHTS))) == pytest.approx([0.3, 0.7])
+        twins = (Model(0.3, WEIGHTS, 0.4), Model(0.7, WEIGHTS, 0.4))
+        assert model_shares(picture, moves, twins) == pytest.approx([0.3, 0.7])
         one = belief(picture, moves, WEIGHTS)
-        two = belief(picture, moves, ((0.3, WEIGHTS), (0.7, WEIGHTS)))
+        two = belief(picture, moves, twins)
         assert one.colourings == two.colourings
         assert two.probabilities == pytest.approx(one.probabilities)
     assert taken >= 2  # the shares were put to the test by ghosts taken
+
+
+def test_a_player_that_keeps_moving_one_ghost_is_read_as_the_simple_bots_before_any_capture() -> None:
+    """Only the repeats speak here: no ghost was taken yet. The runner's moves are all the same ghost,
+    which the simple bots do far more often (MODELS' `repeats`), so their model gains trust."""
+    state, _ = _marched()
+    view = state.view(0)
+    assert not any(view["captured"][1].values())
+    simple, _ = model_shares(read(view), list(view["moves"]), MODELS)
+    assert MODELS[0].repeats > MODELS[1].repeats
+    assert simple > MODELS[0].share
+    even = (MODELS[0]._replace(repeats=0.5), MODELS[1]._replace(repeats=0.5))
+    assert model_shares(read(view), list(view["moves"]), even)[0] == pytest.approx(MODELS[0].share)

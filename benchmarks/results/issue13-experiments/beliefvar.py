@@ -6,6 +6,7 @@ import sys
 
 from ghostgames import bots
 from ghostgames.bots.budget import Budget
+from ghostgames.bots.geister.belief import Model
 from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.fast_search import FastExpertBot
 
@@ -16,7 +17,7 @@ BEFORE = {
 
 
 class BeliefBefore(BeliefPolicy):
-    belief_models = ((1.0, BEFORE),)
+    belief_models = (Model(1.0, BEFORE),)
 
 
 make_search = bots._make_search

@@ -8,6 +8,13 @@ each colouring weighted by exp(sum of the scores of the ghosts it calls good). T
 logit: the weights were fitted by maximising the likelihood of the true colourings in games between our
 bots (benchmarks/fit_belief.py), so the scores need no intercept and the count constraint is exact.
 
+Simple bots and search bots give their ghosts opposite habits (a search bot sends bad ghosts ahead and
+keeps good ones back; `charge` marches a good one at the exit), so there are two models, `WEIGHTS`
+fitted on games between the simple bots and `SEARCH_WEIGHTS` on games between search bots, and the
+belief is their mixture. How much each is trusted starts at `MODELS`'s shares and follows Bayes' rule:
+every enemy ghost we took shows its colour, and each model is weighed by the chance it gave that colour
+just before (`model_shares`). Against `charge` the first model leads after its first runner is taken.
+
 Everything here reads a seat's `view()` (positions, revealed colours, the public move list), so the belief
 is a function of what the seat knows and nothing else.
 """
@@ -19,7 +26,7 @@ import math
 import random
 from dataclasses import dataclass
 from itertools import accumulate, combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 from ghostgames.bots.geister.picture import GOOD, UNKNOWN, Picture, exit_distance, read
 from ghostgames.games.geister.actions import Move, parse_action
@@ -39,10 +46,11 @@ FEATURES = (
     "share",  # its part of all the moves its owner made (0..1)
 )
 
-# Fitted by `benchmarks/fit_belief.py --games 1600 --seed 1` (games between rules, charge, defender and
-# expert-v1:40, a snapshot every 3 plies, conditional logit with L2 0.01; benchmarks/results/belief-fit.json).
-# Held-out per-ghost log-loss 0.543 against 0.662 for the uniform belief (docs/bots.md). Rerun to refit:
-# the script prints these lines.
+# Both fitted by `benchmarks/fit_belief.py --games 1600 --search-games 240 --seed 1` (a snapshot every 3
+# plies, conditional logit with L2 0.01; benchmarks/results/belief-fit.json; docs/bots.md). WEIGHTS: games
+# between rules, charge, defender and expert-v1:40; held-out per-ghost log-loss 0.543 there (uniform:
+# 0.662). SEARCH_WEIGHTS: games between expert:20000 and expert-v1:900; 0.283 there (uniform 0.596,
+# WEIGHTS 0.430). Rerun to refit: the script prints these lines.
 WEIGHTS: dict[str, float] = {
     "forward": 0.689,
     "backward": -0.400,
@@ -67,8 +75,23 @@ SEARCH_WEIGHTS: dict[str, float] = {
     "attacked": -1.179,
     "share": -0.470,
 }
-Models = tuple[tuple[float, dict[str, float]], ...]
-MODELS: Models = ((0.2, WEIGHTS), (0.8, SEARCH_WEIGHTS))
+
+
+class Model(NamedTuple):
+    """One kind of player the enemy may be."""
+
+    share: float  # how much the belief trusts this model before the game
+    weights: dict[str, float]  # how such a player's ghosts' habits tell their colours
+    repeats: float = 0.5  # how often such a player moves the ghost it moved last (when it is still there)
+
+
+Models = tuple[Model, ...]
+# Three kinds of player: a runner that marches one ghost at an exit (`charge` moved the same ghost again
+# 99.8% of the time; 0.95 here, so that one other move does not rule the model out), the other simple bots
+# (0.56) and search bots (0.38), counted by benchmarks/repeat_rate.py. The runner and the simple bots are
+# read with WEIGHTS. `hard` meets search players most: their model leads until the enemy's play says
+# otherwise (screened against `charge` and the expert before this change: docs/bots.md).
+MODELS: Models = (Model(0.1, WEIGHTS, 0.95), Model(0.1, WEIGHTS, 0.56), Model(0.8, SEARCH_WEIGHTS, 0.38))
 
 
 @dataclass
@@ -234,16 +257,47 @@ def _before_our_captures(picture: Picture, moves: list[str]) -> list[tuple[Pictu
     return out
 
 
+def _repeats(picture: Picture, moves: list[str]) -> tuple[int, int]:
+    """How many of the enemy's moves moved the ghost it had moved last, and how many another one (moves
+    whose last ghost was taken meanwhile do not count)."""
+    board = [-1] * (SIZE * SIZE)
+    for g in range(16):
+        board[START[g >> 3][g & 7]] = g
+    last, same, other = -1, 0, 0
+    for text in moves:
+        try:
+            move = parse_action(" ".join(text.split()[:2]))
+        except IllegalAction:
+            continue
+        if not isinstance(move, Move) or board[move.origin] < 0:
+            continue
+        ghost = board[move.origin]
+        if ghost >> 3 == picture.enemy:
+            if last >= 0 and last in board:
+                same, other = same + (ghost == last), other + (ghost != last)
+            last = ghost
+        board[move.origin] = -1
+        if move.target != OFF_BOARD:
+            board[move.target] = ghost
+    return same, other
+
+
 def model_shares(picture: Picture, moves: list[str], models: Models) -> list[float]:
-    """How much to trust each model of the enemy now: its share before the game, times the chance it gave,
-    just before we took each enemy ghost, to the colour that ghost turned out to have (Bayes' rule over
-    the models). Against a bot that plays like the games a model was fitted on, that model soon leads."""
-    shares = [share for share, _ in models]
+    """How much to trust each model of the enemy now (Bayes' rule over the models): its share before the
+    game, times the chance it gave, just before we took each enemy ghost, to the colour that ghost turned
+    out to have, times the chance that such a player moves the same ghost again as often as this one did.
+    Against a bot that plays like the games a model was fitted on, that model soon leads."""
+    logs = [math.log(model.share) if model.share > 0 else -math.inf for model in models]
+    same, other = _repeats(picture, moves)
+    for k, model in enumerate(models):
+        logs[k] += same * math.log(model.repeats) + other * math.log(1.0 - model.repeats)
     for then, until, ghost in _before_our_captures(picture, moves):
         good = picture.colour[ghost] == GOOD
-        for k, (_, weights) in enumerate(models):
-            chance = belief(then, until, weights).good_probability().get(ghost, 0.5)
-            shares[k] *= min(max(chance if good else 1.0 - chance, 1e-3), 1.0)
+        for k, model in enumerate(models):
+            chance = belief(then, until, model.weights).good_probability().get(ghost, 0.5)
+            logs[k] += math.log(min(max(chance if good else 1.0 - chance, 1e-3), 1.0))
+    top = max(logs)
+    shares = [math.exp(v - top) for v in logs]
     total = sum(shares)
     return [share / total for share in shares]
 
@@ -256,17 +310,17 @@ def belief(picture: Picture, moves: list[str], models: Models | dict[str, float]
     if models is None:
         models = MODELS
     if isinstance(models, dict):
-        models = ((1.0, models),)
+        models = (Model(1.0, models),)
     elif len(models) > 1:
-        models = tuple(zip(model_shares(picture, moves, models), (w for _, w in models), strict=True))
+        models = tuple(m._replace(share=s) for m, s in zip(models, model_shares(picture, moves, models), strict=True))
     enemy = picture.enemy
     hidden = picture.hidden_enemies()
     revealed_good = sum(1 for g in range(enemy * 8, enemy * 8 + 8) if picture.colour[g] == GOOD)
     seen = features(picture, moves)
     readings = []
-    for share, weights in models:
-        w = [weights[name] for name in FEATURES]
-        readings.append((share, {g: sum(a * b for a, b in zip(w, x, strict=True)) for g, x in seen.items()}))
+    for model in models:
+        w = [model.weights[name] for name in FEATURES]
+        readings.append((model.share, {g: sum(a * b for a, b in zip(w, x, strict=True)) for g, x in seen.items()}))
     bad = frozenset(g for g in hidden if certainly_bad(picture, g, over))
     return Belief(hidden, 4 - revealed_good, readings, bad)
 
