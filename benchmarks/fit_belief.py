@@ -11,7 +11,7 @@ Two sets of games, seats and exit rules mixed, are played to the end: `--games` 
 (rules, charge, defender and expert-v1 with a tiny budget) and `--search-games` between search bots at a
 tenth of `hard`'s budget (`SEARCH_PAIRS`), which play nothing like the simple ones: a model fitted on one
 set reads the other badly (the table shows it), and the opponents of `hard` come from both, so the belief
-mixes the two models (belief.model_shares). Every few plies each seat's view gives the public features
+mixes models of both kinds of player (belief.MODELS, belief.model_shares). Every few plies each seat's view gives the public features
 of the enemy's hidden ghosts, and the true colours (read from the state, here only, to label the data)
 are recorded. Each model's weights maximise the conditional likelihood of the true colouring among those
 still possible (a conditional logit, L2-regularised, Adam with numpy) over the first three quarters of its
