@@ -1,4 +1,4 @@
-"""Fit the Geister belief's two models (belief.WEIGHTS and belief.SEARCH_WEIGHTS) on games between our bots.
+"""Fit the two sets of weights the Geister belief's models read with (belief.WEIGHTS, belief.SEARCH_WEIGHTS).
 
     .venv/bin/python benchmarks/fit_belief.py --games 1600 --search-games 240 --seed 1 \
         --out benchmarks/results/belief-fit.json
@@ -11,13 +11,13 @@ Two sets of games, seats and exit rules mixed, are played to the end: `--games` 
 (rules, charge, defender and expert-v1 with a tiny budget) and `--search-games` between search bots at a
 tenth of `hard`'s budget (`SEARCH_PAIRS`), which play nothing like the simple ones: a model fitted on one
 set reads the other badly (the table shows it), and the opponents of `hard` come from both, so the belief
-mixes models of both kinds of player (belief.MODELS, belief.model_shares). Every few plies each seat's view gives the public features
-of the enemy's hidden ghosts, and the true colours (read from the state, here only, to label the data)
-are recorded. Each model's weights maximise the conditional likelihood of the true colouring among those
-still possible (a conditional logit, L2-regularised, Adam with numpy) over the first three quarters of its
-set. The last quarter of each set is held out: the table compares there the per-ghost log-loss and
-accuracy of the uniform belief (every possible colouring equally likely) and of both models, shipped and
-fitted, and the lines to paste into belief.py are printed.
+mixes models of both kinds of player (belief.MODELS, belief.model_shares). Every few plies each seat's
+view gives the public features of the enemy's hidden ghosts, and the true colours (read from the state,
+here only, to label the data) are recorded. Each model's weights maximise the conditional likelihood of
+the true colouring among those still possible (a conditional logit, L2-regularised, Adam with numpy)
+over the first three quarters of its set. The last quarter of each set is held out: the table compares
+there the per-ghost log-loss and accuracy of the uniform belief (every possible colouring equally
+likely) and of both models, shipped and fitted, and the lines to paste into belief.py are printed.
 """
 
 from __future__ import annotations
