@@ -24,6 +24,7 @@ from __future__ import annotations
 import bisect
 import math
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import accumulate, combinations
 from typing import Any, NamedTuple
@@ -110,25 +111,34 @@ def _touches(board: list[int], square: int, owner: int) -> bool:
     return any(board[near] >= 0 and board[near] >> 3 == owner for _, near in NEIGHBOURS[square])
 
 
-def _replay(moves: list[str]) -> list[_Record]:
-    """Follow the public move list from the start squares and count what every ghost did."""
-    records = [_Record() for _ in range(16)]
+def _walk(moves: list[str]) -> Iterator[tuple[int, Move, list[int]]]:
+    """The moves of the public move list that can be followed from the start squares: each with its place
+    in the list and the board just before it (a ghost id or -1 per square; read it, do not change it)."""
     board = [-1] * (SIZE * SIZE)
     for g in range(16):
         board[START[g >> 3][g & 7]] = g
-    for text in moves:
+    for i, text in enumerate(moves):
         try:
             move = parse_action(" ".join(text.split()[:2]))
         except IllegalAction:
             continue  # a history we cannot follow only makes the belief less sharp
         if not isinstance(move, Move) or board[move.origin] < 0:
             continue
+        yield i, move, board
+        ghost = board[move.origin]
+        board[move.origin] = -1
+        if move.target != OFF_BOARD:
+            board[move.target] = ghost
+
+
+def _replay(moves: list[str]) -> list[_Record]:
+    """Follow the public move list from the start squares and count what every ghost did."""
+    records = [_Record() for _ in range(16)]
+    for _, move, board in _walk(moves):
         ghost = board[move.origin]
         owner, other = ghost >> 3, 1 - (ghost >> 3)
         record = records[ghost]
         record.moves += 1
-        was_touched = _touches(board, move.origin, other)
-        board[move.origin] = -1
         if move.target == OFF_BOARD:
             continue
         before, after = exit_distance(move.origin, owner), exit_distance(move.target, owner)
@@ -140,11 +150,10 @@ def _replay(moves: list[str]) -> list[_Record]:
             record.sideways += 1
         if board[move.target] >= 0:
             record.captures += 1
-        board[move.target] = ghost
-        touched = _touches(board, move.target, other)
-        if touched:
+        # the origin, next to the target, holds the mover itself: the board before the move will do
+        if _touches(board, move.target, other):
             record.exposed += 1
-        elif was_touched:
+        elif _touches(board, move.origin, other):
             record.fled += 1
     return records
 
@@ -220,65 +229,37 @@ class Belief:
 def _before_our_captures(picture: Picture, moves: list[str]) -> list[tuple[Picture, list[str], int]]:
     """For every enemy ghost our seat took: the picture just before, the moves until then, the ghost."""
     me = picture.me
-    board = [-1] * (SIZE * SIZE)
-    for g in range(16):
-        board[START[g >> 3][g & 7]] = g
     taken: list[int] = []  # ghosts taken so far, either side's
     out = []
-    for i, text in enumerate(moves):
-        try:
-            move = parse_action(" ".join(text.split()[:2]))
-        except IllegalAction:
+    for i, move, board in _walk(moves):
+        victim = -1 if move.target == OFF_BOARD else board[move.target]
+        if victim < 0:
             continue
-        if not isinstance(move, Move) or board[move.origin] < 0:
-            continue
-        ghost = board[move.origin]
-        board[move.origin] = -1
-        if move.target == OFF_BOARD:
-            continue
-        victim = board[move.target]
-        if victim >= 0 and ghost >> 3 == me and picture.colour[victim] != UNKNOWN:
+        if board[move.origin] >> 3 == me and picture.colour[victim] != UNKNOWN:
             square = [-1] * 16
             for sq, g in enumerate(board):
                 if g >= 0:
                     square[g] = sq
-            square[ghost] = move.origin
-            before = list(board)
-            before[move.origin] = ghost
             colour = [picture.colour[g] if g >> 3 == me or g in taken else UNKNOWN for g in range(16)]
             captured = [{"good": 0, "bad": 0}, {"good": 0, "bad": 0}]
             for g in taken:
                 captured[g >> 3]["good" if picture.colour[g] == GOOD else "bad"] += 1
-            then = Picture(me, picture.escape, before, square, colour, captured)
+            then = Picture(me, picture.escape, list(board), square, colour, captured)
             out.append((then, moves[:i], victim))
-        if victim >= 0:
-            taken.append(victim)
-        board[move.target] = ghost
+        taken.append(victim)
     return out
 
 
 def _repeats(picture: Picture, moves: list[str]) -> tuple[int, int]:
     """How many of the enemy's moves moved the ghost it had moved last, and how many another one (moves
     whose last ghost was taken meanwhile do not count)."""
-    board = [-1] * (SIZE * SIZE)
-    for g in range(16):
-        board[START[g >> 3][g & 7]] = g
     last, same, other = -1, 0, 0
-    for text in moves:
-        try:
-            move = parse_action(" ".join(text.split()[:2]))
-        except IllegalAction:
-            continue
-        if not isinstance(move, Move) or board[move.origin] < 0:
-            continue
+    for _, move, board in _walk(moves):
         ghost = board[move.origin]
         if ghost >> 3 == picture.enemy:
             if last >= 0 and last in board:
                 same, other = same + (ghost == last), other + (ghost != last)
             last = ghost
-        board[move.origin] = -1
-        if move.target != OFF_BOARD:
-            board[move.target] = ghost
     return same, other
 
 
