@@ -9,11 +9,13 @@ logit: the weights were fitted by maximising the likelihood of the true colourin
 bots (benchmarks/fit_belief.py), so the scores need no intercept and the count constraint is exact.
 
 Simple bots and search bots give their ghosts opposite habits (a search bot sends bad ghosts ahead and
-keeps good ones back; `charge` marches a good one at the exit), so there are two models, `WEIGHTS`
-fitted on games between the simple bots and `SEARCH_WEIGHTS` on games between search bots, and the
-belief is their mixture. How much each is trusted starts at `MODELS`'s shares and follows Bayes' rule:
-every enemy ghost we took shows its colour, and each model is weighed by the chance it gave that colour
-just before (`model_shares`). Against `charge` the first model leads after its first runner is taken.
+keeps good ones back; `charge` marches a good one at the exit), so the belief mixes models of three kinds
+of player (`MODELS`): a runner and the other simple bots, read with `WEIGHTS` (fitted on games between
+the simple bots), and search bots, read with `SEARCH_WEIGHTS` (fitted on games between search bots).
+How much each is trusted starts at its share and follows Bayes' rule (`model_shares`): every enemy move
+is weighed by how often such a player moves the same ghost again, and every enemy ghost we took by the
+chance the model gave, just before, to the colour it showed. Against `charge` the runner model leads
+within a few moves.
 
 Everything here reads a seat's `view()` (positions, revealed colours, the public move list), so the belief
 is a function of what the seat knows and nothing else.
@@ -286,8 +288,8 @@ def model_shares(picture: Picture, moves: list[str], models: Models) -> list[flo
 def belief(picture: Picture, moves: list[str], models: Models | dict[str, float] | None = None,
            over: bool = False) -> Belief:
     """The belief of `picture`'s seat about the enemy's hidden colours (`moves`: the view's move list).
-    `models`: (share before the game, feature weights) per model of the enemy, mixed by `model_shares`
-    (None: MODELS); or one set of weights alone."""
+    `models`: the models of the enemy to mix, each trusted as `model_shares` says (None: MODELS); or one
+    set of weights alone."""
     if models is None:
         models = MODELS
     if isinstance(models, dict):
