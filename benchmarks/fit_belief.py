@@ -1,4 +1,4 @@
-"""Fit the two sets of weights the Geister belief's models read with (belief.WEIGHTS, belief.SEARCH_WEIGHTS).
+"""Fit the weights the Geister belief's models read with (belief.WEIGHTS, SEARCH_WEIGHTS, RUNNER_WEIGHTS).
 
     .venv/bin/python benchmarks/fit_belief.py --games 1600 --search-games 240 --seed 1 \
         --out benchmarks/results/belief-fit.json
@@ -15,9 +15,11 @@ mixes models of both kinds of player (belief.MODELS, belief.model_shares). Every
 view gives the public features of the enemy's hidden ghosts, and the true colours (read from the state,
 here only, to label the data) are recorded. Each model's weights maximise the conditional likelihood of
 the true colouring among those still possible (a conditional logit, L2-regularised, Adam with numpy)
-over the first three quarters of its set. The last quarter of each set is held out: the table compares
-there the per-ghost log-loss and accuracy of the uniform belief (every possible colouring equally
-likely) and of both models, shipped and fitted, and the lines to paste into belief.py are printed.
+over the first three quarters of its games: WEIGHTS on the simple games, SEARCH_WEIGHTS on the search
+games, RUNNER_WEIGHTS on the simple games where `charge` plays both seats. The last quarter is held out:
+the tables compare there the per-ghost log-loss and accuracy of the uniform belief (every possible
+colouring equally likely), of the shipped weights and of the weights fitted on that part, and the lines
+to paste into belief.py are printed.
 """
 
 from __future__ import annotations
@@ -34,7 +36,15 @@ from typing import Any
 import numpy as np
 
 from ghostgames.bots import Bot, Budget, SeatKnowledge, get_bot
-from ghostgames.bots.geister.belief import FEATURES, SEARCH_WEIGHTS, WEIGHTS, Model, certainly_bad, features
+from ghostgames.bots.geister.belief import (
+    FEATURES,
+    RUNNER_WEIGHTS,
+    SEARCH_WEIGHTS,
+    WEIGHTS,
+    Model,
+    certainly_bad,
+    features,
+)
 from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.fast_search import FastExpertBot
 from ghostgames.bots.geister.picture import read
@@ -214,35 +224,42 @@ def main() -> None:
         snaps = [s for s in snaps if s["game"] < games[s["set"]]]
     else:
         snaps = [s for kind, count in games.items() for index in range(count) for s in play(kind, index, args.seed)]
-    shipped = {"simple": WEIGHTS, "search": SEARCH_WEIGHTS}
+    # Three parts of the data, one per model: the runner's is the simple games where charge plays both seats.
+    charge_pair = PAIRS.index(("charge", "charge"))
+    parts = {
+        "simple": lambda s: s["set"] == "simple",
+        "search": lambda s: s["set"] == "search",
+        "runner": lambda s: s["set"] == "simple" and s["game"] % len(PAIRS) == charge_pair,
+    }
+    shipped = {"simple": WEIGHTS, "search": SEARCH_WEIGHTS, "runner": RUNNER_WEIGHTS}
     fitted: dict[str, np.ndarray] = {}
     held_out: dict[str, dict[str, Any]] = {}
-    for kind, count in games.items():
-        train = [s for s in snaps if s["set"] == kind and s["game"] < count * 3 // 4]
-        fitted[kind] = fit(groups(train), args.l2)
-    for kind, count in games.items():
-        test = [s for s in snaps if s["set"] == kind and s["game"] >= count * 3 // 4]
+    for part, member in parts.items():
+        count = games[part if part != "runner" else "simple"]
+        train = [s for s in snaps if member(s) and s["game"] < count * 3 // 4]
+        test = [s for s in snaps if member(s) and s["game"] >= count * 3 // 4]
+        fitted[part] = fit(groups(train), args.l2)
         rows = {"uniform": marginal_scores(test, None)}
-        for model in games:
-            rows[f"{model} shipped"] = marginal_scores(test, np.array([shipped[model][f] for f in FEATURES]))
-            rows[f"{model} fitted"] = marginal_scores(test, fitted[model])
-        print(f"held out, {kind} games {count * 3 // 4}..{count - 1}: {rows['uniform'][2]} ghost-snapshots")
-        print(f"{'belief':15} {'log-loss':>9} {'accuracy':>9}")
+        rows.update({f"{model} shipped": marginal_scores(test, np.array([w[f] for f in FEATURES]))
+                     for model, w in shipped.items()})
+        rows["fitted here"] = marginal_scores(test, fitted[part])
+        print(f"held out, {part} games from {count * 3 // 4}: {rows['uniform'][2]} ghost-snapshots")
+        print(f"{'weights':15} {'log-loss':>9} {'accuracy':>9}")
         for name, (loss, accuracy, _) in rows.items():
             print(f"{name:15} {loss:9.4f} {accuracy:9.3f}")
-        held_out[kind] = {name: {"log_loss": loss, "accuracy": accuracy} for name, (loss, accuracy, _) in rows.items()}
-        held_out[kind]["ghosts"] = rows["uniform"][2]
-    for kind, name in (("simple", "WEIGHTS"), ("search", "SEARCH_WEIGHTS")):
+        held_out[part] = {name: {"log_loss": loss, "accuracy": accuracy} for name, (loss, accuracy, _) in rows.items()}
+        held_out[part]["ghosts"] = rows["uniform"][2]
+    for part, name in (("simple", "WEIGHTS"), ("search", "SEARCH_WEIGHTS"), ("runner", "RUNNER_WEIGHTS")):
         print(f"{name}: dict[str, float] = {{")
-        for feature, value in zip(FEATURES, fitted[kind], strict=True):
+        for feature, value in zip(FEATURES, fitted[part], strict=True):
             print(f'    "{feature}": {value:.3f},')
         print("}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({
         "games": games, "seed": args.seed, "l2": args.l2, "pairs": {"simple": PAIRS, "search": SEARCH_PAIRS},
         "every": EVERY,
-        "weights": {kind: dict(zip(FEATURES, (round(float(v), 4) for v in theta), strict=True))
-                    for kind, theta in fitted.items()},
+        "weights": {part: dict(zip(FEATURES, (round(float(v), 4) for v in theta), strict=True))
+                    for part, theta in fitted.items()},
         "held_out": held_out,
         "seconds": round(time.perf_counter() - start, 1),
     }, indent=1))

@@ -10,6 +10,7 @@ import pytest
 from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.geister.belief import (
     MODELS,
+    RUNNER_WEIGHTS,
     SEARCH_WEIGHTS,
     WEIGHTS,
     Model,
@@ -185,9 +186,9 @@ def _played(bots: tuple[str, str], seed: int) -> GeisterState:
 
 def test_against_charge_the_belief_comes_to_trust_the_runner_model() -> None:
     """`charge` marches one ghost at a time (it moves the same ghost again nearly always), and each ghost
-    seat 0 took had the colour the simple bots' weights foretold, so Bayes' rule moves the belief's trust
-    from the prior 0.1 to the runner model."""
-    assert MODELS[0].share == 0.1 and MODELS[0].weights == WEIGHTS and MODELS[0].repeats > 0.9
+    seat 0 took had the colour the runner's weights foretold, so Bayes' rule moves the belief's trust from
+    the prior 0.1 to the runner model."""
+    assert MODELS[0].share == 0.1 and MODELS[0].weights == RUNNER_WEIGHTS and MODELS[0].repeats > 0.9
     for seed in (0, 1, 2):
         state = _played(("rules", "charge"), seed)
         view = state.view(0)

@@ -10,8 +10,9 @@ bots (benchmarks/fit_belief.py), so the scores need no intercept and the count c
 
 Simple bots and search bots give their ghosts opposite habits (a search bot sends bad ghosts ahead and
 keeps good ones back; `charge` marches a good one at the exit), so the belief mixes models of three kinds
-of player (`MODELS`): a runner and the other simple bots, read with `WEIGHTS` (fitted on games between
-the simple bots), and search bots, read with `SEARCH_WEIGHTS` (fitted on games between search bots).
+of player (`MODELS`): a runner (read with `RUNNER_WEIGHTS`, fitted on games of `charge`), the other
+simple bots (`WEIGHTS`, fitted on games between the simple bots) and search bots (`SEARCH_WEIGHTS`,
+fitted on games between search bots).
 How much each is trusted starts at its share and follows Bayes' rule (`model_shares`): every enemy move
 is weighed by how often such a player moves the same ghost again, and every enemy ghost we took by the
 chance the model gave, just before, to the colour it showed. Against `charge` the runner model leads
@@ -79,6 +80,19 @@ SEARCH_WEIGHTS: dict[str, float] = {
     "share": -0.470,
 }
 
+RUNNER_WEIGHTS: dict[str, float] = {
+    "forward": 1.430,
+    "backward": 0.000,
+    "sideways": 0.000,
+    "captures": 0.046,
+    "exposed": 0.116,
+    "fled": 0.054,
+    "never_moved": -0.974,
+    "distance": 0.324,
+    "attacked": -0.076,
+    "share": 0.785,
+}
+
 
 class Model(NamedTuple):
     """One kind of player the enemy may be."""
@@ -91,10 +105,11 @@ class Model(NamedTuple):
 Models = tuple[Model, ...]
 # Three kinds of player: a runner that marches one ghost at an exit (`charge` moved the same ghost again
 # 99.8% of the time; 0.95 here, so that one other move does not rule the model out), the other simple bots
-# (0.56) and search bots (0.38), counted by benchmarks/repeat_rate.py. The runner and the simple bots are
-# read with WEIGHTS. `hard` meets search players most: their model leads until the enemy's play says
-# otherwise (screened against `charge` and the expert before this change: docs/bots.md).
-MODELS: Models = (Model(0.1, WEIGHTS, 0.95), Model(0.1, WEIGHTS, 0.56), Model(0.8, SEARCH_WEIGHTS, 0.38))
+# (0.56) and search bots (0.38), counted by benchmarks/repeat_rate.py. Each is read with the weights fitted
+# on its own kind's games (RUNNER_WEIGHTS: the simple games where `charge` plays both seats). `hard` meets
+# search players most: their model leads until the enemy's play says otherwise (screened against `charge`
+# and the expert before this change: docs/bots.md).
+MODELS: Models = (Model(0.1, RUNNER_WEIGHTS, 0.95), Model(0.1, WEIGHTS, 0.56), Model(0.8, SEARCH_WEIGHTS, 0.38))
 
 
 @dataclass
