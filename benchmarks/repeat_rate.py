@@ -5,7 +5,7 @@
 
 Plays games of one of fit_belief.py's two sets (the same pairs of bots, escape rule, 300 plies) and
 counts, for every move after a player's first, whether it moved the same ghost as its previous move (a
-move whose previous ghost was taken in between does not count, as in belief._repeats). A bot that marches
+move whose previous ghost was taken in between does not count), with belief.enemy_repeats itself. A bot that marches
 one ghost (`charge`) repeats nearly always; search bots spread their moves. The rates differ enough that
 a few moves tell the belief which model of the enemy to trust.
 """
@@ -18,8 +18,9 @@ import sys
 from pathlib import Path
 
 from ghostgames.bots import SeatKnowledge
+from ghostgames.bots.geister.belief import enemy_repeats
+from ghostgames.bots.geister.picture import read
 from ghostgames.games import get_game
-from ghostgames.games.geister.actions import Move, parse_action
 from ghostgames.rules.chance import derive_rng
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -41,20 +42,15 @@ def main() -> None:
         rng = derive_rng(args.seed, "same", index)
         state = get_game("geister").new(2, {"exit": "escape", "max_plies": 300}, seed=rng.randrange(2**63))
         players = [player(name) for name in bots]
-        last: list[int | None] = [None, None]
         while state.to_act():
             seat = min(state.to_act())
-            action = players[seat].choose(SeatKnowledge(state, seat), random.Random(rng.randrange(2**63)))
-            move = None if state.setup_phase() else parse_action(str(action))
-            if isinstance(move, Move):
-                ghost = state.board[move.origin]
-                previous = last[seat]
-                if previous is not None and state.pos[previous] >= 0:
-                    count = counts.setdefault(bots[seat], [0, 0])
-                    count[0] += ghost == previous
-                    count[1] += 1
-                last[seat] = ghost
-            state.apply(seat, action)
+            state.apply(seat, players[seat].choose(SeatKnowledge(state, seat), random.Random(rng.randrange(2**63))))
+        for seat in (0, 1):  # a seat's repeats, as the other seat's belief counts them
+            view = state.view(1 - seat)
+            same, other = enemy_repeats(read(view), list(view["moves"]))
+            count = counts.setdefault(bots[seat], [0, 0])
+            count[0] += same
+            count[1] += same + other
     print(f"{'bot':16} {'repeats':>8} {'moves':>7} {'rate':>6}")
     for name, (same, total) in sorted(counts.items()):
         print(f"{name:16} {same:8} {total:7} {same / total:6.3f}")

@@ -267,7 +267,7 @@ def _before_our_captures(picture: Picture, moves: list[str]) -> list[tuple[Pictu
     return out
 
 
-def _repeats(picture: Picture, moves: list[str]) -> tuple[int, int]:
+def enemy_repeats(picture: Picture, moves: list[str]) -> tuple[int, int]:
     """How many of the enemy's moves moved the ghost it had moved last, and how many another one (moves
     whose last ghost was taken meanwhile do not count)."""
     last, same, other = -1, 0, 0
@@ -286,7 +286,7 @@ def model_shares(picture: Picture, moves: list[str], models: Models) -> list[flo
     out to have, times the chance that such a player moves the same ghost again as often as this one did.
     Against a bot that plays like the games a model was fitted on, that model soon leads."""
     logs = [math.log(model.share) if model.share > 0 else -math.inf for model in models]
-    same, other = _repeats(picture, moves)
+    same, other = enemy_repeats(picture, moves)
     for k, model in enumerate(models):
         logs[k] += same * math.log(model.repeats) + other * math.log(1.0 - model.repeats)
     for then, until, ghost in _before_our_captures(picture, moves):
