@@ -119,6 +119,35 @@ def test_options_are_checked_when_set_and_votes_are_never_a_creators_setting() -
     assert table.settings == {}
 
 
+def test_an_unknown_option_names_every_option_the_table_has_whether_set_or_asked_about() -> None:
+    """Setting and showing share one check: both list the game's options and the table's clock and rated."""
+    table, log = _table()
+    _do(table, log, "alice", "/join")
+    for typed in ("/option speed 3", "/option speed"):
+        with pytest.raises(TableError) as err:
+            table.decide("alice", parse_command(typed), None, ctx())
+        assert err.value.code == "bad_option"
+        named = err.value.message.split("its options are: ")[1].split(", ")
+        assert {"clock", "rated", "exit", "max_plies", "disclose", "first"} <= set(named)
+
+
+def test_rated_and_votes_read_the_same_on_and_off_words() -> None:
+    table, log = _table()
+    _do(table, log, "alice", "/join")
+    _do(table, log, "alice", "/option rated No")
+    assert table.rated is False
+    _do(table, log, "alice", "/option rated yes")
+    assert table.rated is True
+    _do(table, log, "alice", "/option disclose off")
+    assert table.votes["disclose"] == set()
+    _do(table, log, "alice", "/option disclose TRUE")
+    assert table.votes["disclose"] == {0}
+    for typed, words in (("/option rated maybe", "rated is on or off"), ("/option disclose maybe", "vote on or off")):
+        with pytest.raises(TableError) as err:
+            table.decide("alice", parse_command(typed), None, ctx())
+        assert err.value.code == "bad_option" and words in err.value.message
+
+
 def test_an_action_text_is_shown_to_others_only_when_the_game_tells_it_in_public() -> None:
     from ghostgames.games import get_game
     from ghostgames.tables.log import action_is_public

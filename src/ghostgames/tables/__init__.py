@@ -5,7 +5,8 @@ from ghostgames.tables.clock import ClockLimits, Clocks, ClockSpec
 from ghostgames.tables.commands import COMMANDS, Command, parse_command
 from ghostgames.tables.errors import TableError
 from ghostgames.tables.log import LogLine
-from ghostgames.tables.table import Context, Decision, Reply, Seat, Table, creation_event
+from ghostgames.tables.settings import creation_event
+from ghostgames.tables.table import Context, Decision, Reply, Seat, Table
 
 __all__ = [
     "COMMANDS",

@@ -9,11 +9,11 @@ restart rebuilds a table by applying its stored events in order. Time and seeds 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from ghostgames.games import GAMES, get_game
+from ghostgames.games import get_game
 from ghostgames.rules.contract import Event, Game, IllegalAction, Outcome, State
 from ghostgames.rules.options import OptionError
 from ghostgames.rules.record import GameRecord
@@ -37,22 +37,14 @@ from ghostgames.tables.commands import (
 )
 from ghostgames.tables.errors import TableError
 from ghostgames.tables.log import LogLine, action_is_public
+from ghostgames.tables.settings import RATED, SEAT_OPTIONS, option_event, option_lines
 
-EventData = dict[str, Any]
+EventData = dict[str, Any]  # an event as stored: a JSON-ready dict
 Status = Literal["open", "started", "finished", "closed"]
 HISTORY = 100
 TAKEOVER_LEVEL = "easy"  # the bot that finishes a seat for a person
-# Options whose value is a seat. The games count seats from 0 (so do events, settings and the wire
-# protocol); people type and read them from 1, so a table translates what is typed and what it says.
-SEAT_OPTIONS = ("first",)
 # Takeovers after which the person is gone from the game: their seat is freed at a rematch.
 GONE = ("left", "disconnected")
-
-
-def seat_option_error(name: str, seats: int) -> TableError:
-    reason = f"{name} takes a seat from 1 to {seats}, or none for random"
-    return TableError("bad_option", reason, name=name, reason=reason, first=1, last=seats)
-RATED = "rated"  # the table option: its games count for ratings (when every person has an account)
 
 
 @dataclass(slots=True)
@@ -111,71 +103,6 @@ class Context:
     spectators: tuple[str, ...] = ()
     connected: Callable[[str], bool] = lambda name: True
     clock_limits: ClockLimits = field(default_factory=ClockLimits)
-
-
-def creation_event(
-    table_id: str, game_name: str, seats: int, options: Mapping[str, Any] | None, clock: object, by: str | None,
-    clock_limits: ClockLimits = ClockLimits(),
-) -> EventData:
-    """Check a new table's game, seat count, settings and clock; the event that creates it."""
-    try:
-        game = get_game(game_name)
-    except KeyError:
-        raise TableError(
-            "unknown_game", f"there is no game {game_name!r}; the games are: {', '.join(GAMES)}",
-            game=game_name, games=list(GAMES),
-        ) from None
-    if not game.min_players <= seats <= game.max_players:
-        raise TableError(
-            "bad_seats", f"{game.title} is for {game.min_players} to {game.max_players} players, not {seats}",
-            seats=seats, min=game.min_players, max=game.max_players,
-        )
-    schema = game.options_schema()
-    settings: dict[str, Any] = {}
-    votes: list[str] = []
-    rated = True
-    for name, value in (options or {}).items():
-        if name == RATED:
-            rated = _on_or_off(name, value)
-            continue
-        if name in schema and schema[name]["vote"]:
-            votes.append(name)  # a vote is each player's own choice, never a creator's setting
-            continue
-        settings[name] = value
-    for name in SEAT_OPTIONS:
-        value = settings.get(name)
-        if isinstance(value, str) and value.strip().isdigit():
-            value = settings[name] = int(value)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats):
-            raise seat_option_error(name, seats)  # given as an index from 0 (the wire), told from 1
-    settings = _checked_settings(game, seats, settings)
-    try:
-        spec = ClockSpec.parse(clock, clock_limits)
-    except ValueError as err:
-        raise TableError("bad_option", str(err), name="clock", reason=str(err)) from None
-    return {
-        "kind": "created", "id": table_id, "game": game.name, "seats": seats,
-        "settings": settings, "clock": str(spec), "by": by, "rated": rated,
-    }
-
-
-def _on_or_off(name: str, value: object) -> bool:
-    words = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
-    if isinstance(value, bool):
-        return value
-    if value is None or str(value).strip().lower() not in words:
-        raise TableError("bad_option", f"{name} is on or off, not {value!r}", name=name, reason="on or off")
-    return words[str(value).strip().lower()]
-
-
-def _checked_settings(game: Game[Any, Any], seats: int, settings: Mapping[str, Any]) -> dict[str, Any]:
-    """Validated settings, with typed chat words ("on", "300") turned into the values the game uses."""
-    try:
-        model = game.options(seats, settings)
-    except OptionError as err:
-        name = next((n for n in settings if f"{n!r}" in str(err)), "")
-        raise TableError("bad_option", str(err), name=name, reason=str(err)) from None
-    return {name: getattr(model, name) for name in settings}
 
 
 class Table:
@@ -457,37 +384,7 @@ class Table:
 
     def _option(self, seat: Seat, name: str, value: str | None, clock_limits: ClockLimits) -> list[EventData]:
         self._need_status("open", "finished")
-        if name in self.vote_options:
-            choice = True if value is None else value.strip().lower()
-            if choice not in (True, "on", "yes", "true", "off", "no", "false"):
-                raise TableError("bad_option", f"vote on or off for {name}, not {value!r}", name=name,
-                                 reason="on or off")
-            return [{"kind": "vote", "name": name, "seat": seat.index,
-                     "value": choice in (True, "on", "yes", "true")}]
-        if name == "clock":
-            try:
-                spec = ClockSpec.parse(value, clock_limits)
-            except ValueError as err:
-                raise TableError("bad_option", str(err), name="clock", reason=str(err)) from None
-            return [{"kind": "option", "name": "clock", "value": str(spec)}]
-        if name == RATED:
-            return [{"kind": "option", "name": RATED, "value": _on_or_off(name, value)}]
-        schema = self.game.options_schema()
-        if name not in schema:
-            names = ", ".join(sorted([*schema, "clock", RATED]))
-            raise TableError("bad_option", f"{self.game.title} has no option {name!r}; its options are: {names}",
-                             name=name, reason=f"the options are: {names}")
-        settings = dict(self.settings)
-        if value is not None and value.strip().lower() in ("none", "default", "random"):
-            settings.pop(name, None)
-            return [{"kind": "option", "name": name, "value": None, "reset": True}]
-        if name in SEAT_OPTIONS:
-            if value is None or not value.strip().isdigit() or not 1 <= int(value) <= self.seat_count:
-                raise seat_option_error(name, self.seat_count)
-            return [{"kind": "option", "name": name, "value": int(value) - 1}]
-        settings[name] = value
-        checked = _checked_settings(self.game, self.seat_count, settings)
-        return [{"kind": "option", "name": name, "value": checked[name]}]
+        return [option_event(self.game, self.seat_count, self.settings, seat.index, name, value, clock_limits)]
 
     def _bot_add(self, user: str, level: str, ctx: Context) -> list[EventData]:
         self._need_status("open", "finished")
@@ -640,31 +537,8 @@ class Table:
         return Reply("who", "\n".join(lines), {"seats": seats, "spectators": list(ctx.spectators)})
 
     def _options_reply(self, name: str | None, clock_limits: ClockLimits) -> Reply:
-        schema = self.game.options_schema()
-        if name is not None and name not in schema and name not in ("clock", RATED):
-            names = ", ".join(sorted([*schema, "clock"]))
-            raise TableError("bad_option", f"{self.game.title} has no option {name!r}; its options are: {names}",
-                             name=name, reason=f"the options are: {names}")
-        lines = []
-        for option, entry in schema.items():
-            if name is not None and option != name:
-                continue
-            if entry["vote"]:
-                voters = sorted(self.votes[option])
-                lines.append(f"{option}: a vote, on when every player votes for it (votes from seats "
-                             f"{', '.join(str(i + 1) for i in voters) or 'none'}) - {entry['help']}")
-            elif option in SEAT_OPTIONS:
-                value = self.settings.get(option, entry["default"])
-                shown = "random" if value is None else str(value + 1)
-                lines.append(f"{option} = {shown} (a seat from 1 to {self.seat_count}, or none for random)")
-            else:
-                value = self.settings.get(option, entry["default"])
-                lines.append(f"{option} = {value!r} ({entry['allowed']}) - {entry['help']}")
-        if name in (None, "clock"):
-            lines.append(f"clock = {self.clock_spec} ({clock_limits.describe()})")
-        if name in (None, RATED):
-            lines.append(f"rated = {'on' if self.rated else 'off'} (on or off; a game counts for ratings when "
-                         "it is on and every person seated has an account)")
+        lines = option_lines(self.game, self.seat_count, self.settings, self.votes, self.clock_spec, self.rated,
+                             clock_limits, name)
         return Reply("options", "\n".join(lines), {
             "settings": dict(self.settings), "clock": str(self.clock_spec),
             "votes": {n: sorted(v) for n, v in self.votes.items()},

@@ -1,0 +1,162 @@
+"""What a table may be set to: the checks of a new table, of each `/option` typed at it, and the
+listing `/option` shows. Pure functions of the game, the seat count and what was typed; the table
+(`table.py`) keeps the values and turns these answers into events.
+
+A table has three kinds of option: the game's own settings (its `options_schema`, checked by the
+game's options model), the votes among them (each player's own choice, never a creator's setting), and
+the table's own two, `clock` and `rated`. Seats are typed and shown from 1 and stored from 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from ghostgames.games import GAMES, get_game
+from ghostgames.rules.contract import Game
+from ghostgames.rules.options import OptionError
+from ghostgames.tables.clock import ClockLimits, ClockSpec
+from ghostgames.tables.errors import TableError
+
+RATED = "rated"  # the table option: its games count for ratings (when every person has an account)
+TABLE_OPTIONS = ("clock", RATED)
+# Options whose value is a seat. The games count seats from 0 (so do events, settings and the wire
+# protocol); people type and read them from 1, so a table translates what is typed and what it says.
+SEAT_OPTIONS = ("first",)
+RESET_WORDS = ("none", "default", "random")
+_ON_OFF = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
+
+
+def on_or_off(value: object) -> bool | None:
+    """A typed on/off word (or a bool) as a bool; None when it is neither."""
+    if isinstance(value, bool):
+        return value
+    return None if value is None else _ON_OFF.get(str(value).strip().lower())
+
+
+def seat_option_error(name: str, seats: int) -> TableError:
+    reason = f"{name} takes a seat from 1 to {seats}, or none for random"
+    return TableError("bad_option", reason, name=name, reason=reason, first=1, last=seats)
+
+
+def no_such_option(game: Game[Any, Any], name: str) -> TableError:
+    names = ", ".join(sorted([*game.options_schema(), *TABLE_OPTIONS]))
+    return TableError("bad_option", f"{game.title} has no option {name!r}; its options are: {names}",
+                      name=name, reason=f"the options are: {names}")
+
+
+def checked_settings(game: Game[Any, Any], seats: int, settings: Mapping[str, Any]) -> dict[str, Any]:
+    """Validated settings, with typed chat words ("on", "300") turned into the values the game uses."""
+    try:
+        model = game.options(seats, settings)
+    except OptionError as err:
+        name = next((n for n in settings if f"{n!r}" in str(err)), "")
+        raise TableError("bad_option", str(err), name=name, reason=str(err)) from None
+    return {name: getattr(model, name) for name in settings}
+
+
+def _clock(value: object, clock_limits: ClockLimits) -> ClockSpec:
+    try:
+        return ClockSpec.parse(value, clock_limits)
+    except ValueError as err:
+        raise TableError("bad_option", str(err), name="clock", reason=str(err)) from None
+
+
+def _rated(value: object) -> bool:
+    rated = on_or_off(value)
+    if rated is None:
+        raise TableError("bad_option", f"{RATED} is on or off, not {value!r}", name=RATED, reason="on or off")
+    return rated
+
+
+def creation_event(
+    table_id: str, game_name: str, seats: int, options: Mapping[str, Any] | None, clock: object, by: str | None,
+    clock_limits: ClockLimits = ClockLimits(),
+) -> dict[str, Any]:
+    """Check a new table's game, seat count, settings and clock; the event that creates it."""
+    try:
+        game = get_game(game_name)
+    except KeyError:
+        raise TableError(
+            "unknown_game", f"there is no game {game_name!r}; the games are: {', '.join(GAMES)}",
+            game=game_name, games=list(GAMES),
+        ) from None
+    if not game.min_players <= seats <= game.max_players:
+        raise TableError(
+            "bad_seats", f"{game.title} is for {game.min_players} to {game.max_players} players, not {seats}",
+            seats=seats, min=game.min_players, max=game.max_players,
+        )
+    schema = game.options_schema()
+    settings: dict[str, Any] = {}
+    rated = True
+    for name, value in (options or {}).items():
+        if name == RATED:
+            rated = _rated(value)
+        elif not (name in schema and schema[name]["vote"]):  # a vote is each player's own, not the creator's
+            settings[name] = value
+    for name in SEAT_OPTIONS:
+        value = settings.get(name)
+        if isinstance(value, str) and value.strip().isdigit():
+            value = settings[name] = int(value)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats):
+            raise seat_option_error(name, seats)  # given as an index from 0 (the wire), told from 1
+    settings = checked_settings(game, seats, settings)
+    return {
+        "kind": "created", "id": table_id, "game": game.name, "seats": seats,
+        "settings": settings, "clock": str(_clock(clock, clock_limits)), "by": by, "rated": rated,
+    }
+
+
+def option_event(game: Game[Any, Any], seats: int, settings: Mapping[str, Any], seat: int, name: str,
+                 value: str | None, clock_limits: ClockLimits) -> dict[str, Any]:
+    """The event of seat `seat` typing `/option name value` at a table with these settings."""
+    schema = game.options_schema()
+    if name in schema and schema[name]["vote"]:
+        choice = True if value is None else on_or_off(value)
+        if choice is None:
+            raise TableError("bad_option", f"vote on or off for {name}, not {value!r}", name=name,
+                             reason="on or off")
+        return {"kind": "vote", "name": name, "seat": seat, "value": choice}
+    if name == "clock":
+        return {"kind": "option", "name": "clock", "value": str(_clock(value, clock_limits))}
+    if name == RATED:
+        return {"kind": "option", "name": RATED, "value": _rated(value)}
+    if name not in schema:
+        raise no_such_option(game, name)
+    if value is not None and value.strip().lower() in RESET_WORDS:
+        return {"kind": "option", "name": name, "value": None, "reset": True}
+    if name in SEAT_OPTIONS:
+        if value is None or not value.strip().isdigit() or not 1 <= int(value) <= seats:
+            raise seat_option_error(name, seats)
+        return {"kind": "option", "name": name, "value": int(value) - 1}
+    checked = checked_settings(game, seats, {**settings, name: value})
+    return {"kind": "option", "name": name, "value": checked[name]}
+
+
+def option_lines(game: Game[Any, Any], seats: int, settings: Mapping[str, Any], votes: Mapping[str, Collection[int]],
+                 clock: ClockSpec, rated: bool, clock_limits: ClockLimits, name: str | None) -> list[str]:
+    """What `/option` (all of them) or `/option name` shows: each value and what it may be."""
+    schema = game.options_schema()
+    if name is not None and name not in schema and name not in TABLE_OPTIONS:
+        raise no_such_option(game, name)
+    lines = []
+    for option, entry in schema.items():
+        if name is not None and option != name:
+            continue
+        if entry["vote"]:
+            voters = sorted(votes[option])
+            lines.append(f"{option}: a vote, on when every player votes for it (votes from seats "
+                         f"{', '.join(str(i + 1) for i in voters) or 'none'}) - {entry['help']}")
+        elif option in SEAT_OPTIONS:
+            value = settings.get(option, entry["default"])
+            shown = "random" if value is None else str(value + 1)
+            lines.append(f"{option} = {shown} (a seat from 1 to {seats}, or none for random)")
+        else:
+            value = settings.get(option, entry["default"])
+            lines.append(f"{option} = {value!r} ({entry['allowed']}) - {entry['help']}")
+    if name in (None, "clock"):
+        lines.append(f"clock = {clock} ({clock_limits.describe()})")
+    if name in (None, RATED):
+        lines.append(f"rated = {'on' if rated else 'off'} (on or off; a game counts for ratings when "
+                     "it is on and every person seated has an account)")
+    return lines
