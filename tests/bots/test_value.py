@@ -89,10 +89,17 @@ def _swapped(row: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
 def test_value_of_row_agrees_with_a_numpy_reference_of_the_same_model() -> None:
     model = _random_model(8, seed=3)
     for row in _random_positions(60, seed=5):
-        assert value_of_row(row, *model.arrays) == pytest.approx(_reference_value(model, row), abs=1e-9)
+        assert value_of_row(row, *model.kernel_arrays) == pytest.approx(_reference_value(model, row), abs=1e-9)
     rows = _random_positions(20, seed=6)
     batch = training.predict(model, training.featurize(np.stack(rows)))  # the numpy model the fit trains
-    assert np.allclose(batch, [value_of_row(r, *model.arrays) for r in rows], atol=1e-9)
+    assert np.allclose(batch, [value_of_row(r, *model.kernel_arrays) for r in rows], atol=1e-9)
+
+
+def test_value_of_row_refuses_the_weights_in_training_layout() -> None:
+    """The kernel reads the hidden layer transposed; the training layout is refused, not read past its end."""
+    model = _random_model(8, seed=3)
+    with pytest.raises(ValueError, match="kernel_arrays"):
+        value_of_row(_random_positions(1, seed=5)[0], *model.arrays)
 
 
 def test_the_features_show_the_pieces_counts_and_the_side_to_move() -> None:
@@ -117,9 +124,9 @@ def test_the_features_show_the_pieces_counts_and_the_side_to_move() -> None:
 
 
 def test_swapping_the_seats_gives_the_other_seats_chance() -> None:
-    model = GeisterValue.load()
+    weights = GeisterValue.load().kernel_arrays
     for row in _random_positions(40, seed=9):
-        assert value_of_row(_swapped(row), *model.arrays) == pytest.approx(1.0 - value_of_row(row, *model.arrays))
+        assert value_of_row(_swapped(row), *weights) == pytest.approx(1.0 - value_of_row(row, *weights))
 
 
 def test_the_shipped_weights_favour_four_good_ghosts_against_one() -> None:

@@ -18,7 +18,8 @@ end; here the root holds only the moves the guard allows, so every iteration goe
   chose, that seat, the move code, first child, next sibling); grown between chunks, kept across chunks so
   that a time budget is checked every `CHUNK` iterations.
 - Leaves: `leaf_value(row, seat, evaluator, params, value)` is the one place a playout cut short is
-  scored: the hand evaluation (`HAND`) or the value learned by self-play (`LEARNED`, `value.py`).
+  scored: the hand evaluation (`HAND`), the value learned by self-play (`LEARNED`, `value.py`) or their
+  mean (`BLEND`).
 
 The Python search stays for what the kernel does not cover (other games; setups are decided without search).
 """
@@ -51,11 +52,11 @@ from ghostgames.rules.contract import Action
 
 Row = NDArray[np.int32]
 Floats = NDArray[np.float64]
-Weights = tuple[Floats, Floats, Floats, Floats]  # the learned value: linear, hidden_w, hidden_b, out_w
+Weights = tuple[Floats, Floats, Floats, Floats]  # the learned value, as GeisterValue.kernel_arrays
 
 
 # Leaf evaluators for `leaf_value`.
-HAND, LEARNED = 0, 1
+HAND, LEARNED, BLEND = 0, 1, 2
 # The hand evaluation's and the playout's constants, in `params` order (taken from GeisterPolicy).
 PARAMS = ("hunt", "push", "bad_lost", "last_bad")
 CHUNK = 256  # iterations per kernel call: the time budget is checked between calls
@@ -173,10 +174,15 @@ def hand_value(row: Row, params: NDArray[np.float64]) -> float:
 
 @compiled
 def leaf_value(row: Row, seat: int, evaluator: int, params: NDArray[np.float64], value: Weights) -> float:
-    """`seat`'s reward in [0, 1] for a world whose playout was cut short: the hand evaluation (`HAND`), or
-    the value learned by self-play (`LEARNED`, `value.value_of_row` with the weights in `value`)."""
-    learned = evaluator == LEARNED
-    v0 = value_of_row(row, value[0], value[1], value[2], value[3]) if learned else hand_value(row, params)
+    """`seat`'s reward in [0, 1] for a world whose playout was cut short: the hand evaluation (`HAND`), the
+    value learned by self-play (`LEARNED`, `value.value_of_row` with the weights in `value`), or the mean of
+    the two (`BLEND`)."""
+    if evaluator == HAND:
+        v0 = hand_value(row, params)
+    elif evaluator == LEARNED:
+        v0 = value_of_row(row, value[0], value[1], value[2], value[3])
+    else:
+        v0 = 0.5 * (hand_value(row, params) + value_of_row(row, value[0], value[1], value[2], value[3]))
     return v0 if seat == 0 else 1.0 - v0
 
 
@@ -348,8 +354,7 @@ def belief_arrays(policy: BeliefPolicy) -> tuple[NDArray[np.int32], NDArray[np.i
 @functools.cache
 def shipped_value() -> Weights:
     """The shipped learned value's arrays, as `leaf_value` takes them (loaded once per process)."""
-    v = GeisterValue.load()
-    return (v.linear, v.hidden_w, v.hidden_b, v.out_w)
+    return GeisterValue.load().kernel_arrays
 
 
 class FastExpertBot(IsmctsBot):

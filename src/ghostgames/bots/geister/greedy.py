@@ -45,5 +45,5 @@ def choose(knowledge: SeatKnowledge, rng: random.Random, model: GeisterValue, wo
         assert isinstance(world, GeisterState)
         rows[k] = fast.from_state(world)
     codes = np.array([fast.code_of(m) for m in moves], dtype=np.int32)
-    values = move_values(rows, codes, knowledge.seat, *model.arrays)
+    values = move_values(rows, codes, knowledge.seat, *model.kernel_arrays)
     return moves[int(np.argmax(values))]

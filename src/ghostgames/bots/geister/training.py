@@ -109,7 +109,7 @@ def _redeal(s: Rows, seat: int, rng: NDArray[np.uint64], out: Rows) -> None:
 
 @compiled
 def guided_move(s: Rows, rng: NDArray[np.uint64], moves: NDArray[np.int32], worlds: Rows, linear: Floats,
-                hidden_w: Floats, hidden_b: Floats, out_w: Floats) -> int:
+                hidden_wt: Floats, hidden_b: Floats, out_w: Floats) -> int:
     """The move with the best value for the seat to move, averaged over worlds with the enemy colours
     dealt again (its own colours it knows); a winning move at once."""
     seat = s[fast.TURN]
@@ -131,7 +131,7 @@ def guided_move(s: Rows, rng: NDArray[np.uint64], moves: NDArray[np.int32], worl
         for w in range(worlds.shape[0]):
             row[:] = worlds[w]
             fast.apply_move(row, moves[k])
-            v = value_of_row(row, linear, hidden_w, hidden_b, out_w)
+            v = value_of_row(row, linear, hidden_wt, hidden_b, out_w)
             total += v if seat == 0 else 1.0 - v
         if total > best_value:
             best, best_value = int(moves[k]), total
@@ -140,7 +140,7 @@ def guided_move(s: Rows, rng: NDArray[np.uint64], moves: NDArray[np.int32], worl
 
 @compiled
 def self_play(games: int, keep: int, seed_rng: NDArray[np.uint64], rows_out: Rows, targets: Floats,
-              guided: float, linear: Floats, hidden_w: Floats, hidden_b: Floats, out_w: Floats) -> int:
+              guided: float, linear: Floats, hidden_wt: Floats, hidden_b: Floats, out_w: Floats) -> int:
     """Play `games` games (random setups, random first seat, `escape` or `reach` at even odds, 300 plies)
     and keep up to `keep` random positions of each with the result for seat 0. A share `guided` of the
     games is played by `guided_move` on the given model (a tenth of its moves by the playout policy, to
@@ -163,7 +163,7 @@ def self_play(games: int, keep: int, seed_rng: NDArray[np.uint64], rows_out: Row
             trail[plies] = s
             plies += 1
             if by_value and not _chance(seed_rng, 0, EXPLORE):
-                code = guided_move(s, seed_rng, moves, worlds, linear, hidden_w, hidden_b, out_w)
+                code = guided_move(s, seed_rng, moves, worlds, linear, hidden_wt, hidden_b, out_w)
             else:
                 code = playout_move(s, seed_rng, 0, moves, picks)
             fast.apply_move(s, code)
@@ -191,7 +191,7 @@ def positions(games: int, keep: int, seed: int, stream: str, guided: float = 0.0
     rng = fast.new_rng(abs(hash_seed(seed, stream)))
     rows = np.empty((games * keep, fast.FIELDS), dtype=np.int32)
     targets = np.empty(games * keep)
-    arrays = (model or GeisterValue.zeros(1)).arrays
+    arrays = (model or GeisterValue.zeros(1)).kernel_arrays
     n = self_play(games, keep, rng, rows, targets, guided if model is not None else 0.0, *arrays)
     return rows[:n], targets[:n]
 

@@ -15,7 +15,7 @@ The weights are trained by self-play (`ghostgames train geister`, `training.py`)
 this file in `value-weights.npz` (a few tens of KB), read with numpy.
 
 Everything that runs per position is a `numba.njit(cache=True)` function written as plain loops, so a
-compiled search can call `value_of_row(row, linear, hidden_w, hidden_b, out_w)` at its leaves.
+compiled search can call `value_of_row(row, *model.kernel_arrays)` at its leaves.
 """
 
 from __future__ import annotations
@@ -121,13 +121,28 @@ def _wins_now(s: Row, seat: int) -> bool:
     return False
 
 
+MAX_ACTIVE = 64  # nonzero features of one seat at most: the 36 scalars and one plane square per ghost (16)
+
+
 @compiled
-def features(s: Row, me: int, out: Floats) -> None:
-    """Write the FEATURES numbers of the position as seat `me` sees it (all colours known) into `out`."""
+def _put(index: NDArray[np.int32], amount: Floats, n: int, feature: int, x: float) -> int:
+    """Append feature `feature` with value `x` to the active list unless it is 0; the new length."""
+    if x != 0.0:
+        index[n] = feature
+        amount[n] = x
+        n += 1
+    return n
+
+
+@compiled
+def active_features(s: Row, me: int, index: NDArray[np.int32], amount: Floats) -> int:
+    """The nonzero features of the position as seat `me` sees it (all colours known): their numbers into
+    `index`, their values into `amount` (each of MAX_ACTIVE room); returns how many. Most of the FEATURES
+    are 0 (the planes hold 16 ghosts at most), so the network reads only these."""
     enemy = 1 - me
-    out[:] = 0.0
+    n = 0
     if s[fast.TURN] == me:
-        out[TO_MOVE] = 1.0
+        n = _put(index, amount, n, TO_MOVE, 1.0)
     counts = np.zeros(4, dtype=np.int32)  # my good, my bad, enemy good, enemy bad on the board
     good_attacked = 0
     bad_attacked = 0
@@ -143,7 +158,7 @@ def features(s: Row, me: int, out: Floats) -> None:
         kind = (0 if mine else 2) + (0 if good else 1)
         counts[kind] += 1
         rel = sq if me == 0 else SQUARES - 1 - sq
-        out[PLANES + kind * SQUARES + rel] = 1.0
+        n = _put(index, amount, n, PLANES + kind * SQUARES + rel, 1.0)
         touched = _attacked(s, sq, 1 - owner)
         if touched:
             if mine and good:
@@ -156,12 +171,12 @@ def features(s: Row, me: int, out: Floats) -> None:
                 en_bad_takeable += 1
     for kind, base in enumerate((MY_GOOD, MY_BAD, EN_GOOD, EN_BAD)):
         if counts[kind] > 0:
-            out[base + min(counts[kind], 4) - 1] = 1.0
+            n = _put(index, amount, n, base + min(counts[kind], 4) - 1, 1.0)
     ghost, moves = _nearest_good(s, me)
     if ghost >= 0:
-        out[NEAREST + min(moves, 7) - 1] = 1.0
+        n = _put(index, amount, n, NEAREST + min(moves, 7) - 1, 1.0)
         if _attacked(s, s[fast.POS + ghost], enemy):
-            out[NEAREST_ATTACKED] = 1.0
+            n = _put(index, amount, n, NEAREST_ATTACKED, 1.0)
     escape = s[fast.ESCAPE_RULE]
     close2 = 0
     close3 = 0
@@ -173,47 +188,59 @@ def features(s: Row, me: int, out: Floats) -> None:
                 close2 += 1
             if m <= 3:
                 close3 += 1
-    out[CLOSE_2] = close2 / 4.0
-    out[CLOSE_3] = close3 / 4.0
+    n = _put(index, amount, n, CLOSE_2, close2 / 4.0)
+    n = _put(index, amount, n, CLOSE_3, close3 / 4.0)
     if s[fast.TURN] == me and _wins_now(s, me):
-        out[WIN_NOW] = 1.0
-    out[GOOD_ATTACKED] = good_attacked / 4.0
-    out[BAD_ATTACKED] = bad_attacked / 4.0
+        n = _put(index, amount, n, WIN_NOW, 1.0)
+    n = _put(index, amount, n, GOOD_ATTACKED, good_attacked / 4.0)
+    n = _put(index, amount, n, BAD_ATTACKED, bad_attacked / 4.0)
     en_ghost, en_moves = _nearest_good(s, enemy)
     if en_ghost >= 0 and _attacked(s, s[fast.POS + en_ghost], me):
-        out[EN_NEAREST_TAKEABLE] = 1.0
+        n = _put(index, amount, n, EN_NEAREST_TAKEABLE, 1.0)
         if en_moves <= 2:
-            out[EN_NEAR_EXIT_TAKEABLE] = 1.0
-    out[EN_GOOD_TAKEABLE] = en_good_takeable / 4.0
-    out[EN_BAD_TAKEABLE] = en_bad_takeable / 4.0
-    out[PLY] = min(s[fast.PLY], PLY_SCALE) / PLY_SCALE
-    out[ESCAPE] = float(escape)
+            n = _put(index, amount, n, EN_NEAR_EXIT_TAKEABLE, 1.0)
+    n = _put(index, amount, n, EN_GOOD_TAKEABLE, en_good_takeable / 4.0)
+    n = _put(index, amount, n, EN_BAD_TAKEABLE, en_bad_takeable / 4.0)
+    n = _put(index, amount, n, PLY, min(s[fast.PLY], PLY_SCALE) / PLY_SCALE)
+    n = _put(index, amount, n, ESCAPE, float(escape))
+    return n
 
 
 @compiled
-def score(x: Floats, linear: Floats, hidden_w: Floats, hidden_b: Floats, out_w: Floats) -> float:
-    """One seat's score: linear . x + out_w . relu(hidden_w @ x + hidden_b)."""
+def features(s: Row, me: int, out: Floats) -> None:
+    """Write the FEATURES numbers of the position as seat `me` sees it (all colours known) into `out`."""
+    index = np.empty(MAX_ACTIVE, dtype=np.int32)
+    amount = np.empty(MAX_ACTIVE, dtype=np.float64)
+    out[:] = 0.0
+    for k in range(active_features(s, me, index, amount)):
+        out[index[k]] = amount[k]
+
+
+@compiled
+def score(index: NDArray[np.int32], amount: Floats, n: int, linear: Floats, hidden_wt: Floats,
+          hidden_b: Floats, out_w: Floats, hidden: Floats) -> float:
+    """One seat's score from its active features: linear . x + out_w . relu(hidden_w @ x + hidden_b).
+    `hidden_wt` is hidden_w transposed (FEATURES, hidden), so that each active feature adds one contiguous
+    row to the hidden units (`hidden`: scratch of that size)."""
+    hidden[:] = hidden_b
     total = 0.0
-    nonzero = np.empty(x.shape[0], dtype=np.int32)  # most features are 0: the planes hold 16 ghosts at most
-    count = 0
-    for i in range(x.shape[0]):
-        if x[i] != 0.0:
-            total += linear[i] * x[i]
-            nonzero[count] = i
-            count += 1
-    for h in range(hidden_b.shape[0]):
-        a = hidden_b[h]
-        for k in range(count):
-            i = nonzero[k]
-            a += hidden_w[h, i] * x[i]
-        if a > 0.0:
-            total += out_w[h] * a
+    for k in range(n):
+        i = index[k]
+        x = amount[k]
+        total += linear[i] * x
+        weights = hidden_wt[i]
+        for h in range(hidden.shape[0]):
+            hidden[h] += weights[h] * x
+    for h in range(hidden.shape[0]):
+        if hidden[h] > 0.0:
+            total += out_w[h] * hidden[h]
     return total
 
 
 @compiled
-def value_of_row(s: Row, linear: Floats, hidden_w: Floats, hidden_b: Floats, out_w: Floats) -> float:
-    """P(seat 0 wins) of a full row, a draw counting half; a finished game gives its result exactly."""
+def value_of_row(s: Row, linear: Floats, hidden_wt: Floats, hidden_b: Floats, out_w: Floats) -> float:
+    """P(seat 0 wins) of a full row, a draw counting half; a finished game gives its result exactly. The
+    weights as `GeisterValue.kernel_arrays` gives them (the hidden layer's transposed)."""
     winner = s[fast.WINNER]
     if winner == 0:
         return 1.0
@@ -221,11 +248,15 @@ def value_of_row(s: Row, linear: Floats, hidden_w: Floats, hidden_b: Floats, out
         return 0.0
     if winner == fast.DRAW:
         return 0.5
-    x = np.empty(FEATURES, dtype=np.float64)
-    features(s, 0, x)
-    z = score(x, linear, hidden_w, hidden_b, out_w)
-    features(s, 1, x)
-    z -= score(x, linear, hidden_w, hidden_b, out_w)
+    if hidden_wt.shape[0] != FEATURES:  # numba does not check bounds: the (hidden, FEATURES) layout would read past
+        raise ValueError("value_of_row takes the hidden weights transposed: pass GeisterValue.kernel_arrays")
+    index = np.empty(MAX_ACTIVE, dtype=np.int32)
+    amount = np.empty(MAX_ACTIVE, dtype=np.float64)
+    hidden = np.empty(hidden_b.shape[0], dtype=np.float64)
+    n = active_features(s, 0, index, amount)
+    z = score(index, amount, n, linear, hidden_wt, hidden_b, out_w, hidden)
+    n = active_features(s, 1, index, amount)
+    z -= score(index, amount, n, linear, hidden_wt, hidden_b, out_w, hidden)
     return float(1.0 / (1.0 + np.exp(-z)))
 
 
@@ -238,7 +269,7 @@ def features_batch(rows: Row, out: Floats) -> None:
 
 
 @compiled
-def move_values(worlds: Row, codes: NDArray[np.int32], seat: int, linear: Floats, hidden_w: Floats,
+def move_values(worlds: Row, codes: NDArray[np.int32], seat: int, linear: Floats, hidden_wt: Floats,
                 hidden_b: Floats, out_w: Floats) -> Floats:
     """For each move code, the mean over the worlds (K, FIELDS) of `seat`'s chance to win after it."""
     out = np.zeros(codes.shape[0])
@@ -247,13 +278,14 @@ def move_values(worlds: Row, codes: NDArray[np.int32], seat: int, linear: Floats
         for k in range(worlds.shape[0]):
             row[:] = worlds[k]
             fast.apply_move(row, codes[m])
-            v = value_of_row(row, linear, hidden_w, hidden_b, out_w)
+            v = value_of_row(row, linear, hidden_wt, hidden_b, out_w)
             out[m] += v if seat == 0 else 1.0 - v
         out[m] /= worlds.shape[0]
     return out
 
 
-KERNELS = (_attacked, _nearest_good, _wins_now, features, score, value_of_row, features_batch, move_values)
+KERNELS = (_attacked, _nearest_good, _wins_now, _put, active_features, features, score, value_of_row, features_batch,
+           move_values)
 forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(fast,))  # they inline fast.py's rules
 
 
@@ -289,11 +321,18 @@ class GeisterValue:
 
     @property
     def arrays(self) -> tuple[Floats, Floats, Floats, Floats]:
+        """The four arrays themselves (training updates them in place)."""
         return self.linear, self.hidden_w, self.hidden_b, self.out_w
+
+    @property
+    def kernel_arrays(self) -> tuple[Floats, Floats, Floats, Floats]:
+        """The weights as `value_of_row` and the kernels that call it take them: a copy, with the hidden
+        layer transposed (each feature's weights contiguous)."""
+        return self.linear, np.ascontiguousarray(self.hidden_w.T), self.hidden_b, self.out_w
 
     def of(self, row: Row) -> float:
         """P(seat 0 wins) of one full row."""
-        return float(value_of_row(row, *self.arrays))
+        return float(value_of_row(row, *self.kernel_arrays))
 
 
 _SHIPPED: list[GeisterValue] = []

@@ -1,0 +1,65 @@
+"""What each leaf evaluation costs the expert's search: iterations per second of CPU time with the hand
+evaluation (`HAND`, as shipped), the learned value (`LEARNED`) and their mean (`BLEND`), on the same positions
+(from games between `rules` bots), the evaluators in turn on each position, median of `--runs`. Prints a
+table of iterations in `--seconds` and each evaluator's cost per iteration relative to `HAND`; writes JSON.
+
+    .venv/bin/python benchmarks/leaf_cost.py --positions 12 --runs 3 --json benchmarks/results/leaf-cost.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import time
+from pathlib import Path
+
+from fast_search_speed import positions
+
+from ghostgames.bots import SeatKnowledge
+from ghostgames.bots.budget import Budget
+from ghostgames.bots.geister.fast_search import BLEND, HAND, LEARNED, FastExpertBot, warm_up
+from ghostgames.bots.search_bots import expert_policy
+
+EVALUATORS = {"hand": HAND, "learned": LEARNED, "blend": BLEND}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--positions", type=int, default=12)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--iterations", type=int, default=40_000, help="iterations of each timed search")
+    parser.add_argument("--seconds", type=float, default=0.9, help="the move time the table reports for")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    warm_up()
+    load = os.getloadavg()
+    rates: dict[str, list[float]] = {name: [] for name in EVALUATORS}
+    for state, seat in positions(args.positions, 1):
+        runs: dict[str, list[float]] = {name: [] for name in EVALUATORS}
+        for _ in range(args.runs):
+            for name, evaluator in EVALUATORS.items():
+                bot = FastExpertBot(Budget(iterations=args.iterations), expert_policy, evaluator=evaluator)
+                start = time.process_time()
+                bot.choose(SeatKnowledge(state, seat), random.Random(0))
+                runs[name].append(bot.last_iterations / max(time.process_time() - start, 1e-9))
+        for name in EVALUATORS:
+            rates[name].append(statistics.median(runs[name]))
+    hand = rates["hand"]
+    print(f"load average {load[0]:.2f}; {args.positions} positions, median of {args.runs} runs each")
+    print(f"{'leaf':<8} {'iterations in ' + str(args.seconds) + ' s':>22} {'cost per iteration / hand':>27}")
+    result = {"load": load, "positions": args.positions, "runs": args.runs, "seconds": args.seconds, "rows": {}}
+    for name, values in rates.items():
+        ratio = statistics.median(h / v for h, v in zip(hand, values, strict=True))
+        iterations = statistics.median(values) * args.seconds
+        print(f"{name:<8} {iterations:>22,.0f} {ratio:>27.2f}")
+        result["rows"][name] = {"iterations": iterations, "cost_ratio": ratio}  # type: ignore[index]
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
