@@ -275,7 +275,10 @@ def test_the_learned_leaf_is_the_shipped_value_for_either_seat() -> None:
         expected = value_of_row(row, *value)
         got = fast_search.leaf_value(row, seat, fast_search.LEARNED, _params(), value)
         assert got == pytest.approx(expected if seat == 0 else 1.0 - expected, abs=1e-12)
-        assert fast_search.leaf_value(row, seat, fast_search.HAND, _params(), value) != pytest.approx(got)
+        hand = fast_search.leaf_value(row, seat, fast_search.HAND, _params(), value)
+        assert hand != pytest.approx(got)
+        blend = fast_search.leaf_value(row, seat, fast_search.BLEND, _params(), value)
+        assert blend == pytest.approx((hand + got) / 2, abs=1e-12)  # BLEND: the mean of the two
         checked += 1
     assert checked == 6
     state, seat = _searched(OPTIONS[0], seed=5)[3]
