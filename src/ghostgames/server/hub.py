@@ -42,22 +42,13 @@ from ghostgames.tables import (
     parse_command,
 )
 from ghostgames.tables.commands import Leave
+from ghostgames.tables.settings import TABLE_OPTION_SCHEMA
 from ghostgames.tables.table import EventData
 
 log = logging.getLogger(__name__)
 # The presence entry a worker keeps for a table any of its connections watches (anonymous ones too), so
 # another worker's sweep never closes a table someone there is looking at. No person's name has '*'.
 WATCHING = "*watching*"
-TABLE_OPTIONS = {
-    "clock": {
-        "allowed": "'none', seconds per move like '30', or bank+increment like '300+5'",
-        "default": "none", "help": "the time each player has", "vote": False,
-    },
-    "rated": {
-        "allowed": "on or off", "default": True, "vote": False,
-        "help": "the game counts for ratings (only when every person seated has an account)",
-    },
-}
 
 
 def iso(seconds: float) -> str:
@@ -65,7 +56,7 @@ def iso(seconds: float) -> str:
 
 
 def games_list() -> list[dict[str, Any]]:
-    return [{**get_game(name).describe(), "table_options": TABLE_OPTIONS} for name in GAMES]
+    return [{**get_game(name).describe(), "table_options": TABLE_OPTION_SCHEMA} for name in GAMES]
 
 
 class CommitConflict(TableError):

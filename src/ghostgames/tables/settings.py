@@ -19,7 +19,18 @@ from ghostgames.tables.clock import ClockLimits, ClockSpec
 from ghostgames.tables.errors import TableError
 
 RATED = "rated"  # the table option: its games count for ratings (when every person has an account)
-TABLE_OPTIONS = ("clock", RATED)
+# The table's own options, described as a game's options_schema describes its own (the games list shows both).
+TABLE_OPTION_SCHEMA: dict[str, dict[str, Any]] = {
+    "clock": {
+        "allowed": "'none', seconds per move like '30', or bank+increment like '300+5'",
+        "default": "none", "help": "the time each player has", "vote": False,
+    },
+    RATED: {
+        "allowed": "on or off", "default": True, "vote": False,
+        "help": "the game counts for ratings (only when every person seated has an account)",
+    },
+}
+TABLE_OPTIONS = tuple(TABLE_OPTION_SCHEMA)
 # Options whose value is a seat. The games count seats from 0 (so do events, settings and the wire
 # protocol); people type and read them from 1, so a table translates what is typed and what it says.
 SEAT_OPTIONS = ("first",)
