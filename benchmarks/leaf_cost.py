@@ -1,7 +1,9 @@
 """What each leaf evaluation costs the expert's search: iterations per second of CPU time with the hand
-evaluation (`HAND`, as shipped), the learned value (`LEARNED`) and their mean (`BLEND`), on the same positions
-(from games between `rules` bots), the evaluators in turn on each position, median of `--runs`. Prints a
-table of iterations in `--seconds` and each evaluator's cost per iteration relative to `HAND`; writes JSON.
+evaluation (`HAND`, as shipped), the learned value (`LEARNED`) and their mean (`BLEND`), each after the
+expert's 14-ply playouts, and the learned value with no playout (`learned-0`) and the mean after 4 plies
+(`blend-4`), on the same positions (from games between `rules` bots), the leaves in turn on each position,
+median of `--runs`. Prints a table of iterations in `--seconds` and each leaf's cost per iteration
+relative to `hand`; writes JSON.
 
     .venv/bin/python benchmarks/leaf_cost.py --positions 12 --runs 3 --json benchmarks/results/leaf-cost.json
 """
@@ -23,7 +25,9 @@ from ghostgames.bots.budget import Budget
 from ghostgames.bots.geister.fast_search import BLEND, HAND, LEARNED, FastExpertBot, warm_up
 from ghostgames.bots.search_bots import expert_policy
 
-EVALUATORS = {"hand": HAND, "learned": LEARNED, "blend": BLEND}
+# leaf name -> (evaluator, playout plies; None: the expert's)
+LEAVES = {"hand": (HAND, None), "learned": (LEARNED, None), "blend": (BLEND, None), "learned-0": (LEARNED, 0),
+          "blend-4": (BLEND, 4)}
 
 
 def main() -> None:
@@ -36,25 +40,26 @@ def main() -> None:
     args = parser.parse_args()
     warm_up()
     load = os.getloadavg()
-    rates: dict[str, list[float]] = {name: [] for name in EVALUATORS}
+    rates: dict[str, list[float]] = {name: [] for name in LEAVES}
     for state, seat in positions(args.positions, 1):
-        runs: dict[str, list[float]] = {name: [] for name in EVALUATORS}
+        runs: dict[str, list[float]] = {name: [] for name in LEAVES}
         for _ in range(args.runs):
-            for name, evaluator in EVALUATORS.items():
-                bot = FastExpertBot(Budget(iterations=args.iterations), expert_policy, evaluator=evaluator)
+            for name, (evaluator, limit) in LEAVES.items():
+                bot = FastExpertBot(Budget(iterations=args.iterations), expert_policy, evaluator=evaluator,
+                                    rollout_limit=limit)
                 start = time.process_time()
                 bot.choose(SeatKnowledge(state, seat), random.Random(0))
                 runs[name].append(bot.last_iterations / max(time.process_time() - start, 1e-9))
-        for name in EVALUATORS:
+        for name in LEAVES:
             rates[name].append(statistics.median(runs[name]))
     hand = rates["hand"]
     print(f"load average {load[0]:.2f}; {args.positions} positions, median of {args.runs} runs each")
-    print(f"{'leaf':<8} {'iterations in ' + str(args.seconds) + ' s':>22} {'cost per iteration / hand':>27}")
+    print(f"{'leaf':<10} {'iterations in ' + str(args.seconds) + ' s':>22} {'cost per iteration / hand':>27}")
     result = {"load": load, "positions": args.positions, "runs": args.runs, "seconds": args.seconds, "rows": {}}
     for name, values in rates.items():
         ratio = statistics.median(h / v for h, v in zip(hand, values, strict=True))
         iterations = statistics.median(values) * args.seconds
-        print(f"{name:<8} {iterations:>22,.0f} {ratio:>27.2f}")
+        print(f"{name:<10} {iterations:>22,.0f} {ratio:>27.2f}")
         result["rows"][name] = {"iterations": iterations, "cost_ratio": ratio}  # type: ignore[index]
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,9 @@
 """stream_tournament.py with the expert's candidate leaves as bots: `expert-blend:N` scores a cut-short
 playout by the mean of the hand evaluation and the learned value (`fast_search.BLEND`), `expert-learned:N` by
 the learned value alone (`LEARNED`); N iterations, everything else as `expert`. The games are those of
-stream_tournament.py with the same arguments.
+stream_tournament.py with the same arguments. `--value FILE` gives these bots other weights than the
+shipped ones (a file `GeisterValue.save` wrote); `--rollout-limit K` cuts their playouts after K plies
+(0: the leaf scores the node itself, with no playout) instead of the expert's 14.
 
     .venv/bin/python benchmarks/leaf_tournament.py --bots expert-blend:190000,expert-v1:9000 --games 100 \\
         --seed 1 --out benchmarks/results/issue13-blend-hard-expertv1.jsonl
@@ -15,18 +17,22 @@ from stream_tournament import main
 
 from ghostgames.bots import BOTS, Bot, Budget
 from ghostgames.bots.geister.fast_search import BLEND, LEARNED, FastExpertBot
+from ghostgames.bots.geister.value import GeisterValue
 from ghostgames.bots.search_bots import expert_policy
 
 LEAVES = {"expert-blend": BLEND, "expert-learned": LEARNED}
 
 
-def register(name: str) -> None:
-    """Make `name` (e.g. expert-blend:190000) a bot the tournament can seat."""
+def register(name: str, weights: str | None, rollout_limit: int | None) -> None:
+    """Make `name` (e.g. expert-blend:190000) a bot the tournament can seat, with the value in `weights`
+    (None: the shipped one) and playouts of `rollout_limit` plies (None: the expert's)."""
     base, _, count = name.partition(":")
     evaluator, iterations = LEAVES[base], int(count)
+    value = GeisterValue.load(weights).kernel_arrays if weights else None
 
     def make(seconds: float | None) -> Bot:
-        bot = FastExpertBot(Budget(iterations=iterations), expert_policy, exploration=0.5, evaluator=evaluator)
+        bot = FastExpertBot(Budget(iterations=iterations), expert_policy, exploration=0.5, evaluator=evaluator,
+                            value=value, rollout_limit=rollout_limit)
         bot.name = base
         return bot
 
@@ -34,8 +40,15 @@ def register(name: str) -> None:
 
 
 if __name__ == "__main__":
+    own: dict[str, str] = {}
+    for option in ("--value", "--rollout-limit"):  # this script's own: taken out before stream_tournament
+        if option in sys.argv:
+            at = sys.argv.index(option)
+            own[option] = sys.argv[at + 1]
+            del sys.argv[at : at + 2]
+    limit = own.get("--rollout-limit")
     bots = sys.argv[sys.argv.index("--bots") + 1]
     for name in bots.split(","):
         if name.partition(":")[0] in LEAVES:
-            register(name)
+            register(name, own.get("--value"), None if limit is None else int(limit))
     main()
