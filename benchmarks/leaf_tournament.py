@@ -11,6 +11,7 @@ shipped ones (a file `GeisterValue.save` wrote); `--rollout-limit K` cuts their 
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from stream_tournament import main
@@ -40,15 +41,14 @@ def register(name: str, weights: str | None, rollout_limit: int | None) -> None:
 
 
 if __name__ == "__main__":
-    own: dict[str, str] = {}
-    for option in ("--value", "--rollout-limit"):  # this script's own: taken out before stream_tournament
-        if option in sys.argv:
-            at = sys.argv.index(option)
-            own[option] = sys.argv[at + 1]
-            del sys.argv[at : at + 2]
-    limit = own.get("--rollout-limit")
-    bots = sys.argv[sys.argv.index("--bots") + 1]
-    for name in bots.split(","):
+    # This script's own options are read here and taken out; stream_tournament.main reads the rest.
+    own = argparse.ArgumentParser(add_help=False)
+    own.add_argument("--value", default=None)
+    own.add_argument("--rollout-limit", type=int, default=None)
+    own.add_argument("--bots", required=True)
+    args, rest = own.parse_known_args()
+    sys.argv = [sys.argv[0], "--bots", args.bots, *rest]
+    for name in args.bots.split(","):
         if name.partition(":")[0] in LEAVES:
-            register(name, own.get("--value"), None if limit is None else int(limit))
+            register(name, args.value, args.rollout_limit)
     main()

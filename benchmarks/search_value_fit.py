@@ -22,7 +22,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("data", type=Path, nargs="+", help="search_positions.py files (their games pooled)")
     parser.add_argument("--held-every", type=int, default=5, help="hold out every k-th game")
-    parser.add_argument("--epochs", type=float, default=4.0)
+    parser.add_argument("--epochs", type=int, default=4, help="passes over the training positions")
     parser.add_argument("--rate", type=float, default=0.001)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--save", type=Path, default=None)
@@ -44,24 +44,27 @@ def main() -> None:
 
     hand_held = training.hand_values(held_rows)
     score("hand", hand_held)
-    hand_train = training.hand_values(train_rows[:: max(1, len(train_y) // 5000)])
-    score("hand_calibrated", training.apply_calibration(
-        hand_held, training.calibrate(hand_train, train_y[:: max(1, len(train_y) // 5000)])))
+    sample = slice(None, None, max(1, len(train_y) // 5000))  # about 5,000 training positions fit the calibration
+    calibration = training.calibrate(training.hand_values(train_rows[sample]), train_y[sample])
+    score("hand_calibrated", training.apply_calibration(hand_held, calibration))
     model = shipped()
-    score("shipped", training.predict(model, held_x))
+    shipped_held = training.predict(model, held_x)
+    score("shipped", shipped_held)
     score("constant", np.full(len(held_y), float(np.mean(train_y))))
     tuned = GeisterValue(*(a.copy() for a in model.arrays))
     adam = training.Adam(tuned, rate=args.rate)
     rng = np.random.default_rng(args.seed)
-    for epoch in range(int(args.epochs)):
+    for epoch in range(args.epochs):
         loss = training.fit(adam, train_rows, train_y, 1.0, 256, rng)
         p = training.predict(tuned, held_x)
         print(f"epoch {epoch + 1}: train {loss:.4f}, held-out {training.log_loss(p, held_y):.4f}", flush=True)
-    score("tuned", training.predict(tuned, held_x))
-    score("blend_hand_shipped", (hand_held + training.predict(model, held_x)) / 2)
-    score("blend_hand_tuned", (hand_held + training.predict(tuned, held_x)) / 2)
-    for name in ("constant", "hand", "hand_calibrated", "shipped", "tuned", "blend_hand_shipped", "blend_hand_tuned"):
-        print(f"{name:20s} {out[name]}")
+    tuned_held = training.predict(tuned, held_x)
+    score("tuned", tuned_held)
+    score("blend_hand_shipped", (hand_held + shipped_held) / 2)
+    score("blend_hand_tuned", (hand_held + tuned_held) / 2)
+    for name, scores in out.items():
+        if isinstance(scores, dict):
+            print(f"{name:20s} {scores}")
     if args.save:
         tuned.save(args.save)
     if args.json:

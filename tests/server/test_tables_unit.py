@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from ghostgames.server.hub import games_list
 from ghostgames.tables import Clocks, ClockSpec, Context, Table, TableError, creation_event, parse_command
 from ghostgames.tables.commands import BotAdd, BotRemove, Chat, GameAction, Help, Join, SetOption
 
@@ -129,8 +130,6 @@ def test_an_unknown_option_names_every_option_the_table_has_whether_set_or_asked
         assert err.value.code == "bad_option"
         named = err.value.message.split("its options are: ")[1].split(", ")
         assert {"clock", "rated", "exit", "max_plies", "disclose", "first"} <= set(named)
-    from ghostgames.server.hub import games_list
-
     listed = next(g for g in games_list() if g["name"] == "geister")
     assert set(named) == {*listed["options"], *listed["table_options"]}  # what the games list offers
 

@@ -99,7 +99,7 @@ def creation_event(
         )
     schema = game.options_schema()
     settings: dict[str, Any] = {}
-    rated = True
+    rated: bool = TABLE_OPTION_SCHEMA[RATED]["default"]
     for name, value in (options or {}).items():
         if name == RATED:
             rated = _rated(value)
