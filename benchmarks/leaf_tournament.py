@@ -3,7 +3,8 @@ playout by the mean of the hand evaluation and the learned value (`fast_search.B
 the learned value alone (`LEARNED`); N iterations, everything else as `expert`. The games are those of
 stream_tournament.py with the same arguments. `--value FILE` gives these bots other weights than the
 shipped ones (a file `GeisterValue.save` wrote); `--rollout-limit K` cuts their playouts after K plies
-(0: the leaf scores the node itself, with no playout) instead of the expert's 14.
+(0: the leaf scores the node itself, with no playout) instead of the expert's 14. Both are written into
+the output file's first line next to the spec.
 
     .venv/bin/python benchmarks/leaf_tournament.py --bots expert-blend:190000,expert-v1:9000 --games 100 \\
         --seed 1 --out benchmarks/results/issue13-blend-hard-expertv1.jsonl
@@ -51,4 +52,4 @@ if __name__ == "__main__":
     for name in args.bots.split(","):
         if name.partition(":")[0] in LEAVES:
             register(name, args.value, args.rollout_limit)
-    main()
+    main({"value": args.value or "shipped", "rollout_limit": args.rollout_limit})

@@ -21,7 +21,9 @@ from ghostgames.tournament import TournamentSpec
 from ghostgames.tournament.runner import play_game
 
 
-def main() -> None:
+def main(leaf: dict[str, object] | None = None) -> None:
+    """Run the games; `leaf` (leaf_tournament.py's options) is written into the file's first line with the
+    spec, so that the file says which weights and playouts its candidate bots used."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="geister")
     parser.add_argument("--bots", required=True, help="comma-separated, e.g. expert:400,charge")
@@ -41,7 +43,10 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with args.out.open("a") as out:
         if out.tell() == 0:
-            out.write(json.dumps({"spec": spec.to_json()}) + "\n")
+            header: dict[str, object] = {"spec": spec.to_json()}
+            if leaf:
+                header["leaf"] = leaf
+            out.write(json.dumps(header) + "\n")
         for index in range(args.start, args.games):
             if index in done:
                 continue
