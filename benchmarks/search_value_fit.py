@@ -1,6 +1,7 @@
 """How well each value predicts the results of games played by the search (search_positions.py's file),
 on games held out of any fit: the hand evaluation (as it is and recalibrated), the shipped learned value,
-and the shipped value after further training on the other games' positions (written with --save).
+and the shipped value after further training on the other games' positions (written with --save), and
+any other weights named with --also (e.g. those trained on other games).
 
     .venv/bin/python benchmarks/search_value_fit.py search-positions.npz --epochs 2 --rate 0.0005 \\
         --save benchmarks/results/value-search-tuned.npz --json benchmarks/results/search-value-fit.json
@@ -27,6 +28,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--save", type=Path, default=None)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--also", type=Path, action="append", default=[],
+                        help="other weights (a file --save wrote) to score on the same held-out games (repeat)")
     args = parser.parse_args()
     parts = [np.load(path) for path in args.data]
     rows = np.concatenate([part["rows"] for part in parts])
@@ -50,6 +53,8 @@ def main() -> None:
     model = shipped()
     shipped_held = training.predict(model, held_x)
     score("shipped", shipped_held)
+    for path in args.also:
+        score(path.name, training.predict(GeisterValue.load(path), held_x))
     score("constant", np.full(len(held_y), float(np.mean(train_y))))
     tuned = GeisterValue(*(a.copy() for a in model.arrays))
     adam = training.Adam(tuned, rate=args.rate)
