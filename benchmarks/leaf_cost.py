@@ -1,8 +1,9 @@
 """What each leaf evaluation costs the expert's search: iterations per second of CPU time with the hand
 evaluation (`HAND`, as shipped), the learned value (`LEARNED`) and their mean (`BLEND`), each after the
-expert's 14-ply playouts, and the learned value with no playout (`learned-0`) and the mean after 4 plies
-(`blend-4`), on the same positions (from games between `rules` bots), the leaves in turn on each position,
-median of `--runs`. Prints a table of iterations in `--seconds` and each leaf's cost per iteration
+expert's 14-ply playouts, the learned value with no playout (`learned-0`), the mean after 4 plies
+(`blend-4`) and the hand leaf with each new node started from the learned value counted as 4 visits
+(`prior-4`), on the same positions (from games between `rules` bots), the leaves in turn on each
+position, median of `--runs`. Prints a table of iterations in `--seconds` and each leaf's cost per iteration
 relative to `hand`; writes JSON.
 
     .venv/bin/python benchmarks/leaf_cost.py --positions 12 --runs 3 --json benchmarks/results/leaf-cost.json
@@ -25,9 +26,9 @@ from ghostgames.bots.budget import Budget
 from ghostgames.bots.geister.fast_search import BLEND, HAND, LEARNED, FastExpertBot, warm_up
 from ghostgames.bots.search_bots import expert_policy
 
-# leaf name -> (evaluator, playout plies; None: the expert's)
-LEAVES = {"hand": (HAND, None), "learned": (LEARNED, None), "blend": (BLEND, None), "learned-0": (LEARNED, 0),
-          "blend-4": (BLEND, 4)}
+# leaf name -> (evaluator, playout plies (None: the expert's), prior visits of the learned value)
+LEAVES = {"hand": (HAND, None, 0.0), "learned": (LEARNED, None, 0.0), "blend": (BLEND, None, 0.0),
+          "learned-0": (LEARNED, 0, 0.0), "blend-4": (BLEND, 4, 0.0), "prior-4": (HAND, None, 4.0)}
 
 
 def main() -> None:
@@ -44,9 +45,9 @@ def main() -> None:
     for state, seat in positions(args.positions, 1):
         runs: dict[str, list[float]] = {name: [] for name in LEAVES}
         for _ in range(args.runs):
-            for name, (evaluator, limit) in LEAVES.items():
+            for name, (evaluator, limit, prior_visits) in LEAVES.items():
                 bot = FastExpertBot(Budget(iterations=args.iterations), expert_policy, evaluator=evaluator,
-                                    rollout_limit=limit)
+                                    rollout_limit=limit, prior_visits=prior_visits)
                 start = time.process_time()
                 bot.choose(SeatKnowledge(state, seat), random.Random(0))
                 runs[name].append(bot.last_iterations / max(time.process_time() - start, 1e-9))

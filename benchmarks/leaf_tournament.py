@@ -1,10 +1,11 @@
 """stream_tournament.py with the expert's candidate leaves as bots: `expert-blend:N` scores a cut-short
 playout by the mean of the hand evaluation and the learned value (`fast_search.BLEND`), `expert-learned:N` by
-the learned value alone (`LEARNED`); N iterations, everything else as `expert`. The games are those of
-stream_tournament.py with the same arguments. `--value FILE` gives these bots other weights than the
-shipped ones (a file `GeisterValue.save` wrote); `--rollout-limit K` cuts their playouts after K plies
-(0: the leaf scores the node itself, with no playout) instead of the expert's 14. Both are written into
-the output file's first line next to the spec.
+the learned value alone (`LEARNED`); `expert-prior:N` keeps the hand leaf and starts each new tree node from
+the learned value counted as `--prior-visits M` visits (default 4); N iterations, everything else as
+`expert`. The games are those of stream_tournament.py with the same arguments. `--value FILE` gives these
+bots other weights than the shipped ones (a file `GeisterValue.save` wrote); `--rollout-limit K` cuts their
+playouts after K plies (0: the leaf scores the node itself, with no playout) instead of the expert's 14.
+These options are written into the output file's first line next to the spec.
 
     .venv/bin/python benchmarks/leaf_tournament.py --bots expert-blend:190000,expert-v1:9000 --games 100 \\
         --seed 1 --out benchmarks/results/issue13-blend-hard-expertv1.jsonl
@@ -18,23 +19,25 @@ import sys
 from stream_tournament import main
 
 from ghostgames.bots import BOTS, Bot, Budget
-from ghostgames.bots.geister.fast_search import BLEND, LEARNED, FastExpertBot
+from ghostgames.bots.geister.fast_search import BLEND, HAND, LEARNED, FastExpertBot
 from ghostgames.bots.geister.value import GeisterValue
 from ghostgames.bots.search_bots import expert_policy
 
-LEAVES = {"expert-blend": BLEND, "expert-learned": LEARNED}
+LEAVES = {"expert-blend": BLEND, "expert-learned": LEARNED, "expert-prior": HAND}
 
 
-def register(name: str, weights: str | None, rollout_limit: int | None) -> None:
+def register(name: str, weights: str | None, rollout_limit: int | None, prior_visits: float = 4.0) -> None:
     """Make `name` (e.g. expert-blend:190000) a bot the tournament can seat, with the value in `weights`
-    (None: the shipped one) and playouts of `rollout_limit` plies (None: the expert's)."""
+    (None: the shipped one), playouts of `rollout_limit` plies (None: the expert's) and, for expert-prior,
+    the learned value counted as `prior_visits` visits of each new node."""
     base, _, count = name.partition(":")
     evaluator, iterations = LEAVES[base], int(count)
     value = GeisterValue.load(weights).kernel_arrays if weights else None
 
     def make(seconds: float | None) -> Bot:
         bot = FastExpertBot(Budget(iterations=iterations), expert_policy, exploration=0.5, evaluator=evaluator,
-                            value=value, rollout_limit=rollout_limit)
+                            value=value, rollout_limit=rollout_limit,
+                            prior_visits=prior_visits if base == "expert-prior" else 0.0)
         bot.name = base
         return bot
 
@@ -46,10 +49,11 @@ if __name__ == "__main__":
     own = argparse.ArgumentParser(add_help=False)
     own.add_argument("--value", default=None)
     own.add_argument("--rollout-limit", type=int, default=None)
+    own.add_argument("--prior-visits", type=float, default=4.0)
     own.add_argument("--bots", required=True)
     args, rest = own.parse_known_args()
     sys.argv = [sys.argv[0], "--bots", args.bots, *rest]
     for name in args.bots.split(","):
         if name.partition(":")[0] in LEAVES:
-            register(name, args.value, args.rollout_limit)
-    main({"value": args.value or "shipped", "rollout_limit": args.rollout_limit})
+            register(name, args.value, args.rollout_limit, args.prior_visits)
+    main({"value": args.value or "shipped", "rollout_limit": args.rollout_limit, "prior_visits": args.prior_visits})

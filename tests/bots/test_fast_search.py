@@ -307,3 +307,37 @@ def test_the_playout_lists_the_moves_exactly_as_fast_legal_moves(options: dict[s
             assert legal[len(steps)] == -1 or len(steps) == fast.MAX_MOVES
             checked += 1
     assert checked > 40
+
+
+def test_the_prior_is_the_learned_value_of_a_world_the_belief_allows() -> None:
+    """With `prior_visits` each new node keeps the learned value of the position its move made, for the seat
+    that chose it, in one of the colourings the belief gives weight to; without it the prior is unused and
+    the search is the shipped one."""
+    state, seat = _searched(OPTIONS[0], seed=5)[3]
+    knowledge = SeatKnowledge(state, seat)
+    value = fast_search.shipped_value()
+    hidden, colourings, _ = fast_search.belief_arrays(BeliefPolicy(knowledge))
+    with_prior = _bot(400, prior_visits=4.0)
+    with_prior.choose(knowledge, random.Random(0))
+    tree = with_prior.last_tree
+    assert tree is not None
+    base = fast.from_state(knowledge.sample_world(random.Random(0)))  # the hidden colours are re-dealt below
+    checked = 0
+    for code in tree.root_children():
+        node = int(tree.child[0])
+        while int(tree.move[node]) != code:
+            node = int(tree.sibling[node])
+        possible = set()
+        for colouring in colourings:
+            row = base.copy()
+            row[fast.GOOD + hidden] = colouring
+            fast.apply_move(row, code)
+            v0 = value_of_row(row, *value)
+            possible.add(round(v0 if seat == 0 else 1.0 - v0, 12))
+        assert round(float(tree.prior[node]), 12) in possible
+        checked += 1
+    assert checked >= 2
+    plain = _bot(400)
+    plain.choose(knowledge, random.Random(0))
+    assert plain.last_tree is not None and not plain.last_tree.prior.any()
+    assert plain.last_tree.root_children() != tree.root_children()  # the prior changed where visits went

@@ -208,14 +208,17 @@ def playout(row: Row, rng: fast.Rng, limit: int, params: NDArray[np.float64], ev
 @compiled
 def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32], colourings: NDArray[np.int8],
                  cumulative: NDArray[np.float64], rng: fast.Rng, iterations: int, exploration: float, limit: int,
-                 params: NDArray[np.float64], evaluator: int, value: Weights, visits: NDArray[np.int32],
-                 avail: NDArray[np.int32],
-                 reward: NDArray[np.float64], actor: NDArray[np.int8], move: NDArray[np.int16],
+                 params: NDArray[np.float64], evaluator: int, value: Weights, prior_visits: float,
+                 visits: NDArray[np.int32], avail: NDArray[np.int32], reward: NDArray[np.float64],
+                 prior: NDArray[np.float64], actor: NDArray[np.int8], move: NDArray[np.int16],
                  child: NDArray[np.int32], sibling: NDArray[np.int32], size: NDArray[np.int64]) -> None:
     """`iterations` ISMCTS iterations from the root (node 0, the seat to move in `base`) into the tree arrays,
     which must have room for `iterations` more nodes (size[0] is the number in use). At the root only the
     moves in `allowed` are searched. Each iteration colours the hidden ghosts `hidden` with row k of
-    `colourings` (1 good, 0 bad), k drawn with the cumulative weights `cumulative`."""
+    `colourings` (1 good, 0 bad), k drawn with the cumulative weights `cumulative`. With `prior_visits` m > 0
+    a new node is scored by the learned value once, in the world that made it (`prior`, for the seat that
+    chose), and UCB counts that as m visits: (reward + m * prior) / (visits + m), which the node's own
+    visits soon outweigh."""
     row = np.empty(fast.FIELDS, dtype=np.int32)
     legal = np.empty(fast.MAX_MOVES, dtype=np.int32)
     untried = np.empty(fast.MAX_MOVES, dtype=np.int32)
@@ -270,7 +273,11 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32
                     found = slot[legal[i]]
                     a = avail[found]
                     log_a = _LOG[a] if a < _LOG_TABLE else math.log(a)
-                    score = reward[found] / visits[found] + exploration * math.sqrt(log_a / visits[found])
+                    if prior_visits > 0.0:
+                        mean = (reward[found] + prior_visits * prior[found]) / (visits[found] + prior_visits)
+                    else:
+                        mean = reward[found] / visits[found]
+                    score = mean + exploration * math.sqrt(log_a / visits[found])
                     if score > best:
                         best = score
                         chosen = found
@@ -283,6 +290,9 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32
             depth += 1
             node = chosen
             if n_untried > 0:
+                if prior_visits > 0.0:
+                    v0 = value_of_row(row, value[0], value[1], value[2], value[3])
+                    prior[chosen] = v0 if mover == 0 else 1.0 - v0
                 break
         r0 = playout(row, rng, limit, params, evaluator, value, legal, forward, captures)
         for d in range(depth):
@@ -304,6 +314,7 @@ class Tree:
         self.visits = np.zeros(capacity, dtype=np.int32)
         self.avail = np.zeros(capacity, dtype=np.int32)
         self.reward = np.zeros(capacity, dtype=np.float64)
+        self.prior = np.zeros(capacity, dtype=np.float64)
         self.actor = np.zeros(capacity, dtype=np.int8)
         self.move = np.zeros(capacity, dtype=np.int16)
         self.child = np.full(capacity, -1, dtype=np.int32)
@@ -320,7 +331,7 @@ class Tree:
             return
         while capacity < need:
             capacity *= 2
-        for name in ("visits", "avail", "reward", "actor", "move", "child", "sibling"):
+        for name in ("visits", "avail", "reward", "prior", "actor", "move", "child", "sibling"):
             old = getattr(self, name)
             new = np.zeros(capacity, dtype=old.dtype)
             new[: old.shape[0]] = old
@@ -366,10 +377,11 @@ class FastExpertBot(IsmctsBot):
 
     def __init__(self, budget: Budget, policy: PolicyFactory, exploration: float = 0.5,
                  rollout_limit: int | None = None, evaluator: int = HAND,
-                 value: Weights | None = None) -> None:
+                 value: Weights | None = None, prior_visits: float = 0.0) -> None:
         super().__init__(budget, policy, exploration)
         self.rollout_limit = rollout_limit
         self.evaluator = evaluator
+        self.prior_visits = prior_visits  # > 0: new nodes start from the learned value, as this many visits
         self.value = shipped_value() if value is None else value  # passed for HAND too: one compiled kernel
         self.last_tree: Tree | None = None
 
@@ -405,8 +417,8 @@ class FastExpertBot(IsmctsBot):
             tree.reserve(chunk)
             search_chunk(base, allowed, hidden, colourings, cumulative, stream, chunk, self.exploration,
                          int(limit if limit is not None else 1_000_000), params, self.evaluator, self.value,
-                         tree.visits, tree.avail, tree.reward, tree.actor, tree.move, tree.child,
-                         tree.sibling, tree.size)
+                         self.prior_visits, tree.visits, tree.avail, tree.reward, tree.prior, tree.actor,
+                         tree.move, tree.child, tree.sibling, tree.size)
             done += chunk
             if total is None and time.perf_counter() >= deadline:
                 break
