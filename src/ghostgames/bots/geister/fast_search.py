@@ -20,6 +20,8 @@ end; here the root holds only the moves the guard allows, so every iteration goe
 - Leaves: `leaf_value(row, seat, evaluator, params, value)` is the one place a playout cut short is
   scored: the hand evaluation (`HAND`), the value learned by self-play (`LEARNED`, `value.py`) or their
   mean (`BLEND`).
+- Prior (off in the shipped expert): with `prior_visits` m > 0 each new node also keeps the learned value of
+  its position, which UCB counts as m visits, so that it steers a node while the node is seldom visited.
 
 The Python search stays for what the kernel does not cover (other games; setups are decided without search).
 """
