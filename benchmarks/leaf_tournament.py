@@ -56,4 +56,7 @@ if __name__ == "__main__":
     for name in args.bots.split(","):
         if name.partition(":")[0] in LEAVES:
             register(name, args.value, args.rollout_limit, args.prior_visits)
-    main({"value": args.value or "shipped", "rollout_limit": args.rollout_limit, "prior_visits": args.prior_visits})
+    leaf: dict[str, object] = {"value": args.value or "shipped", "rollout_limit": args.rollout_limit}
+    if any(name.startswith("expert-prior:") for name in args.bots.split(",")):
+        leaf["prior_visits"] = args.prior_visits
+    main(leaf)
