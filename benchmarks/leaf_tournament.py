@@ -24,9 +24,10 @@ from ghostgames.bots.geister.value import GeisterValue
 from ghostgames.bots.search_bots import expert_policy
 
 LEAVES = {"expert-blend": BLEND, "expert-learned": LEARNED, "expert-prior": HAND}
+PRIOR_VISITS = 4.0  # expert-prior's default: the learned value counts as this many visits of a new node
 
 
-def register(name: str, weights: str | None, rollout_limit: int | None, prior_visits: float = 4.0) -> None:
+def register(name: str, weights: str | None, rollout_limit: int | None, prior_visits: float = PRIOR_VISITS) -> None:
     """Make `name` (e.g. expert-blend:190000) a bot the tournament can seat, with the value in `weights`
     (None: the shipped one), playouts of `rollout_limit` plies (None: the expert's) and, for expert-prior,
     the learned value counted as `prior_visits` visits of each new node."""
@@ -49,14 +50,15 @@ if __name__ == "__main__":
     own = argparse.ArgumentParser(add_help=False)
     own.add_argument("--value", default=None)
     own.add_argument("--rollout-limit", type=int, default=None)
-    own.add_argument("--prior-visits", type=float, default=4.0)
+    own.add_argument("--prior-visits", type=float, default=PRIOR_VISITS)
     own.add_argument("--bots", required=True)
     args, rest = own.parse_known_args()
     sys.argv = [sys.argv[0], "--bots", args.bots, *rest]
-    for name in args.bots.split(","):
+    names = args.bots.split(",")
+    for name in names:
         if name.partition(":")[0] in LEAVES:
             register(name, args.value, args.rollout_limit, args.prior_visits)
     leaf: dict[str, object] = {"value": args.value or "shipped", "rollout_limit": args.rollout_limit}
-    if any(name.startswith("expert-prior:") for name in args.bots.split(",")):
+    if any(name.startswith("expert-prior:") for name in names):
         leaf["prior_visits"] = args.prior_visits
     main(leaf)
