@@ -137,8 +137,19 @@ def test_bug_4_the_geister_board_fits_a_phone(server: ServerProcess, browser: Br
         page.context.close()
 
 
+FLOAT_STATE = """([x, y]) => {
+  const float = document.querySelector('body > .drag-float');
+  const under = document.elementFromPoint(x, y);
+  return { float: float && [float.style.left, float.style.top], viewport: [innerWidth, innerHeight],
+           scrollY, under: under && under.outerHTML.slice(0, 80), status: document.body.dataset.tableStatus };
+}"""
+
+
 def _float_while_dragging(page: Page, source: str, picture: str) -> dict[str, Any]:
     for attempt in range(3):
+        # Pointer events go only to points inside the window: centre the piece first, so that neither the
+        # piece nor the point dragged to falls below the fold when a longer log or a banner pushes it down.
+        page.locator(source).first.evaluate("(el) => el.scrollIntoView({ block: 'center', inline: 'center' })")
         box = page.locator(source).first.bounding_box()
         assert box is not None
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -155,10 +166,10 @@ def _float_while_dragging(page: Page, source: str, picture: str) -> dict[str, An
             }""", arg=x + 40, timeout=5_000)
             break
         except PlaywrightTimeoutError:
+            state = page.evaluate(FLOAT_STATE, [x + 40, y + 30])
             page.mouse.move(x, y, steps=3)  # home before letting go, so that nothing is played
             page.mouse.up()
-            if attempt == 2:
-                raise
+            assert attempt < 2, f"the dragged piece never reached the pointer at {x + 40}, {y + 30}: {state}"
     seen: dict[str, Any] = page.evaluate("""() => {
       const float = document.querySelector('body > .drag-float');
       if (!float) return null;
