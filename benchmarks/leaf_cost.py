@@ -1,10 +1,10 @@
 """What each leaf evaluation costs the expert's search: iterations per second of CPU time with the hand
 evaluation (`HAND`, as shipped), the learned value (`LEARNED`) and their mean (`BLEND`), each after the
 expert's 14-ply playouts, the learned value with no playout (`learned-0`), the mean after 4 plies
-(`blend-4`) and the hand leaf with each new node started from the learned value counted as 4 visits
-(`prior-4`), on the same positions (from games between `rules` bots), the leaves in turn on each
-position, median of `--runs`. Prints a table of iterations in `--seconds` and each leaf's cost per iteration
-relative to `hand`; writes JSON.
+(`blend-4`) and the hand leaf with each node started from the learned value counted as 4 visits, scored
+when the node is made (`prior-4`) or on its second visit (`prior-4-late`), on the same positions (from
+games between `rules` bots), the leaves in turn on each position, median of `--runs`. Prints a table of
+iterations in `--seconds` and each leaf's cost per iteration relative to `hand`; writes JSON.
 
     .venv/bin/python benchmarks/leaf_cost.py --positions 12 --runs 3 --json benchmarks/results/leaf-cost.json
 """
@@ -26,9 +26,11 @@ from ghostgames.bots.budget import Budget
 from ghostgames.bots.geister.fast_search import BLEND, HAND, LEARNED, FastExpertBot, warm_up
 from ghostgames.bots.search_bots import expert_policy
 
-# leaf name -> (evaluator, playout plies (None: the expert's), prior visits of the learned value)
-LEAVES = {"hand": (HAND, None, 0.0), "learned": (LEARNED, None, 0.0), "blend": (BLEND, None, 0.0),
-          "learned-0": (LEARNED, 0, 0.0), "blend-4": (BLEND, 4, 0.0), "prior-4": (HAND, None, 4.0)}
+# leaf name -> (evaluator, playout plies (None: the expert's), prior visits of the learned value, visits
+# before the prior is scored)
+LEAVES = {"hand": (HAND, None, 0.0, 0), "learned": (LEARNED, None, 0.0, 0), "blend": (BLEND, None, 0.0, 0),
+          "learned-0": (LEARNED, 0, 0.0, 0), "blend-4": (BLEND, 4, 0.0, 0), "prior-4": (HAND, None, 4.0, 0),
+          "prior-4-late": (HAND, None, 4.0, 1)}
 
 
 def main() -> None:
@@ -45,9 +47,9 @@ def main() -> None:
     for state, seat in positions(args.positions, 1):
         runs: dict[str, list[float]] = {name: [] for name in LEAVES}
         for _ in range(args.runs):
-            for name, (evaluator, limit, prior_visits) in LEAVES.items():
+            for name, (evaluator, limit, prior_visits, prior_after) in LEAVES.items():
                 bot = FastExpertBot(Budget(iterations=args.iterations), expert_policy, evaluator=evaluator,
-                                    rollout_limit=limit, prior_visits=prior_visits)
+                                    rollout_limit=limit, prior_visits=prior_visits, prior_after=prior_after)
                 start = time.process_time()
                 bot.choose(SeatKnowledge(state, seat), random.Random(0))
                 runs[name].append(bot.last_iterations / max(time.process_time() - start, 1e-9))
@@ -55,12 +57,12 @@ def main() -> None:
             rates[name].append(statistics.median(runs[name]))
     hand = rates["hand"]
     print(f"load average {load[0]:.2f}; {args.positions} positions, median of {args.runs} runs each")
-    print(f"{'leaf':<10} {'iterations in ' + str(args.seconds) + ' s':>22} {'cost per iteration / hand':>27}")
+    print(f"{'leaf':<12} {'iterations in ' + str(args.seconds) + ' s':>22} {'cost per iteration / hand':>27}")
     result = {"load": load, "positions": args.positions, "runs": args.runs, "seconds": args.seconds, "rows": {}}
     for name, values in rates.items():
         ratio = statistics.median(h / v for h, v in zip(hand, values, strict=True))
         iterations = statistics.median(values) * args.seconds
-        print(f"{name:<10} {iterations:>22,.0f} {ratio:>27.2f}")
+        print(f"{name:<12} {iterations:>22,.0f} {ratio:>27.2f}")
         result["rows"][name] = {"iterations": iterations, "cost_ratio": ratio}  # type: ignore[index]
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

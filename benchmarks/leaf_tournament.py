@@ -1,7 +1,8 @@
 """stream_tournament.py with the expert's candidate leaves as bots: `expert-blend:N` scores a cut-short
 playout by the mean of the hand evaluation and the learned value (`fast_search.BLEND`), `expert-learned:N` by
 the learned value alone (`LEARNED`); `expert-prior:N` keeps the hand leaf and starts each new tree node from
-the learned value counted as `--prior-visits M` visits (default 4); N iterations, everything else as
+the learned value counted as `--prior-visits M` visits (default 4), scored when the node is made or, with
+`--prior-after 1`, on its second visit; N iterations, everything else as
 `expert`. The games are those of stream_tournament.py with the same arguments. `--value FILE` gives these
 bots other weights than the shipped ones (a file `GeisterValue.save` wrote); `--rollout-limit K` cuts their
 playouts after K plies (0: the leaf scores the node itself, with no playout) instead of the expert's 14.
@@ -27,10 +28,12 @@ LEAVES = {"expert-blend": BLEND, "expert-learned": LEARNED, "expert-prior": HAND
 PRIOR_VISITS = 4.0  # expert-prior's default: the learned value counts as this many visits of a new node
 
 
-def register(name: str, weights: str | None, rollout_limit: int | None, prior_visits: float = PRIOR_VISITS) -> None:
+def register(name: str, weights: str | None, rollout_limit: int | None, prior_visits: float = PRIOR_VISITS,
+             prior_after: int = 0) -> None:
     """Make `name` (e.g. expert-blend:190000) a bot the tournament can seat, with the value in `weights`
     (None: the shipped one), playouts of `rollout_limit` plies (None: the expert's) and, for expert-prior,
-    the learned value counted as `prior_visits` visits of each new node."""
+    the learned value counted as `prior_visits` visits of a node, scored once the node has `prior_after`
+    visits."""
     base, _, count = name.partition(":")
     evaluator, iterations = LEAVES[base], int(count)
     value = GeisterValue.load(weights).kernel_arrays if weights else None
@@ -38,7 +41,7 @@ def register(name: str, weights: str | None, rollout_limit: int | None, prior_vi
     def make(seconds: float | None) -> Bot:
         bot = FastExpertBot(Budget(iterations=iterations), expert_policy, exploration=0.5, evaluator=evaluator,
                             value=value, rollout_limit=rollout_limit,
-                            prior_visits=prior_visits if base == "expert-prior" else 0.0)
+                            prior_visits=prior_visits if base == "expert-prior" else 0.0, prior_after=prior_after)
         bot.name = base
         return bot
 
@@ -51,14 +54,17 @@ if __name__ == "__main__":
     own.add_argument("--value", default=None)
     own.add_argument("--rollout-limit", type=int, default=None)
     own.add_argument("--prior-visits", type=float, default=PRIOR_VISITS)
+    own.add_argument("--prior-after", type=int, default=0, choices=(0, 1))
     own.add_argument("--bots", required=True)
     args, rest = own.parse_known_args()
     sys.argv = [sys.argv[0], "--bots", args.bots, *rest]
     names = args.bots.split(",")
     for name in names:
         if name.partition(":")[0] in LEAVES:
-            register(name, args.value, args.rollout_limit, args.prior_visits)
+            register(name, args.value, args.rollout_limit, args.prior_visits, args.prior_after)
     leaf: dict[str, object] = {"value": args.value or "shipped", "rollout_limit": args.rollout_limit}
     if any(name.startswith("expert-prior:") for name in names):
         leaf["prior_visits"] = args.prior_visits
+        if args.prior_after:
+            leaf["prior_after"] = args.prior_after
     main(leaf)

@@ -3,6 +3,7 @@ tree's statistics add up, and its playout heuristic and evaluation are GeisterPo
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from typing import Any
@@ -309,24 +310,35 @@ def test_the_playout_lists_the_moves_exactly_as_fast_legal_moves(options: dict[s
     assert checked > 40
 
 
-def test_the_prior_is_the_learned_value_of_a_world_the_belief_allows() -> None:
-    """With `prior_visits` each new node keeps the learned value of the position its move made, for the seat
-    that chose it, in one of the colourings the belief gives weight to; without it the prior is unused and
+def _node_of(tree: Tree, code: int) -> int:
+    """The root's child for move `code`."""
+    node = int(tree.child[0])
+    while int(tree.move[node]) != code:
+        node = int(tree.sibling[node])
+    return node
+
+
+@pytest.mark.parametrize("prior_after", [0, 1])
+def test_the_prior_is_the_learned_value_of_a_world_the_belief_allows(prior_after: int) -> None:
+    """With `prior_visits` a node keeps the learned value of the position its move made, for the seat that
+    chose it, in one of the colourings the belief gives weight to: from its making (`prior_after` 0) or from
+    its second visit (1), so that a node visited once is never scored. Without it the prior is unused and
     the search is the shipped one."""
     state, seat = _searched(OPTIONS[0], seed=5)[3]
     knowledge = SeatKnowledge(state, seat)
     value = fast_search.shipped_value()
     hidden, colourings, _ = fast_search.belief_arrays(BeliefPolicy(knowledge))
-    with_prior = _bot(400, prior_visits=4.0)
+    with_prior = _bot(400, prior_visits=4.0, prior_after=prior_after)
     with_prior.choose(knowledge, random.Random(0))
     tree = with_prior.last_tree
     assert tree is not None
     base = fast.from_state(knowledge.sample_world(random.Random(0)))  # the hidden colours are re-dealt below
-    checked = 0
-    for code in tree.root_children():
-        node = int(tree.child[0])
-        while int(tree.move[node]) != code:
-            node = int(tree.sibling[node])
+    scored = 0
+    for code, (visits, _, _) in tree.root_children().items():
+        prior = float(tree.prior[_node_of(tree, code)])
+        if visits <= prior_after:
+            assert math.isnan(prior), (code, visits, prior)  # not walked since it was made: never scored
+            continue
         possible = set()
         for colouring in colourings:
             row = base.copy()
@@ -334,10 +346,13 @@ def test_the_prior_is_the_learned_value_of_a_world_the_belief_allows() -> None:
             fast.apply_move(row, code)
             v0 = value_of_row(row, *value)
             possible.add(round(v0 if seat == 0 else 1.0 - v0, 12))
-        assert round(float(tree.prior[node]), 12) in possible
-        checked += 1
-    assert checked >= 2
+        assert round(prior, 12) in possible
+        scored += 1
+    assert scored >= 2
+    used = tree.visits[1 : int(tree.size[0])]
+    unscored = np.isnan(tree.prior[1 : int(tree.size[0])])
+    assert (unscored == (used <= prior_after)).all()  # scored exactly the nodes walked after `prior_after` visits
     plain = _bot(400)
     plain.choose(knowledge, random.Random(0))
-    assert plain.last_tree is not None and not plain.last_tree.prior.any()
+    assert plain.last_tree is not None and np.isnan(plain.last_tree.prior[1 : int(plain.last_tree.size[0])]).all()
     assert plain.last_tree.root_children() != tree.root_children()  # the prior changed where visits went

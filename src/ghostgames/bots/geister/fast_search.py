@@ -20,8 +20,10 @@ end; here the root holds only the moves the guard allows, so every iteration goe
 - Leaves: `leaf_value(row, seat, evaluator, params, value)` is the one place a playout cut short is
   scored: the hand evaluation (`HAND`), the value learned by self-play (`LEARNED`, `value.py`) or their
   mean (`BLEND`).
-- Prior (off in the shipped expert): with `prior_visits` m > 0 each new node also keeps the learned value of
-  its position, which UCB counts as m visits, so that it steers a node while the node is seldom visited.
+- Prior (off in the shipped expert): with `prior_visits` m > 0 a node also keeps the learned value of its
+  position, which UCB counts as m visits, so that it steers a node while the node is seldom visited. With
+  `prior_after` 1 the value is scored on the node's second visit, not when it is made: most nodes are
+  never visited again, so most of the value's cost is saved.
 
 The Python search stays for what the kernel does not cover (other games; setups are decided without search).
 """
@@ -211,16 +213,17 @@ def playout(row: Row, rng: fast.Rng, limit: int, params: NDArray[np.float64], ev
 def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32], colourings: NDArray[np.int8],
                  cumulative: NDArray[np.float64], rng: fast.Rng, iterations: int, exploration: float, limit: int,
                  params: NDArray[np.float64], evaluator: int, value: Weights, prior_visits: float,
-                 visits: NDArray[np.int32], avail: NDArray[np.int32], reward: NDArray[np.float64],
+                 prior_after: int, visits: NDArray[np.int32], avail: NDArray[np.int32], reward: NDArray[np.float64],
                  prior: NDArray[np.float64], actor: NDArray[np.int8], move: NDArray[np.int16],
                  child: NDArray[np.int32], sibling: NDArray[np.int32], size: NDArray[np.int64]) -> None:
     """`iterations` ISMCTS iterations from the root (node 0, the seat to move in `base`) into the tree arrays,
     which must have room for `iterations` more nodes (size[0] is the number in use). At the root only the
     moves in `allowed` are searched. Each iteration colours the hidden ghosts `hidden` with row k of
     `colourings` (1 good, 0 bad), k drawn with the cumulative weights `cumulative`. With `prior_visits` m > 0
-    a new node is scored by the learned value once, in the world that made it (`prior`, for the seat that
-    chose), and UCB counts that as m visits: (reward + m * prior) / (visits + m), which the node's own
-    visits soon outweigh."""
+    a node is scored by the learned value once, in the world of the iteration that walks it with
+    `prior_after` visits (0: the one that makes it; `prior`, for the seat that chose; NaN until then), and
+    UCB counts that as m visits: (reward + m * prior) / (visits + m), which the node's own visits soon
+    outweigh."""
     row = np.empty(fast.FIELDS, dtype=np.int32)
     legal = np.empty(fast.MAX_MOVES, dtype=np.int32)
     untried = np.empty(fast.MAX_MOVES, dtype=np.int32)
@@ -264,6 +267,7 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32
                 visits[chosen] = 0
                 avail[chosen] = 1
                 reward[chosen] = 0.0
+                prior[chosen] = np.nan
                 actor[chosen] = mover
                 move[chosen] = code
                 child[chosen] = -1
@@ -275,7 +279,7 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32
                     found = slot[legal[i]]
                     a = avail[found]
                     log_a = _LOG[a] if a < _LOG_TABLE else math.log(a)
-                    if prior_visits > 0.0:
+                    if prior_visits > 0.0 and prior[found] == prior[found]:  # scored (not NaN)
                         mean = (reward[found] + prior_visits * prior[found]) / (visits[found] + prior_visits)
                     else:
                         mean = reward[found] / visits[found]
@@ -291,10 +295,10 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32
             path[depth] = chosen
             depth += 1
             node = chosen
+            if prior_visits > 0.0 and visits[chosen] >= prior_after and prior[chosen] != prior[chosen]:
+                v0 = value_of_row(row, value[0], value[1], value[2], value[3])
+                prior[chosen] = v0 if mover == 0 else 1.0 - v0
             if n_untried > 0:
-                if prior_visits > 0.0:
-                    v0 = value_of_row(row, value[0], value[1], value[2], value[3])
-                    prior[chosen] = v0 if mover == 0 else 1.0 - v0
                 break
         r0 = playout(row, rng, limit, params, evaluator, value, legal, forward, captures)
         for d in range(depth):
@@ -379,11 +383,12 @@ class FastExpertBot(IsmctsBot):
 
     def __init__(self, budget: Budget, policy: PolicyFactory, exploration: float = 0.5,
                  rollout_limit: int | None = None, evaluator: int = HAND,
-                 value: Weights | None = None, prior_visits: float = 0.0) -> None:
+                 value: Weights | None = None, prior_visits: float = 0.0, prior_after: int = 0) -> None:
         super().__init__(budget, policy, exploration)
         self.rollout_limit = rollout_limit
         self.evaluator = evaluator
-        self.prior_visits = prior_visits  # > 0: new nodes start from the learned value, as this many visits
+        self.prior_visits = prior_visits  # > 0: nodes start from the learned value, as this many visits
+        self.prior_after = prior_after  # ...scored when a node is walked with this many visits (0: when made)
         self.value = shipped_value() if value is None else value  # passed for HAND too: one compiled kernel
         self.last_tree: Tree | None = None
 
@@ -419,8 +424,8 @@ class FastExpertBot(IsmctsBot):
             tree.reserve(chunk)
             search_chunk(base, allowed, hidden, colourings, cumulative, stream, chunk, self.exploration,
                          int(limit if limit is not None else 1_000_000), params, self.evaluator, self.value,
-                         self.prior_visits, tree.visits, tree.avail, tree.reward, tree.prior, tree.actor,
-                         tree.move, tree.child, tree.sibling, tree.size)
+                         self.prior_visits, self.prior_after, tree.visits, tree.avail, tree.reward, tree.prior,
+                         tree.actor, tree.move, tree.child, tree.sibling, tree.size)
             done += chunk
             if total is None and time.perf_counter() >= deadline:
                 break
