@@ -6,8 +6,10 @@ short (a shared machine, a deadline) still leaves every finished game. Game i is
         --out benchmarks/results/stream-expert400-charge.jsonl
     .venv/bin/python benchmarks/how_games_end.py benchmarks/results/stream-expert400-charge.jsonl
 
-An existing file is continued: the games it holds are not played again. `--start N` begins at game N, so
-two processes can share a long run (e.g. games 0-29 and 30-59 into two files; how_games_end.py reads both).
+An existing file is continued: the games it holds are not played again. Its first line must name the same
+run (bots, seed, options and, from leaf_tournament.py, the same leaf options; only `--games` may grow), or
+nothing is played. `--start N` begins at game N, so two processes can share a long run (e.g. games 0-29 and
+30-59 into two files; how_games_end.py reads both).
 """
 
 from __future__ import annotations
@@ -19,6 +21,16 @@ from pathlib import Path
 from ghostgames.rules.options import _coerce
 from ghostgames.tournament import TournamentSpec
 from ghostgames.tournament.runner import play_game
+
+
+def same_run(first: dict[str, object], header: dict[str, object]) -> bool:
+    """Whether a file whose first line is `first` may be continued by the run `header` names: everything
+    but the number of games must match, since game i does not depend on it."""
+    def key(line: dict[str, object]) -> dict[str, object]:
+        spec = line.get("spec")
+        rest = {k: v for k, v in spec.items() if k != "games"} if isinstance(spec, dict) else spec
+        return {"spec": rest, "leaf": line.get("leaf")}
+    return key(first) == key(header)
 
 
 def main(leaf: dict[str, object] | None = None) -> None:
@@ -36,16 +48,19 @@ def main(leaf: dict[str, object] | None = None) -> None:
     args = parser.parse_args()
     options = {key: _coerce(value) for key, _, value in (item.partition("=") for item in args.option)}
     spec = TournamentSpec(args.game, tuple(args.bots.split(",")), args.games, args.players, None, args.seed, options)
+    header: dict[str, object] = {"spec": spec.to_json()}
+    if leaf:
+        header["leaf"] = leaf
     done = set()
     if args.out.exists():
         rows = [json.loads(line) for line in args.out.read_text().splitlines() if line.strip()]
+        if rows and not same_run(rows[0], json.loads(json.dumps(header))):
+            raise SystemExit(f"{args.out} holds games of another run ({json.dumps(rows[0])}); this run is "
+                             f"{json.dumps(header)}. Give another --out, or the same bots, seed and options.")
         done = {row["index"] for row in rows if "index" in row}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with args.out.open("a") as out:
         if out.tell() == 0:
-            header: dict[str, object] = {"spec": spec.to_json()}
-            if leaf:
-                header["leaf"] = leaf
             out.write(json.dumps(header) + "\n")
         for index in range(args.start, args.games):
             if index in done:
