@@ -120,14 +120,7 @@ def test_the_search_sees_a_win_two_moves_ahead() -> None:
 def _check_tree(tree: Tree, seat: int, allowed: set[int], iterations: int) -> None:
     size = int(tree.size[0])
     assert 1 < size <= iterations + 1  # one node added per iteration at most
-    children: dict[int, list[int]] = {}
-    for node in range(size):
-        c = int(tree.child[node])
-        kids = []
-        while c >= 0:
-            kids.append(c)
-            c = int(tree.sibling[c])
-        children[node] = kids
+    children = {node: tree.children(node) for node in range(size)}
     root_kids = children[0]
     assert {int(tree.move[c]) for c in root_kids} <= allowed
     assert sum(int(tree.visits[c]) for c in root_kids) == iterations
@@ -310,14 +303,6 @@ def test_the_playout_lists_the_moves_exactly_as_fast_legal_moves(options: dict[s
     assert checked > 40
 
 
-def _node_of(tree: Tree, code: int) -> int:
-    """The root's child for move `code`."""
-    node = int(tree.child[0])
-    while int(tree.move[node]) != code:
-        node = int(tree.sibling[node])
-    return node
-
-
 @pytest.mark.parametrize("prior_after", [0, 1])
 def test_the_prior_is_the_learned_value_of_a_world_the_belief_allows(prior_after: int) -> None:
     """With `prior_visits` a node keeps the learned value of the position its move made, for the seat that
@@ -334,8 +319,8 @@ def test_the_prior_is_the_learned_value_of_a_world_the_belief_allows(prior_after
     assert tree is not None
     base = fast.from_state(knowledge.sample_world(random.Random(0)))  # the hidden colours are re-dealt below
     scored = 0
-    for code, (visits, _, _) in tree.root_children().items():
-        prior = float(tree.prior[_node_of(tree, code)])
+    for node in tree.children(0):
+        code, visits, prior = int(tree.move[node]), int(tree.visits[node]), float(tree.prior[node])
         if visits <= prior_after:
             assert math.isnan(prior), (code, visits, prior)  # not walked since it was made: never scored
             continue

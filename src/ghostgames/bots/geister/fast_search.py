@@ -279,7 +279,7 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32
                     found = slot[legal[i]]
                     a = avail[found]
                     log_a = _LOG[a] if a < _LOG_TABLE else math.log(a)
-                    if prior_visits > 0.0 and prior[found] == prior[found]:  # scored (not NaN)
+                    if prior_visits > 0.0 and not math.isnan(prior[found]):  # scored
                         mean = (reward[found] + prior_visits * prior[found]) / (visits[found] + prior_visits)
                     else:
                         mean = reward[found] / visits[found]
@@ -295,7 +295,7 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32
             path[depth] = chosen
             depth += 1
             node = chosen
-            if prior_visits > 0.0 and visits[chosen] >= prior_after and prior[chosen] != prior[chosen]:
+            if prior_visits > 0.0 and visits[chosen] >= prior_after and math.isnan(prior[chosen]):
                 v0 = value_of_row(row, value[0], value[1], value[2], value[3])
                 prior[chosen] = v0 if mover == 0 else 1.0 - v0
             if n_untried > 0:
@@ -343,14 +343,19 @@ class Tree:
             new[: old.shape[0]] = old
             setattr(self, name, new)
 
-    def root_children(self) -> dict[int, tuple[int, int, float]]:
-        """Move code -> (visits, availability, summed reward for the root's seat) of every root child."""
-        out = {}
-        c = int(self.child[0])
+    def children(self, node: int) -> list[int]:
+        """The nodes below `node`, newest first."""
+        out = []
+        c = int(self.child[node])
         while c >= 0:
-            out[int(self.move[c])] = (int(self.visits[c]), int(self.avail[c]), float(self.reward[c]))
+            out.append(c)
             c = int(self.sibling[c])
         return out
+
+    def root_children(self) -> dict[int, tuple[int, int, float]]:
+        """Move code -> (visits, availability, summed reward for the root's seat) of every root child."""
+        return {int(self.move[c]): (int(self.visits[c]), int(self.avail[c]), float(self.reward[c]))
+                for c in self.children(0)}
 
 
 def policy_params(policy: GeisterPolicy) -> NDArray[np.float64]:
