@@ -18,19 +18,21 @@ import random
 import statistics
 import time
 from pathlib import Path
+from typing import Any
 
 from fast_search_speed import positions
 
 from ghostgames.bots import SeatKnowledge
 from ghostgames.bots.budget import Budget
-from ghostgames.bots.geister.fast_search import BLEND, HAND, LEARNED, FastExpertBot, warm_up
+from ghostgames.bots.geister.fast_search import BLEND, LEARNED, FastExpertBot, warm_up
 from ghostgames.bots.search_bots import expert_policy
 
-# leaf name -> (evaluator, playout plies (None: the expert's), prior visits of the learned value, visits
-# before the prior is scored)
-LEAVES = {"hand": (HAND, None, 0.0, 0), "learned": (LEARNED, None, 0.0, 0), "blend": (BLEND, None, 0.0, 0),
-          "learned-0": (LEARNED, 0, 0.0, 0), "blend-4": (BLEND, 4, 0.0, 0), "prior-4": (HAND, None, 4.0, 0),
-          "prior-4-late": (HAND, None, 4.0, 1)}
+# leaf name -> how FastExpertBot differs from the shipped expert (the hand leaf after 14-ply playouts)
+LEAVES: dict[str, dict[str, Any]] = {
+    "hand": {}, "learned": {"evaluator": LEARNED}, "blend": {"evaluator": BLEND},
+    "learned-0": {"evaluator": LEARNED, "rollout_limit": 0}, "blend-4": {"evaluator": BLEND, "rollout_limit": 4},
+    "prior-4": {"prior_visits": 4.0}, "prior-4-late": {"prior_visits": 4.0, "prior_after": 1},
+}
 
 
 def main() -> None:
@@ -47,9 +49,8 @@ def main() -> None:
     for state, seat in positions(args.positions, 1):
         runs: dict[str, list[float]] = {name: [] for name in LEAVES}
         for _ in range(args.runs):
-            for name, (evaluator, limit, prior_visits, prior_after) in LEAVES.items():
-                bot = FastExpertBot(Budget(iterations=args.iterations), expert_policy, evaluator=evaluator,
-                                    rollout_limit=limit, prior_visits=prior_visits, prior_after=prior_after)
+            for name, differences in LEAVES.items():
+                bot = FastExpertBot(Budget(iterations=args.iterations), expert_policy, **differences)
                 start = time.process_time()
                 bot.choose(SeatKnowledge(state, seat), random.Random(0))
                 runs[name].append(bot.last_iterations / max(time.process_time() - start, 1e-9))

@@ -17,20 +17,18 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from ghostgames.rules.options import _coerce
 from ghostgames.tournament import TournamentSpec
 from ghostgames.tournament.runner import play_game
 
 
-def same_run(first: dict[str, object], header: dict[str, object]) -> bool:
-    """Whether a file whose first line is `first` may be continued by the run `header` names: everything
-    but the number of games must match, since game i does not depend on it."""
-    def key(line: dict[str, object]) -> dict[str, object]:
-        spec = line.get("spec")
-        rest = {k: v for k, v in spec.items() if k != "games"} if isinstance(spec, dict) else spec
-        return {"spec": rest, "leaf": line.get("leaf")}
-    return key(first) == key(header)
+def run_of(first_line: dict[str, Any]) -> dict[str, Any]:
+    """What a file's first line says of the run that wrote it, but for the number of games: game i does not
+    depend on it, so a file may be continued by a run with more (or fewer) games."""
+    spec = {k: v for k, v in first_line.get("spec", {}).items() if k != "games"}
+    return {"spec": spec, "leaf": first_line.get("leaf")}
 
 
 def main(leaf: dict[str, object] | None = None) -> None:
@@ -48,13 +46,14 @@ def main(leaf: dict[str, object] | None = None) -> None:
     args = parser.parse_args()
     options = {key: _coerce(value) for key, _, value in (item.partition("=") for item in args.option)}
     spec = TournamentSpec(args.game, tuple(args.bots.split(",")), args.games, args.players, None, args.seed, options)
-    header: dict[str, object] = {"spec": spec.to_json()}
+    header: dict[str, Any] = {"spec": spec.to_json()}
     if leaf:
         header["leaf"] = leaf
+    header = json.loads(json.dumps(header))  # as the file will hold it (lists, not tuples), to compare
     done = set()
     if args.out.exists():
         rows = [json.loads(line) for line in args.out.read_text().splitlines() if line.strip()]
-        if rows and not same_run(rows[0], json.loads(json.dumps(header))):
+        if rows and run_of(rows[0]) != run_of(header):
             raise SystemExit(f"{args.out} holds games of another run ({json.dumps(rows[0])}); this run is "
                              f"{json.dumps(header)}. Give another --out, or the same bots, seed and options.")
         done = {row["index"] for row in rows if "index" in row}
