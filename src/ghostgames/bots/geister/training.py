@@ -290,7 +290,9 @@ def initial_model(hidden: int, rng: np.random.Generator) -> GeisterValue:
 
 def fit(adam: Adam, rows: Rows, y: Floats, epochs: float, batch: int, rng: np.random.Generator) -> float:
     """`epochs` passes of minibatch Adam over the positions `rows` with results `y` (features computed per
-    batch, so the data stays small); returns the mean training loss of the last pass."""
+    batch, so the data stays small); returns the mean training loss of the last pass. Fewer positions than
+    a batch make one smaller batch."""
+    batch = min(batch, len(y))
     steps = max(1, int(epochs * len(y) / batch))
     losses: list[float] = []
     order = rng.permutation(len(y))
@@ -333,7 +335,7 @@ def calibrate(p: Floats, y: Floats) -> tuple[float, float]:
     t = np.log(q / (1 - q))
     a, b = 1.0, 0.0
     for _ in range(50):
-        r = 1.0 / (1.0 + np.exp(-(a * t + b)))
+        r = 1.0 / (1.0 + np.exp(-np.clip(a * t + b, -500, 500)))  # clipped: a separable sample diverges
         w = r * (1 - r) + 1e-9
         g = np.array([np.sum((r - y) * t), np.sum(r - y)])
         h = np.array([[np.sum(w * t * t), np.sum(w * t)], [np.sum(w * t), np.sum(w)]])
@@ -344,7 +346,7 @@ def calibrate(p: Floats, y: Floats) -> tuple[float, float]:
 
 def apply_calibration(p: Floats, ab: tuple[float, float]) -> Floats:
     q = np.clip(p, 1e-6, 1 - 1e-6)
-    out: Floats = 1.0 / (1.0 + np.exp(-(ab[0] * np.log(q / (1 - q)) + ab[1])))
+    out: Floats = 1.0 / (1.0 + np.exp(-np.clip(ab[0] * np.log(q / (1 - q)) + ab[1], -500, 500)))
     return out
 
 
@@ -492,3 +494,45 @@ def plot_curve(result: dict[str, Any], path: str) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
+
+
+# --- further training on the search's own games ---------------------------------------------------------------
+@dataclass(frozen=True)
+class FineTuneSpec:
+    held_every: int = 5  # every k-th game is held out of the fit, to measure it
+    epochs: int = 2  # passes over the positions (a third made the held-out loss worse: docs/bots.md)
+    rate: float = 0.0005
+    batch: int = 256
+    seed: int = 1
+
+
+def fine_tune(start: GeisterValue, rows: Rows, y: Floats, games: NDArray[np.int32],
+              spec: FineTuneSpec = FineTuneSpec()) -> tuple[GeisterValue, dict[str, Any]]:
+    """`start` trained further on positions of whole games (`games`: the game each row came from), with the
+    games whose number is a multiple of `held_every` held out. Returns the new model and, on the held-out
+    positions, the log-loss and accuracy of a constant, the hand evaluation (as it is and recalibrated on
+    training positions), the starting weights and the new ones."""
+    held = games % spec.held_every == 0
+    train_rows, train_y, held_rows, held_y = rows[~held], y[~held], rows[held], y[held]
+    held_x = featurize(held_rows)
+    report: dict[str, Any] = {"spec": spec.__dict__, "games": len(set(games.tolist())),
+                              "train_positions": len(train_y), "held_positions": len(held_y)}
+
+    def score(name: str, p: Floats) -> None:
+        report[name] = {"log_loss": log_loss(p, held_y), "accuracy": accuracy(p, held_y)}
+
+    score("constant", np.full(len(held_y), float(np.mean(train_y))))
+    hand = hand_values(held_rows)
+    score("hand", hand)
+    sample = slice(None, None, max(1, len(train_y) // 5000))  # about 5,000 positions fit the calibration
+    score("hand_calibrated", apply_calibration(hand, calibrate(hand_values(train_rows[sample]), train_y[sample])))
+    score("start", predict(start, held_x))
+    model = GeisterValue(*(a.copy() for a in start.arrays))
+    adam = Adam(model, rate=spec.rate)
+    rng = np.random.default_rng(spec.seed)
+    report["curve"] = []
+    for _ in range(spec.epochs):
+        loss = fit(adam, train_rows, train_y, 1.0, spec.batch, rng)
+        report["curve"].append({"train_loss": loss, "heldout_loss": log_loss(predict(model, held_x), held_y)})
+    score("trained", predict(model, held_x))
+    return model, report
