@@ -17,6 +17,7 @@ from typing import Any
 from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.games import get_game
 from ghostgames.rules.chance import derive_rng
+from ghostgames.rules.contract import State
 
 # Options every tournament of a game uses unless told otherwise: games must end in bounded time.
 DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
@@ -78,8 +79,12 @@ class GameResult:
         }
 
 
-def play_game(spec: TournamentSpec, index: int) -> GameResult:
-    """Play game `index` of the tournament to its end."""
+Watch = Callable[[State[Any]], None]
+
+
+def play_game(spec: TournamentSpec, index: int, watch: Watch | None = None) -> GameResult:
+    """Play game `index` of the tournament to its end; `watch` (if given) sees the live state before every
+    action and must not change it (training keeps positions this way)."""
     game = get_game(spec.game)
     game_seed = derive_rng(spec.seed, "tournament-game", index).randrange(2**63)
     decisions_rng = derive_rng(spec.seed, "tournament-bots", index)
@@ -94,6 +99,8 @@ def play_game(spec: TournamentSpec, index: int) -> GameResult:
         if not acting:
             break
         seat = min(acting)
+        if watch is not None:
+            watch(state)
         rng = random.Random(decisions_rng.randrange(2**63))
         start = time.perf_counter()
         action = bots[seat].choose(SeatKnowledge(state, seat), rng)

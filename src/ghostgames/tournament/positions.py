@@ -1,0 +1,114 @@
+"""Positions from Geister games between bots, each with its game's result: the data that teaches the learned
+value how games go on under the search's own play (`ghostgames train geister-search`), where self-play of
+the playout policy (`ghostgames train geister`) teaches it how playouts end.
+
+The games are numbered across all parts of a recipe (e.g. 1,600 games of `expert:4000`, then 800 of
+`expert:25000`): game i uses the `escape` rule when i is even and `reach` when it is odd, 300 plies, and is
+game i of a tournament with those bots, rule and seed, so it is a pure function of (bot, seed, i). Every
+position after both setups is kept as a full row of the compiled core. The rows hold the true colours: they
+are training data, never shown to a bot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ghostgames.games.geister import fast
+from ghostgames.games.geister.state import GeisterState
+from ghostgames.rules.contract import State
+from ghostgames.tournament.runner import TournamentSpec, play_game
+
+Game = tuple[int, NDArray[np.int32], float]  # a game's number, its positions and seat 0's result
+RESULT = {"win": 1.0, "draw": 0.5, "loss": 0.0}  # seat 0's result as the value's target
+
+
+@dataclass(frozen=True)
+class Part:
+    """`games` games in which `bot` plays both seats."""
+
+    bot: str
+    games: int
+
+    def __str__(self) -> str:
+        return f"{self.bot}={self.games}"
+
+
+def parse_parts(text: str) -> list[Part]:
+    """'expert:4000=1600,expert:25000=800' -> two parts; a bad item raises ValueError saying what works."""
+    parts = []
+    for item in filter(None, (piece.strip() for piece in text.split(","))):
+        bot, sep, count = item.rpartition("=")
+        if not sep or not bot or not count.isdigit() or int(count) < 1:
+            raise ValueError(f"{item!r}: write BOT=GAMES, e.g. expert:4000=1600 (GAMES a whole number from 1)")
+        parts.append(Part(bot, int(count)))
+    if not parts:
+        raise ValueError("no games: write BOT=GAMES, e.g. expert:4000=1600")
+    return parts
+
+
+def schedule(parts: list[Part]) -> list[tuple[str, int]]:
+    """(bot, game number) of every game of the recipe, the numbers running on across the parts."""
+    out: list[tuple[str, int]] = []
+    for part in parts:
+        start = len(out)
+        out += [(part.bot, start + k) for k in range(part.games)]
+    return out
+
+
+def game_rows(bot: str, seed: int, index: int) -> tuple[NDArray[np.int32], float]:
+    """The positions of game `index` (after both setups) and seat 0's result."""
+    options = {"exit": "escape" if index % 2 == 0 else "reach", "max_plies": 300}
+    spec = TournamentSpec("geister", (bot, bot), index + 1, 2, None, seed, options)
+    rows: list[NDArray[np.int32]] = []
+
+    def keep(state: State[Any]) -> None:
+        assert isinstance(state, GeisterState)
+        if all(state.set_up):
+            rows.append(fast.from_state(state))
+
+    result = play_game(spec, index, keep)
+    table = np.array(rows, dtype=np.int32).reshape(len(rows), fast.FIELDS)
+    return table, RESULT[result.results[0]["result"]]
+
+
+def _play(bot: str, seed: int, index: int) -> Game:
+    rows, result = game_rows(bot, seed, index)
+    return index, rows, result
+
+
+def play_games(games: list[tuple[str, int]], seed: int, workers: int = 1) -> Iterator[Game]:
+    """(game number, rows, result) of each game, in the order given; `workers` > 1 plays them in processes."""
+    if workers <= 1:
+        for bot, index in games:
+            yield _play(bot, seed, index)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(_play, [b for b, _ in games], [seed] * len(games), [i for _, i in games], chunksize=1)
+
+
+@dataclass
+class Positions:
+    """Rows, seat 0's result for each, and the number of the game each came from."""
+
+    rows: NDArray[np.int32]
+    results: NDArray[np.float64]
+    games: NDArray[np.int32]
+
+    @classmethod
+    def collect(cls, parts: list[Part], seed: int, workers: int = 1,
+                done: Callable[[int], None] | None = None) -> Positions:
+        """Play the recipe; `done(game number)` is called as each game ends."""
+        rows, results, games = [], [], []
+        for index, table, result in play_games(schedule(parts), seed, workers):
+            rows.append(table)
+            results.append(np.full(len(table), result))
+            games.append(np.full(len(table), index, dtype=np.int32))
+            if done is not None:
+                done(index)
+        return cls(np.concatenate(rows), np.concatenate(results), np.concatenate(games))
