@@ -36,7 +36,8 @@ from ghostgames.games.geister.jit import compiled, forget_stale_kernels
 Row = NDArray[np.int32]
 Floats = NDArray[np.float64]
 
-WEIGHTS_FILE = "value-weights.npz"
+WEIGHTS_FILE = "value-weights.npz"  # trained by self-play (`ghostgames train geister`)
+SEARCH_WEIGHTS_FILE = "search-value-weights.npz"  # the same, trained further on the search's own games
 
 
 SQUARES = SIZE * SIZE
@@ -303,10 +304,11 @@ class GeisterValue:
         return cls(np.zeros(FEATURES), np.zeros((hidden, FEATURES)), np.zeros(hidden), np.zeros(hidden))
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> GeisterValue:
-        """The weights in `path`, by default the ones shipped with the package."""
+    def load(cls, path: str | Path | None = None, packaged: str = WEIGHTS_FILE) -> GeisterValue:
+        """The weights in `path`, by default the package's file `packaged` (WEIGHTS_FILE or
+        SEARCH_WEIGHTS_FILE)."""
         if path is None:
-            with resources.as_file(resources.files("ghostgames.bots.geister") / WEIGHTS_FILE) as shipped:
+            with resources.as_file(resources.files("ghostgames.bots.geister") / packaged) as shipped:
                 return cls.load(shipped)
         with np.load(path) as data:
             arrays = {name: np.ascontiguousarray(data[name], dtype=np.float64)
