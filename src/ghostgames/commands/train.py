@@ -11,7 +11,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-train_app = typer.Typer(help="Train a learned evaluation by self-play: 'geister' (the value of a position).",
+train_app = typer.Typer(help="Train a learned evaluation: 'geister' (the value of a position, by self-play) and "
+                             "'geister-search' (that value trained further on the search's own games).",
                         no_args_is_help=True)
 
 
@@ -91,6 +92,96 @@ def train_geister(
         plot_file.parent.mkdir(parents=True, exist_ok=True)
         training.plot_curve(result, str(plot_file))
         console.print(f"wrote {plot_file}")
+
+
+SEARCH_RECIPE = "expert:4000=1600,expert:25000=800"  # the recipe of the packaged search-value-weights.npz
+
+
+@train_app.command("geister-search")
+def train_geister_search(
+    out: Path = typer.Option(..., help="write the weights here (.npz; the packaged ones are "
+                                       "src/ghostgames/bots/geister/search-value-weights.npz)"),
+    games: str = typer.Option(SEARCH_RECIPE, help="BOT=GAMES,...: games in which the bot plays both seats "
+                                                  "(escape and reach in turn), numbered on across the parts"),
+    seed: int = typer.Option(1, help="the same seed gives the same games and weights on the same machine"),
+    start: Path | None = typer.Option(None, help="weights to start from (default: the packaged self-play ones)"),
+    data: Path | None = typer.Option(None, help="keep the games' positions in this .npz; a file of the same "
+                                                "games and seed is read instead of playing them again"),
+    workers: int = typer.Option(1, min=1, help="processes that play the games"),
+    epochs: int = typer.Option(2, min=1, help="passes over the training positions"),
+    rate: float = typer.Option(0.0005, min=1e-6, help="Adam's step size"),
+    held_every: int = typer.Option(5, min=2, help="hold every k-th game out of the fit, to measure it"),
+    json_file: Path | None = typer.Option(None, "--json", help="write the recipe, the measures and the setups"),
+) -> None:
+    """Train the learned value further on positions of games the search plays against itself, so that it
+    knows how a game goes on under good play; the expert scores its setups with these weights."""
+    import numpy as np
+
+    from ghostgames.bots import get_bot
+    from ghostgames.bots.geister import setups, training
+    from ghostgames.bots.geister.value import GeisterValue
+    from ghostgames.tournament.positions import Positions, parse_parts
+
+    try:
+        parts = parse_parts(games)
+        for part in parts:
+            get_bot(part.bot)
+    except ValueError as err:
+        raise typer.BadParameter(str(err), param_hint="--games") from None
+    except KeyError as err:
+        raise typer.BadParameter(str(err.args[0]), param_hint="--games") from None
+    for path, hint in ((out, "--out"), (data, "--data")):
+        if path is not None and path.suffix != ".npz":
+            raise typer.BadParameter(f"{path} should end in .npz (numpy's archive)", param_hint=hint)
+    recipe = f"{','.join(map(str, parts))} seed {seed}"
+    console = Console()
+    started = time.perf_counter()
+    positions: Positions | None = None
+    if data is not None and data.exists():
+        with np.load(data) as held:
+            if str(held["recipe"]) == recipe:
+                positions = Positions(held["rows"], held["results"], held["games"])
+                console.print(f"read the positions of {recipe} from {data}")
+            else:
+                console.print(f"{data} holds other games ({held['recipe']}); playing {recipe}")
+    total = sum(part.games for part in parts)
+    with Progress(TextColumn("{task.description:<34}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console) as progress:
+        if positions is None:
+            task = progress.add_task("games of the search", total=total)
+            positions = Positions.collect(parts, seed, workers, lambda _: progress.advance(task))
+            if data is not None:
+                data.parent.mkdir(parents=True, exist_ok=True)
+                np.savez_compressed(data, rows=positions.rows, results=positions.results, games=positions.games,
+                                    recipe=np.array(recipe))
+        progress.add_task("fitting (and the hand evaluation)", total=None)
+        model, report = training.fine_tune(GeisterValue.load(start), positions.rows, positions.results,
+                                           positions.games, training.FineTuneSpec(held_every, epochs, rate,
+                                                                                   seed=seed))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    model.save(out)
+    report["recipe"] = recipe
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    table = Table(title=f"held out: {report['held_positions']} positions, of one game in {held_every}")
+    for column in ("evaluation", "log-loss", "accuracy"):
+        table.add_column(column, justify="right")
+    for name in ("constant", "hand", "hand_calibrated", "start", "trained"):
+        table.add_row(name.replace("_", " "), f"{report[name]['log_loss']:.4f}",
+                      f"{100 * report[name]['accuracy']:.1f}%")
+    console.print(table)
+    report["setups"] = {}
+    for rule, escape in (("escape", True), ("reach", False)):
+        values = setups.setup_values(model, escape)
+        best = setups.best_setups(values)
+        gain = float(values[list(best)].mean() - values.mean())
+        report["setups"][rule] = {"best": list(best), "predicted_gain": gain}
+        console.print(f"{rule}: the best quarter of the setups, by these weights, is worth {100 * gain:+.1f} "
+                      f"points against a uniform setup")
+    console.print(f"wrote {out} in {report['seconds']} s")
+    if json_file:
+        json_file.parent.mkdir(parents=True, exist_ok=True)
+        json_file.write_text(json.dumps(report, indent=1))
+        console.print(f"wrote {json_file}")
 
 
 def register(app: typer.Typer) -> None:
