@@ -1,15 +1,27 @@
-"""`ghostgames train geister`: learn the Geister value by self-play, write its weights and learning curve."""
+"""`ghostgames train`: learn the Geister value by self-play (`geister`) and train it further on the search's own
+games (`geister-search`); write the weights and an account of the run."""
 
 from __future__ import annotations
 
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+
+
+def _written(console: Console, out: Path, result: dict[str, Any], json_file: Path | None) -> None:
+    """Say where the weights went, and write the run's account to `json_file` if asked."""
+    console.print(f"wrote {out} in {result['seconds']} s")
+    if json_file:
+        json_file.parent.mkdir(parents=True, exist_ok=True)
+        json_file.write_text(json.dumps(result, indent=1))
+        console.print(f"wrote {json_file}")
+
 
 train_app = typer.Typer(help="Train a learned evaluation: 'geister' (the value of a position, by self-play) and "
                              "'geister-search' (that value trained further on the search's own games).",
@@ -83,11 +95,7 @@ def train_geister(
                       f"{c['learned']['log_loss']:.4f} / {100 * c['learned']['accuracy']:.1f}%,  hand "
                       f"{c['hand']['log_loss']:.4f} / {100 * c['hand']['accuracy']:.1f}%,  hand recalibrated "
                       f"{c['hand_calibrated']['log_loss']:.4f}")
-    console.print(f"wrote {out} in {result['seconds']} s")
-    if json_file:
-        json_file.parent.mkdir(parents=True, exist_ok=True)
-        json_file.write_text(json.dumps(result, indent=1))
-        console.print(f"wrote {json_file}")
+    _written(console, out, result, json_file)
     if plot_file:
         plot_file.parent.mkdir(parents=True, exist_ok=True)
         training.plot_curve(result, str(plot_file))
@@ -177,11 +185,7 @@ def train_geister_search(
         report["setups"][rule] = {"best": list(best), "predicted_gain": gain}
         console.print(f"{rule}: the best quarter of the setups, by these weights, is worth {100 * gain:+.1f} "
                       f"points against a uniform setup")
-    console.print(f"wrote {out} in {report['seconds']} s")
-    if json_file:
-        json_file.parent.mkdir(parents=True, exist_ok=True)
-        json_file.write_text(json.dumps(report, indent=1))
-        console.print(f"wrote {json_file}")
+    _written(console, out, report, json_file)
 
 
 def register(app: typer.Typer) -> None:
