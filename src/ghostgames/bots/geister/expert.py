@@ -1,5 +1,6 @@
 """The Geister expert's policy: the v1 search knowledge (`search.GeisterPolicy`: playouts, evaluation) with
-worlds dealt from the fitted belief (`belief.py`) and a guard in front of the search.
+worlds dealt from the fitted belief (`belief.py`), a guard in front of the search, and setups chosen with the
+learned value (`setups.py`).
 
 - Worlds: the enemy's hidden colours are drawn from the belief, a distribution over the colourings that
   are still possible, instead of v1's hand-set weights.
@@ -14,13 +15,15 @@ worlds dealt from the fitted belief (`belief.py`) and a guard in front of the se
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from ghostgames.bots.base import SeatKnowledge
 from ghostgames.bots.geister.belief import Models, belief
 from ghostgames.bots.geister.picture import exit_distance
 from ghostgames.bots.geister.search import GeisterPolicy
-from ghostgames.games.geister.actions import Move
+from ghostgames.bots.geister.setups import KEEP, choose_setup
+from ghostgames.games.geister.actions import Move, Setup
 from ghostgames.rules.contract import Action, State
 
 
@@ -28,6 +31,9 @@ class BeliefPolicy(GeisterPolicy):
     near_steps = 2  # enemy ghosts this close to an exit are taken when they may well be good
     near_good = 0.25  # ... when the belief gives them at least this chance of being good
     belief_models: Models | None = None  # how the belief reads the enemy (None: belief.MODELS)
+    learned_setups = True  # setups among the best quarter by the learned value (False: uniform, as v1)
+    setup_weights: str | None = None  # the weights that score the setups (None: the packaged ones)
+    setup_keep = KEEP  # how many of the best setups it picks from
 
     def __init__(self, knowledge: SeatKnowledge) -> None:
         super().__init__(knowledge)
@@ -45,6 +51,12 @@ class BeliefPolicy(GeisterPolicy):
         for g in self.belief.hidden:
             good[g] = g in goods
         return world
+
+    def forced(self, legal: Sequence[Action], rng: random.Random) -> Action | None:
+        if self.learned_setups and isinstance(legal[0], Setup):
+            return choose_setup(legal, self.knowledge.seat, self.picture.escape, rng, self.setup_weights,
+                                self.setup_keep)
+        return super().forced(legal, rng)
 
     def moves_to_win(self, ghost: int) -> int:
         """How many moves the enemy ghost needs to win by an exit if it is good."""
