@@ -1,13 +1,12 @@
-"""stream_tournament.py with two more bots: `expert-setup:N`, the expert (N iterations) choosing its setups
-among the best quarter by a learned value (`bots/geister/setups.py`), and `expert-uniform:N`, the expert
-with uniformly random setups, as it was before it learned them. `--value FILE` scores the setups with other
-weights than the packaged ones; `--keep K` keeps the best K setups instead of a quarter. Both are written
-into the output file's first line next to the spec.
+"""stream_tournament.py with one more bot: `expert-setup:N`, the expert (N iterations) choosing its setups
+among the best quarter by a learned value (`bots/geister/setups.py`, `BeliefPolicy.learned_setups`); the
+expert as shipped sets up uniformly. `--value FILE` scores the setups with other weights than the packaged
+ones (`search-value-weights.npz`, the same bytes as `benchmarks/results/value-search-tuned-2400.npz`);
+`--keep K` keeps the best K setups instead of a quarter. Both are written into the output file's first line
+next to the spec.
 
-    .venv/bin/python benchmarks/setup_tournament.py --bots expert-setup:4000,expert-uniform:4000 \\
-        --games 1000 --seed 1 --out setup-screen.jsonl
-
-(The screens of docs/bots.md ran while `expert` still chose uniformly: their files name that bot `expert:N`.)
+    .venv/bin/python benchmarks/setup_tournament.py --value benchmarks/results/value-search-tuned-2400.npz \
+        --bots expert-setup:4000,expert:4000 --games 1000 --seed 1 --out setup-screen.jsonl
 """
 
 from __future__ import annotations
@@ -25,15 +24,13 @@ from ghostgames.bots.geister.setups import KEEP
 from ghostgames.bots.policy import SearchPolicy
 from ghostgames.bots.search_bots import expert_policy
 
-KINDS = ("expert-setup", "expert-uniform")
-
 
 def register(name: str, weights: str | None, keep: int) -> None:
-    """Make `name` (expert-setup:N or expert-uniform:N) a bot the tournament can seat."""
-    kind, _, count = name.partition(":")
+    """Make `name` (expert-setup:N) a bot the tournament can seat."""
+    count = name.partition(":")[2]
 
     class Policy(BeliefPolicy):
-        learned_setups = kind == "expert-setup"
+        learned_setups = True
         setup_weights = weights
         setup_keep = keep
 
@@ -42,7 +39,7 @@ def register(name: str, weights: str | None, keep: int) -> None:
 
     def make(seconds: float | None) -> Bot:
         bot = FastExpertBot(Budget(iterations=int(count)), policy, exploration=0.5)
-        bot.name = kind
+        bot.name = "expert-setup"
         return bot
 
     BOTS[name] = make
@@ -56,6 +53,6 @@ if __name__ == "__main__":
     args, rest = own.parse_known_args()
     sys.argv = [sys.argv[0], "--bots", args.bots, *rest]
     for bot_name in args.bots.split(","):
-        if bot_name.partition(":")[0] in KINDS:
+        if bot_name.startswith("expert-setup:"):
             register(bot_name, args.value, args.keep)
     main({"value": args.value, "keep": args.keep})

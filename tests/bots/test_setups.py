@@ -7,7 +7,9 @@ import random
 import numpy as np
 import pytest
 
-from ghostgames.bots import SeatKnowledge, get_bot
+from ghostgames.bots import Budget, SeatKnowledge, get_bot
+from ghostgames.bots.geister.expert import BeliefPolicy
+from ghostgames.bots.geister.fast_search import FastExpertBot
 from ghostgames.bots.geister.setups import (
     KEEP,
     MIRROR,
@@ -21,6 +23,15 @@ from ghostgames.bots.geister.value import FEATURES, PLANES, SEARCH_WEIGHTS_FILE,
 from ghostgames.games import get_game
 from ghostgames.games.geister.actions import Setup
 from ghostgames.games.geister.board import SIZE, START, parse_square
+
+
+class LearnedSetups(BeliefPolicy):
+    learned_setups = True
+
+
+def _learned_expert() -> FastExpertBot:
+    """The expert with its setups chosen by the learned value (`expert-setup` of setup_tournament.py)."""
+    return FastExpertBot(Budget(iterations=8), LearnedSetups, exploration=0.5)
 
 
 def _mirrored(squares: frozenset[int]) -> frozenset[int]:
@@ -71,10 +82,10 @@ def test_best_setups_are_the_highest_values_lower_index_first_on_a_tie() -> None
 
 
 @pytest.mark.parametrize("exit_rule", ["escape", "reach"])
-def test_the_expert_sets_up_among_the_best_quarter_for_either_seat(exit_rule: str) -> None:
+def test_with_learned_setups_the_expert_sets_up_among_the_best_quarter_for_either_seat(exit_rule: str) -> None:
     best = chosen_setups(exit_rule == "escape")
     assert len(best) == KEEP and len(set(best)) == KEEP
-    bot = get_bot("expert:8")
+    bot = _learned_expert()
     seen: set[int] = set()
     for seed in range(60):
         state = get_game("geister").new(2, {"exit": exit_rule}, seed=seed)
@@ -92,13 +103,27 @@ def test_the_expert_sets_up_among_the_best_quarter_for_either_seat(exit_rule: st
 def test_the_choice_depends_on_the_exit_rule_only_not_on_the_enemy_setup() -> None:
     """Seat 1 sets up after seat 0, whose colours it cannot see: whatever seat 0 chose, the same seed gives
     seat 1 the same setup."""
-    bot = get_bot("expert:8")
+    bot = _learned_expert()
     answers = set()
     for enemy in range(0, SETUPS, 7):
         state = get_game("geister").new(2, {"exit": "escape"}, seed=5)
         state.apply(0, Setup(good_squares(enemy, 0)))
         answers.add(str(bot.choose(SeatKnowledge(state, 1), random.Random(3))))
     assert len(answers) == 1
+
+
+def test_the_shipped_expert_still_sets_up_uniformly() -> None:
+    """Learned setups are off until measured at `hard`'s budget: the expert's setups reach past the best
+    quarter (60 uniform draws all inside it would happen with chance 0.24**60)."""
+    best = chosen_setups(True)
+    bot = get_bot("expert:8")
+    picked = set()
+    for seed in range(60):
+        state = get_game("geister").new(2, {"exit": "escape"}, seed=seed)
+        action = bot.choose(SeatKnowledge(state, 0), random.Random(seed))
+        assert isinstance(action, Setup)
+        picked.add(next(i for i in range(SETUPS) if good_squares(i, 0) == action.good))
+    assert picked - set(best)
 
 
 def test_the_packaged_search_weights_rank_setups_apart_from_a_uniform_choice() -> None:
