@@ -113,8 +113,8 @@ def test_the_choice_depends_on_the_exit_rule_only_not_on_the_enemy_setup() -> No
 
 
 def test_the_shipped_expert_still_sets_up_uniformly() -> None:
-    """Learned setups are off until measured at `hard`'s budget: the expert's setups reach past the best
-    quarter (60 uniform draws all inside it would happen with chance 0.24**60)."""
+    """Learned setups are off (they did not beat `expert-v1` at `hard`'s budget): the expert's setups reach
+    past the best quarter (60 uniform draws all inside it would happen with chance 0.24**60)."""
     best = chosen_setups(True)
     bot = get_bot("expert:8")
     picked = set()

@@ -31,8 +31,9 @@ class BeliefPolicy(GeisterPolicy):
     near_steps = 2  # enemy ghosts this close to an exit are taken when they may well be good
     near_good = 0.25  # ... when the belief gives them at least this chance of being good
     belief_models: Models | None = None  # how the belief reads the enemy (None: belief.MODELS)
-    # Setups among the best quarter by the learned value (`setups.py`); False: uniform, as v1. Off until the
-    # measurement at `hard`'s budget is complete (docs/bots.md, "Setups chosen by the learned value").
+    # Setups among the best quarter by the learned value (`setups.py`); False: uniform, as v1. Off: they beat
+    # uniform setups at a tenth of `hard`, not `expert-v1` at `hard` (docs/bots.md, "Setups chosen by the
+    # learned value").
     learned_setups = False
     setup_weights: str | None = None  # the weights that score the setups (None: the packaged ones)
     setup_keep = KEEP  # how many of the best setups it picks from
