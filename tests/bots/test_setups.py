@@ -17,6 +17,7 @@ from ghostgames.bots.geister.setups import (
     best_setups,
     chosen_setups,
     good_squares,
+    predicted_gain,
     setup_values,
 )
 from ghostgames.bots.geister.value import FEATURES, PLANES, SEARCH_WEIGHTS_FILE, GeisterValue
@@ -132,4 +133,6 @@ def test_the_packaged_search_weights_rank_setups_apart_from_a_uniform_choice() -
     search = GeisterValue.load(packaged=SEARCH_WEIGHTS_FILE)
     assert not np.array_equal(search.linear, GeisterValue.load().linear)
     values = setup_values(search, escape=True)
-    assert values[list(chosen_setups(True))].mean() > values.mean() + 0.02
+    assert set(best_setups(values)) == set(chosen_setups(True))
+    assert predicted_gain(values) == pytest.approx(values[list(chosen_setups(True))].mean() - values.mean())
+    assert predicted_gain(values) > 0.02

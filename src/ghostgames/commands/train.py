@@ -180,9 +180,8 @@ def train_geister_search(
     report["setups"] = {}
     for rule, escape in (("escape", True), ("reach", False)):
         values = setups.setup_values(model, escape)
-        best = setups.best_setups(values)
-        gain = float(values[list(best)].mean() - values.mean())
-        report["setups"][rule] = {"best": list(best), "predicted_gain": gain}
+        gain = setups.predicted_gain(values)
+        report["setups"][rule] = {"best": list(setups.best_setups(values)), "predicted_gain": gain}
         console.print(f"{rule}: the best quarter of the setups, by these weights, is worth {100 * gain:+.1f} "
                       f"points against a uniform setup")
     _written(console, out, report, json_file)

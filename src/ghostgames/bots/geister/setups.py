@@ -60,6 +60,11 @@ def best_setups(values: Floats, keep: int = KEEP) -> tuple[int, ...]:
     return tuple(sorted(range(len(values)), key=lambda i: (-values[i], i))[:keep])
 
 
+def predicted_gain(values: Floats, keep: int = KEEP) -> float:
+    """How much more the best `keep` setups are worth, on average, than a uniformly random setup."""
+    return float(values[list(best_setups(values, keep))].mean() - values.mean())
+
+
 @functools.cache
 def chosen_setups(escape: bool, weights: str | None = None, keep: int = KEEP) -> tuple[int, ...]:
     """The setups the expert picks from under the exit rule, scored with the weights in `weights` (None:
