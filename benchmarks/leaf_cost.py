@@ -2,7 +2,8 @@
 evaluation (`HAND`, as shipped), the learned value (`LEARNED`) and their mean (`BLEND`), each after the
 expert's 14-ply playouts, the learned value with no playout (`learned-0`), the mean after 4 plies
 (`blend-4`) and the hand leaf with each node started from the learned value counted as 4 visits, scored
-when the node is made (`prior-4`) or on its second visit (`prior-4-late`), on the same positions (from
+when the node is made (`prior-4`) or on its second visit (`prior-4-late`), and with `--playout FILE` the
+hand leaf after playouts of the learned playout policy in FILE (`playout`), on the same positions (from
 games between `rules` bots), the leaves in turn on each position, median of `--runs`. Prints a table of
 iterations in `--seconds` and each leaf's cost per iteration relative to `hand`; writes JSON.
 
@@ -25,6 +26,7 @@ from fast_search_speed import positions
 from ghostgames.bots import SeatKnowledge
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.geister.fast_search import BLEND, LEARNED, FastExpertBot, warm_up
+from ghostgames.bots.geister.playout_policy import PlayoutPolicy
 from ghostgames.bots.search_bots import expert_policy
 
 # leaf name -> how FastExpertBot differs from the shipped expert (the hand leaf after 14-ply playouts)
@@ -42,19 +44,26 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=40_000, help="iterations of each timed search")
     parser.add_argument("--seconds", type=float, default=0.9, help="the move time the table reports for")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--playout", type=Path, help="a learned playout policy (.npz) to price as `playout`")
+    parser.add_argument("--only", help="price only these leaves (comma-separated; hand is always priced)")
     args = parser.parse_args()
+    leaves = dict(LEAVES)
+    if args.only:
+        leaves = {name: leaves[name] for name in ["hand", *args.only.split(",")] if name in leaves}
+    if args.playout:
+        leaves["playout"] = {"playout_table": PlayoutPolicy.load(args.playout).table}
     warm_up()
     load = os.getloadavg()
-    rates: dict[str, list[float]] = {name: [] for name in LEAVES}
+    rates: dict[str, list[float]] = {name: [] for name in leaves}
     for state, seat in positions(args.positions, 1):
-        runs: dict[str, list[float]] = {name: [] for name in LEAVES}
+        runs: dict[str, list[float]] = {name: [] for name in leaves}
         for _ in range(args.runs):
-            for name, differences in LEAVES.items():
+            for name, differences in leaves.items():
                 bot = FastExpertBot(Budget(iterations=args.iterations), expert_policy, **differences)
                 start = time.process_time()
                 bot.choose(SeatKnowledge(state, seat), random.Random(0))
                 runs[name].append(bot.last_iterations / max(time.process_time() - start, 1e-9))
-        for name in LEAVES:
+        for name in leaves:
             rates[name].append(statistics.median(runs[name]))
     hand = rates["hand"]
     print(f"load average {load[0]:.2f}; {args.positions} positions, median of {args.runs} runs each")

@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+
+if TYPE_CHECKING:
+    from ghostgames.tournament.positions import Part, Positions
 
 
 def _written(console: Console, out: Path, result: dict[str, Any], json_file: Path | None) -> None:
@@ -23,8 +26,53 @@ def _written(console: Console, out: Path, result: dict[str, Any], json_file: Pat
         console.print(f"wrote {json_file}")
 
 
-train_app = typer.Typer(help="Train a learned evaluation: 'geister' (the value of a position, by self-play) and "
-                             "'geister-search' (that value trained further on the search's own games).",
+def _progress(console: Console) -> Progress:
+    return Progress(TextColumn("{task.description:<34}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=console)
+
+
+def _parts(games: str) -> list[Part]:
+    """The recipe of --games, every bot in it known; else a clear error."""
+    from ghostgames.bots import get_bot
+    from ghostgames.tournament.positions import parse_parts
+
+    try:
+        parts = parse_parts(games)
+        for part in parts:
+            get_bot(part.bot)
+    except ValueError as err:
+        raise typer.BadParameter(str(err), param_hint="--games") from None
+    except KeyError as err:
+        raise typer.BadParameter(str(err.args[0]), param_hint="--games") from None
+    return parts
+
+
+def _positions(parts: list[Part], seed: int, data: Path | None, workers: int, console: Console,
+               progress: Progress) -> Positions:
+    """The recipe's positions: read from `data` when it holds the same games, else played (and kept there)."""
+    import numpy as np
+
+    from ghostgames.tournament.positions import Positions
+
+    recipe = f"{','.join(map(str, parts))} seed {seed}"
+    if data is not None and data.exists():
+        with np.load(data) as held:
+            if str(held["recipe"]) == recipe:
+                console.print(f"read the positions of {recipe} from {data}")
+                return Positions(held["rows"], held["results"], held["games"])
+            console.print(f"{data} holds other games ({held['recipe']}); playing {recipe}")
+    task = progress.add_task("games of the search", total=sum(part.games for part in parts))
+    positions = Positions.collect(parts, seed, workers, lambda _: progress.advance(task))
+    if data is not None:
+        data.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(data, rows=positions.rows, results=positions.results, games=positions.games,
+                            recipe=np.array(recipe))
+    return positions
+
+
+train_app = typer.Typer(help="Train a learned evaluation: 'geister' (the value of a position, by self-play), "
+                             "'geister-search' (that value trained further on the search's own games) and "
+                             "'geister-playout' (a playout policy fitted to the search's moves).",
                         no_args_is_help=True)
 
 
@@ -123,45 +171,18 @@ def train_geister_search(
 ) -> None:
     """Train the learned value further on positions of games the search plays against itself, so that it
     knows how a game goes on under good play; the expert scores its setups with these weights."""
-    import numpy as np
-
-    from ghostgames.bots import get_bot
     from ghostgames.bots.geister import setups, training
     from ghostgames.bots.geister.value import GeisterValue
-    from ghostgames.tournament.positions import Positions, parse_parts
 
-    try:
-        parts = parse_parts(games)
-        for part in parts:
-            get_bot(part.bot)
-    except ValueError as err:
-        raise typer.BadParameter(str(err), param_hint="--games") from None
-    except KeyError as err:
-        raise typer.BadParameter(str(err.args[0]), param_hint="--games") from None
+    parts = _parts(games)
     for path, hint in ((out, "--out"), (data, "--data")):
         if path is not None and path.suffix != ".npz":
             raise typer.BadParameter(f"{path} should end in .npz (numpy's archive)", param_hint=hint)
     recipe = f"{','.join(map(str, parts))} seed {seed}"
     console = Console()
     started = time.perf_counter()
-    positions: Positions | None = None
-    if data is not None and data.exists():
-        with np.load(data) as held:
-            if str(held["recipe"]) == recipe:
-                positions = Positions(held["rows"], held["results"], held["games"])
-                console.print(f"read the positions of {recipe} from {data}")
-            else:
-                console.print(f"{data} holds other games ({held['recipe']}); playing {recipe}")
-    total = sum(part.games for part in parts)
-    with Progress(TextColumn("{task.description:<34}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console) as progress:
-        if positions is None:
-            task = progress.add_task("games of the search", total=total)
-            positions = Positions.collect(parts, seed, workers, lambda _: progress.advance(task))
-            if data is not None:
-                data.parent.mkdir(parents=True, exist_ok=True)
-                np.savez_compressed(data, rows=positions.rows, results=positions.results, games=positions.games,
-                                    recipe=np.array(recipe))
+    with _progress(console) as progress:
+        positions = _positions(parts, seed, data, workers, console, progress)
         progress.add_task("fitting (and the hand evaluation)", total=None)
         model, report = training.fine_tune(GeisterValue.load(start), positions.rows, positions.results,
                                            positions.games, training.FineTuneSpec(held_every, epochs, rate,
@@ -184,6 +205,65 @@ def train_geister_search(
         report["setups"][rule] = {"best": list(setups.best_setups(values)), "predicted_gain": gain}
         console.print(f"{rule}: the best quarter of the setups, by these weights, is worth {100 * gain:+.1f} "
                       f"points against a uniform setup")
+    _written(console, out, report, json_file)
+
+
+PLAYOUT_RECIPE = "expert:20000=400"  # the recipe of the policy measured in docs/bots.md
+
+
+@train_app.command("geister-playout")
+def train_geister_playout(
+    out: Path = typer.Option(..., help="write the policy here (.npz)"),
+    games: str = typer.Option(PLAYOUT_RECIPE, help="BOT=GAMES,...: games in which the bot plays both seats "
+                                                   "(escape and reach in turn), numbered on across the parts"),
+    seed: int = typer.Option(7, help="the same seed gives the same games and weights on the same machine"),
+    data: Path | None = typer.Option(None, help="keep the games' positions in this .npz (the same file as "
+                                                "geister-search's --data for the same games and seed)"),
+    workers: int = typer.Option(1, min=1, help="processes that play the games"),
+    held_every: int = typer.Option(5, min=2, help="hold every k-th game out of the fit, to measure it"),
+    json_file: Path | None = typer.Option(None, "--json", help="write the recipe, the weights and the measures"),
+) -> None:
+    """Fit the expert's learned playout policy to the moves the search made in games against itself: how
+    likely each move is, from a few facts about it that the mover knows (bots/geister/playout_policy.py)."""
+    import numpy as np
+
+    from ghostgames.bots.geister.playout_policy import FEATURES, Decisions, PlayoutPolicy
+    from ghostgames.bots.geister.search import GeisterPolicy
+
+    parts = _parts(games)
+    for path, hint in ((out, "--out"), (data, "--data")):
+        if path is not None and path.suffix != ".npz":
+            raise typer.BadParameter(f"{path} should end in .npz (numpy's archive)", param_hint=hint)
+    console = Console()
+    started = time.perf_counter()
+    with _progress(console) as progress:
+        positions = _positions(parts, seed, data, workers, console, progress)
+        progress.add_task("fitting", total=None)
+        decisions = Decisions.from_games(positions.rows, positions.games)
+        held = decisions.games % held_every == held_every - 1
+        train, test = decisions.subset(~held), decisions.subset(held)
+        weights = train.fit()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    PlayoutPolicy(weights).save(out)
+    losses = {"uniform": test.log_loss(np.zeros(len(FEATURES))),
+              "hand playout": test.hand_log_loss(GeisterPolicy.hunt, GeisterPolicy.push),
+              "learned": test.log_loss(weights)}
+    table = Table(title=f"held out: {len(test)} moves, of one game in {held_every}")
+    table.add_column("playout policy")
+    table.add_column("log-loss of the search's moves", justify="right")
+    for name, loss in losses.items():
+        table.add_row(name, f"{loss:.4f}")
+    console.print(table)
+    weight_table = Table(title="weights (log-odds a move gains by each feature)")
+    weight_table.add_column("feature")
+    weight_table.add_column("weight", justify="right")
+    for name, w in zip(FEATURES, weights, strict=True):
+        weight_table.add_row(name, f"{w:+.3f}")
+    console.print(weight_table)
+    report: dict[str, Any] = {"recipe": f"{','.join(map(str, parts))} seed {seed}", "decisions": len(decisions),
+                              "held_out": len(test), "log_loss": losses,
+                              "weights": dict(zip(FEATURES, map(float, weights), strict=True)),
+                              "seconds": round(time.perf_counter() - started, 1)}
     _written(console, out, report, json_file)
 
 

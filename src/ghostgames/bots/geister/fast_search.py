@@ -41,9 +41,10 @@ from numpy.typing import NDArray
 
 from ghostgames.bots.base import SeatKnowledge
 from ghostgames.bots.budget import Budget
-from ghostgames.bots.geister import value
+from ghostgames.bots.geister import playout_policy, value
 from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.picture import exit_distance
+from ghostgames.bots.geister.playout_policy import learned_move
 from ghostgames.bots.geister.search import GeisterPolicy
 from ghostgames.bots.geister.value import GeisterValue, value_of_row
 from ghostgames.bots.ismcts import IsmctsBot, PolicyFactory
@@ -66,6 +67,7 @@ PARAMS = ("hunt", "push", "bad_lost", "last_bad")
 CHUNK = 256  # iterations per kernel call: the time budget is checked between calls
 MAX_DEPTH = 2048  # a tree path longer than this is cut (a leaf is then scored where it stands)
 _ROOT_MOVE = -1
+_NO_TABLE = np.empty(0, dtype=np.float64)
 
 EXIT_DISTANCE = np.array([[exit_distance(sq, owner) for sq in range(fast.SQUARES)] for owner in (0, 1)],
                          dtype=np.int32)
@@ -192,15 +194,21 @@ def leaf_value(row: Row, seat: int, evaluator: int, params: NDArray[np.float64],
 
 @compiled
 def playout(row: Row, rng: fast.Rng, limit: int, params: NDArray[np.float64], evaluator: int, value: Weights,
-            legal: NDArray[np.int32],
-            forward: NDArray[np.int32], captures: NDArray[np.int32]) -> float:
-    """Seat 0's reward for playing `row` on with `rollout_move` for at most `limit` plies: 1 / 0 / 0.5 for a
-    finished game, else `leaf_value`."""
+            table: NDArray[np.float64], legal: NDArray[np.int32], forward: NDArray[np.int32],
+            captures: NDArray[np.int32], cumulative: NDArray[np.float64]) -> float:
+    """Seat 0's reward for playing `row` on for at most `limit` plies: 1 / 0 / 0.5 for a finished game, else
+    `leaf_value`. The moves are `rollout_move`'s, or with a nonempty `table` the learned playout policy's
+    (`playout_policy.learned_move`)."""
     steps = 0
+    learned = table.shape[0] > 0
     while row[_WINNER] == _RUNNING:
         if steps >= limit:
             return leaf_value(row, 0, evaluator, params, value)
-        fast.apply_move(row, rollout_move(row, rng, params, legal, forward, captures))
+        if learned:
+            code = learned_move(row, uniform(rng), table, legal, forward, cumulative)
+        else:
+            code = rollout_move(row, rng, params, legal, forward, captures)
+        fast.apply_move(row, code)
         steps += 1
     winner = row[_WINNER]
     if winner == _DRAW:
@@ -212,10 +220,11 @@ def playout(row: Row, rng: fast.Rng, limit: int, params: NDArray[np.float64], ev
 @compiled
 def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32], colourings: NDArray[np.int8],
                  cumulative: NDArray[np.float64], rng: fast.Rng, iterations: int, exploration: float, limit: int,
-                 params: NDArray[np.float64], evaluator: int, value: Weights, prior_visits: float,
-                 prior_after: int, visits: NDArray[np.int32], avail: NDArray[np.int32], reward: NDArray[np.float64],
-                 prior: NDArray[np.float64], actor: NDArray[np.int8], move: NDArray[np.int16],
-                 child: NDArray[np.int32], sibling: NDArray[np.int32], size: NDArray[np.int64]) -> None:
+                 params: NDArray[np.float64], evaluator: int, value: Weights, table: NDArray[np.float64],
+                 prior_visits: float, prior_after: int, visits: NDArray[np.int32], avail: NDArray[np.int32],
+                 reward: NDArray[np.float64], prior: NDArray[np.float64], actor: NDArray[np.int8],
+                 move: NDArray[np.int16], child: NDArray[np.int32], sibling: NDArray[np.int32],
+                 size: NDArray[np.int64]) -> None:
     """`iterations` ISMCTS iterations from the root (node 0, the seat to move in `base`) into the tree arrays,
     which must have room for `iterations` more nodes (size[0] is the number in use). At the root only the
     moves in `allowed` are searched. Each iteration colours the hidden ghosts `hidden` with row k of
@@ -223,12 +232,13 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32
     a node is scored by the learned value once, in the world of the iteration that walks it with
     `prior_after` visits (0: the one that makes it; `prior`, for the seat that chose; NaN until then), and
     UCB counts that as m visits: (reward + m * prior) / (visits + m), which the node's own visits soon
-    outweigh."""
+    outweigh. A nonempty `table` plays the playouts with the learned playout policy."""
     row = np.empty(fast.FIELDS, dtype=np.int32)
     legal = np.empty(fast.MAX_MOVES, dtype=np.int32)
     untried = np.empty(fast.MAX_MOVES, dtype=np.int32)
     forward = np.empty(fast.MAX_MOVES, dtype=np.int32)
     captures = np.empty(fast.MAX_MOVES, dtype=np.int32)
+    cumulative_moves = np.empty(fast.MAX_MOVES, dtype=np.float64)
     slot = np.full(fast.SQUARES * 4, -1, dtype=np.int32)  # move code -> child, for the node being walked
     path = np.empty(MAX_DEPTH, dtype=np.int32)
     n_colourings = colourings.shape[0]
@@ -300,7 +310,7 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32
                 prior[chosen] = v0 if mover == 0 else 1.0 - v0
             if n_untried > 0:
                 break
-        r0 = playout(row, rng, limit, params, evaluator, value, legal, forward, captures)
+        r0 = playout(row, rng, limit, params, evaluator, value, table, legal, forward, captures, cumulative_moves)
         for d in range(depth):
             nd = path[d]
             visits[nd] += 1
@@ -310,7 +320,7 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32
 KERNELS = (uniform, rollout_move, hand_value, leaf_value, playout, search_chunk)
 
 
-forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(fast, value))  # these inline both
+forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(fast, value, playout_policy))  # these inline all three
 
 
 class Tree:
@@ -388,13 +398,16 @@ class FastExpertBot(IsmctsBot):
 
     def __init__(self, budget: Budget, policy: PolicyFactory, exploration: float = 0.5,
                  rollout_limit: int | None = None, evaluator: int = HAND,
-                 value: Weights | None = None, prior_visits: float = 0.0, prior_after: int = 0) -> None:
+                 value: Weights | None = None, prior_visits: float = 0.0, prior_after: int = 0,
+                 playout_table: NDArray[np.float64] | None = None) -> None:
         super().__init__(budget, policy, exploration)
         self.rollout_limit = rollout_limit
         self.evaluator = evaluator
         self.prior_visits = prior_visits  # > 0: nodes start from the learned value, as this many visits
         self.prior_after = prior_after  # ...scored when a node is walked with this many visits (0: when made)
         self.value = shipped_value() if value is None else value  # passed for HAND too: one compiled kernel
+        # the learned playout policy's table (`playout_policy.table_of`); empty: rollout_move, as shipped
+        self.playout_table = _NO_TABLE if playout_table is None else playout_table
         self.last_tree: Tree | None = None
 
     def search_among(self, knowledge: SeatKnowledge, policy: SearchPolicy, legal: list[Action],
@@ -429,8 +442,8 @@ class FastExpertBot(IsmctsBot):
             tree.reserve(chunk)
             search_chunk(base, allowed, hidden, colourings, cumulative, stream, chunk, self.exploration,
                          int(limit if limit is not None else 1_000_000), params, self.evaluator, self.value,
-                         self.prior_visits, self.prior_after, tree.visits, tree.avail, tree.reward, tree.prior,
-                         tree.actor, tree.move, tree.child, tree.sibling, tree.size)
+                         self.playout_table, self.prior_visits, self.prior_after, tree.visits, tree.avail,
+                         tree.reward, tree.prior, tree.actor, tree.move, tree.child, tree.sibling, tree.size)
             done += chunk
             if total is None and time.perf_counter() >= deadline:
                 break

@@ -1,0 +1,221 @@
+"""The learned playout policy (bots/geister/playout_policy.py): its features read only what the mover knows,
+the moves made are read back from consecutive positions, the fit finds weights that made the choices, the
+playout draws by the table, and `ghostgames train geister-playout` writes a policy the expert can use."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from ghostgames.bots import SeatKnowledge
+from ghostgames.bots.budget import Budget
+from ghostgames.bots.geister import playout_policy as pp
+from ghostgames.bots.geister.fast_search import FastExpertBot
+from ghostgames.bots.search_bots import expert_policy
+from ghostgames.cli import app
+from ghostgames.games.geister import GeisterState, fast
+from ghostgames.games.geister.board import DIRECTIONS, parse_square
+from tests.bots.positions import positions
+from tests.games.geister.positions import position
+
+OPTIONS: list[dict[str, Any]] = [{"exit": "escape", "max_plies": 300}, {"exit": "reach"}]
+
+
+def _rows(options: dict[str, Any], seed: int) -> list[np.ndarray[Any, Any]]:
+    """Rows of the play-phase positions of one random game, every one."""
+    return [fast.from_state(state) for state, _ in positions("geister", 2, options, seed, 1)
+            if isinstance(state, GeisterState) and all(state.set_up)]
+
+
+def _bits(row: np.ndarray[Any, Any]) -> tuple[list[int], list[int]]:
+    legal = np.empty(fast.MAX_MOVES, dtype=np.int32)
+    bits = np.empty(fast.MAX_MOVES, dtype=np.int32)
+    n = pp.decision_bits(row, legal, bits)
+    return ([] if n == pp.SURE else legal[:n].tolist()), ([n] if n == pp.SURE else bits[:n].tolist())
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=["escape", "reach"])
+def test_features_never_read_the_enemys_colours(options: dict[str, Any]) -> None:
+    """Property: re-colour the enemy's living ghosts every possible way (as a world the search deals may) and
+    the mover's moves, their features and the learned move for each draw stay the same."""
+    rng = random.Random(3)
+    table = pp.table_of(np.array([rng.uniform(-2, 2) for _ in range(pp.K)]))
+    scratch = [np.empty(fast.MAX_MOVES, dtype=np.int32) for _ in range(2)]
+    cumulative = np.empty(fast.MAX_MOVES, dtype=np.float64)
+    checked = 0
+    for seed in (1, 2):
+        for row in _rows(options, seed)[::3]:
+            enemy = [g for g in range(8 * (1 - row[fast.TURN]), 8 * (2 - row[fast.TURN])) if row[fast.POS + g] >= 0]
+            expected = _bits(row)
+            moves = [pp.learned_move(row, u, table, *scratch, cumulative) for u in (0.0, 0.3, 0.7, 0.99)]
+            for _ in range(6):
+                other = row.copy()
+                for g in enemy:
+                    other[fast.GOOD + g] = rng.randint(0, 1)
+                assert _bits(other) == expected
+                assert [pp.learned_move(other, u, table, *scratch, cumulative) for u in (0.0, 0.3, 0.7, 0.99)] == moves
+            checked += 1
+    assert checked > 10
+
+
+def _code(text: str) -> int:
+    """'c3 n' -> the core's move code."""
+    origin, direction = text.split()
+    return parse_square(origin) * 4 + DIRECTIONS.index(direction)
+
+
+def test_a_moves_features_are_what_it_does() -> None:
+    """A hand-made position, seat 0 to move (it leaves by a6 and f6; the enemy by a1 and f1, so the enemy
+    ghost on b1 is one step from leaving)."""
+    state = position({"c3": (0, "good"), "c4": (1, "bad"), "e2": (0, "bad"), "b1": (1, "good"),
+                      "a2": (0, "bad"), "f5": (1, "good")}, options={"exit": "escape"})
+    legal, bits = _bits(fast.from_state(state))
+    by_move = dict(zip(legal, bits, strict=True))
+    closes = pp.FEATURES[9]
+
+    def has(move: str, feature: str) -> bool:
+        return bool(by_move[_code(move)] >> pp.FEATURES.index(feature) & 1)
+
+    assert has("c3 n", "captures a ghost") and has("c3 n", "captures with a good ghost")
+    assert has("c3 n", "good ghost steps towards its exits")
+    assert has("c3 e", "good ghost leaves a square next to an enemy ghost")
+    assert has("c3 s", "good ghost steps away from its exits")
+    assert not has("c3 s", "good ghost steps towards its exits")
+    assert has("a2 s", "bad ghost lands next to an enemy ghost") and has("a2 s", closes)
+    assert has("a2 n", "bad ghost steps towards its exits") and not has("a2 n", closes)
+    assert not has("e2 n", closes) and not has("e2 n", "captures a ghost")
+    away = 1 << pp.FEATURES.index("bad ghost steps away from its exits")
+    assert by_move[_code("e2 w")] == away | 1 << pp.FEATURES.index(closes)  # nothing else
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=["escape", "reach"])
+def test_the_moves_made_are_read_back_from_consecutive_positions(options: dict[str, Any]) -> None:
+    """Decisions.from_games finds, for every position without a sure move, the move that led to the next
+    position: the one a random game played."""
+    rows, played = [], []
+    for seed in (1, 2):
+        game_rows = _rows(options, seed)
+        for t in range(len(game_rows) - 1):
+            legal = np.empty(fast.MAX_MOVES, dtype=np.int32)
+            n = fast.legal_moves(game_rows[t], legal)
+            for code in legal[:n]:
+                trial = game_rows[t].copy()
+                fast.apply_move(trial, int(code))
+                if np.array_equal(trial[fast.POS:fast.POS + 16], game_rows[t + 1][fast.POS:fast.POS + 16]):
+                    played.append((seed, t, int(code)))
+                    break
+        rows += [(seed, r) for r in game_rows]
+    table = np.array([r for _, r in rows], dtype=np.int32)
+    games = np.array([s for s, _ in rows], dtype=np.int32)
+    decisions = pp.Decisions.from_games(table, games)
+    expected = []
+    for seed, t, code in played:
+        row = _rows(options, seed)[t]
+        legal = np.empty(fast.MAX_MOVES, dtype=np.int32)
+        bits = np.empty(fast.MAX_MOVES, dtype=np.int32)
+        n = pp.decision_bits(row, legal, bits)
+        if n != pp.SURE:
+            expected.append((bits[:n].tolist(), legal[:n].tolist().index(code)))
+    got = [(b[b >= 0].tolist(), int(c)) for b, c in zip(decisions.bits, decisions.chosen, strict=True)]
+    assert got == expected and len(got) > 50
+    assert set(decisions.games.tolist()) == {1, 2}
+
+
+def test_the_fit_finds_the_weights_that_made_the_choices() -> None:
+    """Choices drawn from a known multinomial logit over random feature sets: the fitted weights are close to
+    the true ones, and score the choices better than uniform weights do."""
+    rng = np.random.default_rng(1)
+    true = rng.uniform(-1.5, 1.5, pp.K)
+    count = 6000
+    sizes = rng.integers(3, 25, count)
+    bits = np.full((count, fast.MAX_MOVES), -1, dtype=np.int32)
+    chosen = np.empty(count, dtype=np.int64)
+    for d in range(count):
+        options = rng.integers(0, 1 << pp.K, sizes[d])
+        bits[d, : sizes[d]] = options
+        weights = pp.table_of(true)[options]
+        chosen[d] = rng.choice(sizes[d], p=weights / weights.sum())
+    decisions = pp.Decisions(bits, chosen, np.zeros(count, dtype=np.int32))
+    fitted = decisions.fit()
+    assert np.max(np.abs(fitted - true)) < 0.15
+    assert decisions.log_loss(fitted) < decisions.log_loss(np.zeros(pp.K)) - 0.1
+
+
+def test_the_learned_move_draws_by_the_table_and_keeps_the_sure_moves() -> None:
+    """The draw walks the moves in order: u = 0 takes the first listed move and u just under 1 the last; with
+    all weight on captures only captures are drawn; a sure move (leaving) is made whatever the table says."""
+    state = position({"c3": (0, "good"), "c4": (1, "bad"), "e2": (0, "bad"), "b1": (1, "good"),
+                      "f5": (1, "good")}, options={"exit": "escape"})
+    row = fast.from_state(state)
+    legal, bits = _bits(row)
+    scratch = [np.empty(fast.MAX_MOVES, dtype=np.int32) for _ in range(2)]
+    cumulative = np.empty(fast.MAX_MOVES, dtype=np.float64)
+    flat = pp.table_of(np.zeros(pp.K))
+    assert pp.learned_move(row, 0.0, flat, *scratch, cumulative) == legal[0]
+    assert pp.learned_move(row, 0.999999, flat, *scratch, cumulative) == legal[-1]
+    hunter = pp.table_of(np.array([30.0] + [0.0] * (pp.K - 1)))
+    captures = {code for code, b in zip(legal, bits, strict=True) if b & 1}
+    assert captures and {pp.learned_move(row, u, hunter, *scratch, cumulative)
+                         for u in np.linspace(0, 0.999, 50)} == captures
+    leaving = position({"f6": (0, "good"), "b1": (1, "bad"), "e5": (1, "good"), "c3": (0, "bad")},
+                       options={"exit": "escape"})
+    leave_row = fast.from_state(leaving)
+    assert _bits(leave_row)[1] == [pp.SURE]
+    assert {pp.learned_move(leave_row, u, hunter, *scratch, cumulative) for u in (0.0, 0.5, 0.9)} == {
+        pp.sure_move(leave_row)}
+
+
+def test_the_expert_plays_its_playouts_with_a_given_policy() -> None:
+    """The same search with the learned playout gives other root statistics than with the hand playout (the
+    table is used), the same ones for the same seed, and a legal move."""
+    state, seat = next((s.clone(), seat) for s, seat in positions("geister", 2, OPTIONS[0], 4, 1)
+                       if isinstance(s, GeisterState) and all(s.set_up) and s.ply > 8)
+    table = pp.table_of(np.array([-1.0, 0.5, -0.5, 0.2, -0.4, -0.6, 1.0, 1.2, -0.2, 0.3, 0.3]))
+
+    def stats(**kwargs: Any) -> dict[int, tuple[int, int, float]]:
+        bot = FastExpertBot(Budget(iterations=3000), expert_policy, **kwargs)
+        move = bot.choose(SeatKnowledge(state, seat), random.Random(0))
+        assert str(move) in state.legal_texts(seat)
+        assert bot.last_tree is not None
+        return bot.last_tree.root_children()
+
+    learned = stats(playout_table=table)
+    assert learned == stats(playout_table=table)
+    assert learned != stats()
+
+
+def test_a_policy_is_saved_with_its_features_and_read_back(tmp_path: Path) -> None:
+    policy = pp.PlayoutPolicy(np.arange(pp.K, dtype=np.float64) / 10)
+    policy.save(tmp_path / "p.npz")
+    assert np.array_equal(pp.PlayoutPolicy.load(tmp_path / "p.npz").weights, policy.weights)
+    np.savez(tmp_path / "old.npz", weights=np.zeros(3), features=np.array(["a", "b", "c"]))
+    with pytest.raises(ValueError, match="fit it again"):
+        pp.PlayoutPolicy.load(tmp_path / "old.npz")
+
+
+def test_train_geister_playout_fits_the_search_moves(tmp_path: Path) -> None:
+    """The command plays the recipe, fits, and reports the held-out log-loss of uniform, hand and learned
+    playouts; the same seed gives the same weights, read back from --data or played again."""
+    runner = CliRunner()
+    args = ["train", "geister-playout", "--games", "expert:60=5", "--seed", "2", "--held-every", "2"]
+    first = runner.invoke(app, [*args, "--out", str(tmp_path / "a.npz"), "--data", str(tmp_path / "d.npz"),
+                                "--json", str(tmp_path / "a.json")])
+    assert first.exit_code == 0, first.output
+    report = json.loads((tmp_path / "a.json").read_text())
+    assert set(report["log_loss"]) == {"uniform", "hand playout", "learned"}
+    assert report["held_out"] > 0 and report["decisions"] > report["held_out"]
+    assert list(report["weights"]) == list(pp.FEATURES)
+    again = runner.invoke(app, [*args, "--out", str(tmp_path / "b.npz"), "--data", str(tmp_path / "d.npz")])
+    assert again.exit_code == 0 and "read the positions" in again.output
+    fresh = runner.invoke(app, [*args, "--out", str(tmp_path / "c.npz")])
+    assert fresh.exit_code == 0
+    a, b, c = (pp.PlayoutPolicy.load(tmp_path / f"{x}.npz").weights for x in "abc")
+    assert np.array_equal(a, b) and np.array_equal(a, c)
+    bad = runner.invoke(app, ["train", "geister-playout", "--games", "nobody=3", "--out", str(tmp_path / "x.npz")])
+    assert bad.exit_code != 0 and "nobody" in bad.output
