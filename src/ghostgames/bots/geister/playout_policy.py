@@ -50,18 +50,10 @@ _ESCAPE_SQUARE, _ESCAPE_CODE = fast.ESCAPE_SQUARE, fast.ESCAPE_CODE
 _EXIT_DISTANCE = np.array([[exit_distance(sq, owner) for sq in range(fast.SQUARES)] for owner in (0, 1)],
                           dtype=np.int32)
 _ROW, _COLUMN = fast.ROW_OF, fast.COLUMN_OF
-
-
-@compiled
-def _next_to_enemy(row: Row, square: int, seat: int) -> bool:
-    """Whether a ghost of `seat`'s enemy stands next to `square`."""
-    for d in range(4):
-        near = _STEP[square * 4 + d]
-        if near >= 0:
-            other = row[_BOARD + near]
-            if other >= 0 and (other >> 3) != seat:
-                return True
-    return False
+# NEAR[sq]: the squares one step from sq, as a bit set (so "an enemy ghost next to sq" is one AND)
+_NEAR = np.array([sum(1 << int(t) for t in fast.STEP[sq * 4: sq * 4 + 4] if t >= 0) for sq in range(fast.SQUARES)],
+                 dtype=np.uint64)
+_NONE = np.uint64(0)
 
 
 @compiled
@@ -84,11 +76,12 @@ def _apart(a: int, b: int) -> int:
 
 
 @compiled
-def move_bits(row: Row, seat: int, origin: int, target: int, good: bool, runner: int) -> int:
-    """The features of `seat`'s step from `origin` to `target` (a legal step), bit k for FEATURES[k]."""
+def move_bits(row: Row, seat: int, origin: int, target: int, good: bool, runner: int, enemies: np.uint64,
+              origin_near: bool) -> int:
+    """The features of `seat`'s step from `origin` to `target` (a legal step), bit k for FEATURES[k];
+    `enemies`: the enemy's squares as a bit set, `origin_near`: whether one of them is next to `origin`."""
     bits = 0
-    other = row[_BOARD + target]
-    if other >= 0:
+    if row[_BOARD + target] >= 0:
         bits |= 1
         if good:
             bits |= 1 << 10
@@ -96,9 +89,9 @@ def move_bits(row: Row, seat: int, origin: int, target: int, good: bool, runner:
     after = _EXIT_DISTANCE[seat, target]
     if after != before:
         bits |= 1 << ((1 if after < before else 2) + (0 if good else 2))
-    if _next_to_enemy(row, target, seat):
+    if _NEAR[target] & enemies != _NONE:
         bits |= 1 << (5 if good else 6)
-    if _next_to_enemy(row, origin, seat):
+    if origin_near:
         bits |= 1 << (7 if good else 8)
     if runner >= 0 and runner != target and _apart(target, runner) < _apart(origin, runner):
         bits |= 1 << 9
@@ -112,12 +105,14 @@ def decision_bits(row: Row, legal: NDArray[np.int32], bits: NDArray[np.int32]) -
     seat = row[_TURN]
     escape = row[fast.ESCAPE_RULE] == 1
     runner = _runner(row, seat)
+    enemies = fast.occupancy(row, 1 - seat)
     n = 0
     for g in range(seat * 8, seat * 8 + 8):
         origin = row[_POS + g]
         if origin < 0:
             continue
         good = row[_GOOD + g] == 1
+        origin_near = _NEAR[origin] & enemies != _NONE
         for d in range(4):
             code = origin * 4 + d
             target = _STEP[code]
@@ -131,7 +126,7 @@ def decision_bits(row: Row, legal: NDArray[np.int32], bits: NDArray[np.int32]) -
             if other >= 0 and _IS_EXIT[1 - seat, target] == 1:
                 return SURE
             legal[n] = code
-            bits[n] = move_bits(row, seat, origin, target, good, runner)
+            bits[n] = move_bits(row, seat, origin, target, good, runner, enemies, origin_near)
             n += 1
     if escape:
         for i in range(_ESCAPE_CODE.shape[1]):
@@ -190,7 +185,7 @@ def learned_move(row: Row, u: float, table: NDArray[np.float64], legal: NDArray[
     return int(legal[n - 1])
 
 
-KERNELS = (_next_to_enemy, _runner, _apart, move_bits, decision_bits, sure_move, learned_move)
+KERNELS = (_runner, _apart, move_bits, decision_bits, sure_move, learned_move)
 
 
 def table_of(weights: NDArray[np.float64]) -> NDArray[np.float64]:
