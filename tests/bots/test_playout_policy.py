@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from ghostgames.bots import SeatKnowledge
 from ghostgames.bots.budget import Budget
+from ghostgames.bots.geister import fast_search
 from ghostgames.bots.geister import playout_policy as pp
 from ghostgames.bots.geister.fast_search import FastExpertBot
 from ghostgames.bots.search_bots import expert_policy
@@ -37,7 +38,7 @@ def _bits(row: np.ndarray[Any, Any]) -> tuple[list[int], list[int]]:
     legal = np.empty(fast.MAX_MOVES, dtype=np.int32)
     bits = np.empty(fast.MAX_MOVES, dtype=np.int32)
     n = pp.decision_bits(row, legal, bits)
-    return ([] if n == pp.SURE else legal[:n].tolist()), ([n] if n == pp.SURE else bits[:n].tolist())
+    return ([] if n < 0 else legal[:n].tolist()), ([pp.sure(n)] if n < 0 else bits[:n].tolist())
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=["escape", "reach"])
@@ -120,7 +121,7 @@ def test_the_moves_made_are_read_back_from_consecutive_positions(options: dict[s
         legal = np.empty(fast.MAX_MOVES, dtype=np.int32)
         bits = np.empty(fast.MAX_MOVES, dtype=np.int32)
         n = pp.decision_bits(row, legal, bits)
-        if n != pp.SURE:
+        if n >= 0:
             expected.append((bits[:n].tolist(), legal[:n].tolist().index(code)))
     got = [(b[b >= 0].tolist(), int(c)) for b, c in zip(decisions.bits, decisions.chosen, strict=True)]
     assert got == expected and len(got) > 50
@@ -166,9 +167,29 @@ def test_the_learned_move_draws_by_the_table_and_keeps_the_sure_moves() -> None:
     leaving = position({"f6": (0, "good"), "b1": (1, "bad"), "e5": (1, "good"), "c3": (0, "bad")},
                        options={"exit": "escape"})
     leave_row = fast.from_state(leaving)
-    assert _bits(leave_row)[1] == [pp.SURE]
-    assert {pp.learned_move(leave_row, u, hunter, *scratch, cumulative) for u in (0.0, 0.5, 0.9)} == {
-        pp.sure_move(leave_row)}
+    leave = int(fast.ESCAPE_CODE[0][list(fast.ESCAPE_SQUARE[0]).index(parse_square("f6"))])
+    assert _bits(leave_row)[1] == [leave]
+    assert {pp.learned_move(leave_row, u, hunter, *scratch, cumulative) for u in (0.0, 0.5, 0.9)} == {leave}
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=["escape", "reach"])
+def test_the_sure_moves_are_the_hand_playouts(options: dict[str, Any]) -> None:
+    """Where the hand playout makes a sure move, the learned one makes the same move, and only there: the
+    hand playout with both coins off draws among all moves, so a position where it always gives one move of
+    several has a sure move."""
+    params = np.array([0.0, 0.0, 0.0, 0.0])
+    scratch = [np.empty(fast.MAX_MOVES, dtype=np.int32) for _ in range(3)]
+    sure_seen = 0
+    for seed in (1, 2, 3):
+        for row in _rows(options, seed):
+            legal, bits = _bits(row)
+            hand = {fast_search.rollout_move(row, fast.new_rng(k), params, *scratch) for k in range(12)}
+            if not legal:
+                assert hand == {bits[0]}
+                sure_seen += 1
+            else:
+                assert len(hand) > 1 or len(legal) == 1
+    assert sure_seen > 0
 
 
 def test_the_expert_plays_its_playouts_with_a_given_policy() -> None:

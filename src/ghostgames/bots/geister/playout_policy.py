@@ -41,7 +41,6 @@ FEATURES = (
     "captures with a good ghost",
 )
 K = len(FEATURES)
-SURE = -1  # decision_bits: the position has a sure move, which the playout makes without the policy
 RUNNER_REACH = 2  # an enemy ghost this close to leaving is one to close on (feature 9)
 
 _POS, _GOOD, _BOARD, _TURN = fast.POS, fast.GOOD, fast.BOARD, fast.TURN
@@ -54,6 +53,12 @@ _ROW, _COLUMN = fast.ROW_OF, fast.COLUMN_OF
 _NEAR = np.array([sum(1 << int(t) for t in fast.STEP[sq * 4: sq * 4 + 4] if t >= 0) for sq in range(fast.SQUARES)],
                  dtype=np.uint64)
 _NONE = np.uint64(0)
+
+
+@compiled
+def sure(code: int) -> int:
+    """decision_bits' answer for a sure move `code`, and back: -1 - code (so that it is below 0)."""
+    return int(-1 - code)
 
 
 @compiled
@@ -101,7 +106,8 @@ def move_bits(row: Row, seat: int, origin: int, target: int, good: bool, runner:
 @compiled
 def decision_bits(row: Row, legal: NDArray[np.int32], bits: NDArray[np.int32]) -> int:
     """The moves the policy chooses among for the seat to move (into `legal`, in `fast.legal_moves`'s order
-    of steps) and each one's features (into `bits`); returns how many, or SURE when a sure move exists."""
+    of steps) and each one's features (into `bits`); returns how many, or `sure(code)` (below 0) for the
+    first sure move in `fast_search.rollout_move`'s order, which the playout makes without the policy."""
     seat = row[_TURN]
     escape = row[fast.ESCAPE_RULE] == 1
     runner = _runner(row, seat)
@@ -122,9 +128,9 @@ def decision_bits(row: Row, legal: NDArray[np.int32], bits: NDArray[np.int32]) -
             if other >= 0 and (other >> 3) == seat:
                 continue
             if good and not escape and _IS_EXIT[seat, target] == 1:
-                return SURE
+                return sure(code)
             if other >= 0 and _IS_EXIT[1 - seat, target] == 1:
-                return SURE
+                return sure(code)
             legal[n] = code
             bits[n] = move_bits(row, seat, origin, target, good, runner, enemies, origin_near)
             n += 1
@@ -132,38 +138,8 @@ def decision_bits(row: Row, legal: NDArray[np.int32], bits: NDArray[np.int32]) -
         for i in range(_ESCAPE_CODE.shape[1]):
             ghost = row[_BOARD + _ESCAPE_SQUARE[seat, i]]
             if ghost >= 0 and (ghost >> 3) == seat and row[_GOOD + ghost] == 1:
-                return SURE
+                return sure(_ESCAPE_CODE[seat, i])
     return n
-
-
-@compiled
-def sure_move(row: Row) -> int:
-    """rollout_move's sure move for the seat to move (the first in its order), or -1."""
-    seat = row[_TURN]
-    escape = row[fast.ESCAPE_RULE] == 1
-    for g in range(seat * 8, seat * 8 + 8):
-        origin = row[_POS + g]
-        if origin < 0:
-            continue
-        good = row[_GOOD + g] == 1
-        for d in range(4):
-            code = origin * 4 + d
-            target = _STEP[code]
-            if target < 0:
-                continue
-            other = row[_BOARD + target]
-            if other >= 0 and (other >> 3) == seat:
-                continue
-            if good and not escape and _IS_EXIT[seat, target] == 1:
-                return int(code)
-            if other >= 0 and _IS_EXIT[1 - seat, target] == 1:
-                return int(code)
-    if escape:
-        for i in range(_ESCAPE_CODE.shape[1]):
-            ghost = row[_BOARD + _ESCAPE_SQUARE[seat, i]]
-            if ghost >= 0 and (ghost >> 3) == seat and row[_GOOD + ghost] == 1:
-                return int(_ESCAPE_CODE[seat, i])
-    return -1
 
 
 @compiled
@@ -172,8 +148,8 @@ def learned_move(row: Row, u: float, table: NDArray[np.float64], legal: NDArray[
     """The playout's move for the seat to move: the sure move if there is one, else a move drawn with chance
     proportional to table[its features], `u` a uniform number in [0, 1). The arrays after `table`: scratch."""
     n = decision_bits(row, legal, bits)
-    if n == SURE:
-        return sure_move(row)
+    if n < 0:
+        return sure(n)
     total = 0.0
     for i in range(n):
         total += table[bits[i]]
@@ -185,7 +161,7 @@ def learned_move(row: Row, u: float, table: NDArray[np.float64], legal: NDArray[
     return int(legal[n - 1])
 
 
-KERNELS = (_runner, _apart, move_bits, decision_bits, sure_move, learned_move)
+KERNELS = (sure, _runner, _apart, move_bits, decision_bits, learned_move)
 
 
 def table_of(weights: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -232,7 +208,7 @@ class Decisions:
             if games[t] != games[t + 1] or after[fast.PLY] != row[fast.PLY] + 1 or row[fast.WINNER] != fast.RUNNING:
                 continue
             n = decision_bits(row, legal, bits)
-            if n == SURE:
+            if n < 0:
                 continue
             i = _chosen(row, after, legal, n)
             if i < 0:
