@@ -15,6 +15,7 @@ one of 2,048 numbers, tabled once (`table_of`), so the playout reads a table whe
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from numpy.typing import NDArray
 
 from ghostgames.bots.geister.picture import exit_distance
 from ghostgames.games.geister import fast
-from ghostgames.games.geister.jit import compiled
+from ghostgames.games.geister.jit import compiled, forget_stale_kernels
 
 Row = NDArray[np.int32]
 
@@ -161,7 +162,6 @@ def learned_move(row: Row, u: float, table: NDArray[np.float64], legal: NDArray[
     return int(legal[n - 1])
 
 
-KERNELS = (sure, _runner, _apart, move_bits, decision_bits, learned_move)
 
 
 def table_of(weights: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -186,6 +186,12 @@ def _chosen(row: Row, after: Row, legal: NDArray[np.int32], n: int) -> int:
         if same:
             return i
     return -1
+
+
+KERNELS = (sure, _runner, _apart, move_bits, decision_bits, learned_move, _chosen)
+
+
+forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(fast,))  # they inline the core's functions
 
 
 @dataclass
