@@ -49,7 +49,10 @@ def main() -> None:
     args = parser.parse_args()
     leaves = dict(LEAVES)
     if args.only:
-        leaves = {name: leaves[name] for name in ["hand", *args.only.split(",")] if name in leaves}
+        unknown = set(args.only.split(",")) - set(LEAVES)
+        if unknown:
+            parser.error(f"--only: no leaf {', '.join(sorted(unknown))}; the leaves are {', '.join(LEAVES)}")
+        leaves = {name: leaves[name] for name in LEAVES if name == "hand" or name in args.only.split(",")}
     if args.playout:
         leaves["playout"] = {"playout_table": PlayoutPolicy.load(args.playout).table}
     warm_up()

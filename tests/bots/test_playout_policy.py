@@ -18,6 +18,7 @@ from ghostgames.bots.budget import Budget
 from ghostgames.bots.geister import fast_search
 from ghostgames.bots.geister import playout_policy as pp
 from ghostgames.bots.geister.fast_search import FastExpertBot
+from ghostgames.bots.geister.picture import exit_distance
 from ghostgames.bots.search_bots import expert_policy
 from ghostgames.cli import app
 from ghostgames.games.geister import GeisterState, fast
@@ -95,37 +96,39 @@ def test_a_moves_features_are_what_it_does() -> None:
     assert by_move[_code("e2 w")] == away | 1 << pp.FEATURES.index(closes)  # nothing else
 
 
-@pytest.mark.parametrize("options", OPTIONS, ids=["escape", "reach"])
-def test_the_moves_made_are_read_back_from_consecutive_positions(options: dict[str, Any]) -> None:
-    """Decisions.from_games finds, for every position without a sure move, the move that led to the next
-    position: the one a random game played."""
-    rows, played = [], []
-    for seed in (1, 2):
-        game_rows = _rows(options, seed)
-        for t in range(len(game_rows) - 1):
-            legal = np.empty(fast.MAX_MOVES, dtype=np.int32)
-            n = fast.legal_moves(game_rows[t], legal)
-            for code in legal[:n]:
-                trial = game_rows[t].copy()
-                fast.apply_move(trial, int(code))
-                if np.array_equal(trial[fast.POS:fast.POS + 16], game_rows[t + 1][fast.POS:fast.POS + 16]):
-                    played.append((seed, t, int(code)))
-                    break
-        rows += [(seed, r) for r in game_rows]
-    table = np.array([r for _, r in rows], dtype=np.int32)
-    games = np.array([s for s, _ in rows], dtype=np.int32)
-    decisions = pp.Decisions.from_games(table, games)
-    expected = []
-    for seed, t, code in played:
-        row = _rows(options, seed)[t]
-        legal = np.empty(fast.MAX_MOVES, dtype=np.int32)
-        bits = np.empty(fast.MAX_MOVES, dtype=np.int32)
-        n = pp.decision_bits(row, legal, bits)
-        if n >= 0:
-            expected.append((bits[:n].tolist(), legal[:n].tolist().index(code)))
-    got = [(b[b >= 0].tolist(), int(c)) for b, c in zip(decisions.bits, decisions.chosen, strict=True)]
+def _played_game(escape: int, seed: int) -> tuple[list[np.ndarray[Any, Any]], list[int]]:
+    """A random game on the core: every position from the first move to the end, and the move made in each."""
+    row = np.empty(fast.FIELDS, dtype=np.int32)
+    fast.new_game(row, escape, 300, 0, 0)
+    fast.random_setups(row, fast.new_rng(seed), 0)
+    rng = random.Random(seed)
+    legal = np.empty(fast.MAX_MOVES, dtype=np.int32)
+    rows, codes = [row.copy()], []
+    while row[fast.WINNER] == fast.RUNNING:
+        code = int(rng.choice(legal[: fast.legal_moves(row, legal)]))
+        fast.apply_move(row, code)
+        codes.append(code)
+        rows.append(row.copy())
+    return rows, codes
+
+
+@pytest.mark.parametrize("escape", [1, 0], ids=["escape", "reach"])
+def test_the_moves_made_are_read_back_from_consecutive_positions(escape: int) -> None:
+    """Decisions.from_games finds, for every position without a sure move, the move the game made there
+    (recorded as it was played), and keeps each decision's game."""
+    table, games, expected = [], [], []
+    for seed in (1, 2, 3):
+        rows, codes = _played_game(escape, seed)
+        table += rows
+        games += [seed] * len(rows)
+        for row, code in zip(rows, codes, strict=False):
+            legal, bits = _bits(row)
+            if legal:
+                expected.append((bits, legal.index(code), seed))
+    decisions = pp.Decisions.from_games(np.array(table, dtype=np.int32), np.array(games, dtype=np.int32))
+    got = [(b[b >= 0].tolist(), int(c), int(g))
+           for b, c, g in zip(decisions.bits, decisions.chosen, decisions.games, strict=True)]
     assert got == expected and len(got) > 50
-    assert set(decisions.games.tolist()) == {1, 2}
 
 
 def test_the_fit_finds_the_weights_that_made_the_choices() -> None:
@@ -209,6 +212,11 @@ def test_the_expert_plays_its_playouts_with_a_given_policy() -> None:
     learned = stats(playout_table=table)
     assert learned == stats(playout_table=table)
     assert learned != stats()
+
+
+def test_the_cores_exit_distances_are_the_pictures() -> None:
+    assert [[int(d) for d in row] for row in fast.EXIT_DISTANCE] == [
+        [exit_distance(sq, owner) for sq in range(fast.SQUARES)] for owner in (0, 1)]
 
 
 def test_a_policy_is_saved_with_its_features_and_read_back(tmp_path: Path) -> None:

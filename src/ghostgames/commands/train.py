@@ -47,6 +47,17 @@ def _parts(games: str) -> list[Part]:
     return parts
 
 
+def _recipe(parts: list[Part], seed: int) -> str:
+    return f"{','.join(map(str, parts))} seed {seed}"
+
+
+def _check_npz(**paths: Path | None) -> None:
+    """Each named file option (out=..., data=...) must be numpy's archive: a clear error otherwise."""
+    for name, path in paths.items():
+        if path is not None and path.suffix != ".npz":
+            raise typer.BadParameter(f"{path} should end in .npz (numpy's archive)", param_hint=f"--{name}")
+
+
 def _positions(parts: list[Part], seed: int, data: Path | None, workers: int, console: Console,
                progress: Progress) -> Positions:
     """The recipe's positions: read from `data` when it holds the same games, else played (and kept there)."""
@@ -54,7 +65,7 @@ def _positions(parts: list[Part], seed: int, data: Path | None, workers: int, co
 
     from ghostgames.tournament.positions import Positions
 
-    recipe = f"{','.join(map(str, parts))} seed {seed}"
+    recipe = _recipe(parts, seed)
     if data is not None and data.exists():
         with np.load(data) as held:
             if str(held["recipe"]) == recipe:
@@ -175,10 +186,7 @@ def train_geister_search(
     from ghostgames.bots.geister.value import GeisterValue
 
     parts = _parts(games)
-    for path, hint in ((out, "--out"), (data, "--data")):
-        if path is not None and path.suffix != ".npz":
-            raise typer.BadParameter(f"{path} should end in .npz (numpy's archive)", param_hint=hint)
-    recipe = f"{','.join(map(str, parts))} seed {seed}"
+    _check_npz(out=out, data=data)
     console = Console()
     started = time.perf_counter()
     with _progress(console) as progress:
@@ -189,7 +197,7 @@ def train_geister_search(
                                                                                    seed=seed))
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
-    report["recipe"] = recipe
+    report["recipe"] = _recipe(parts, seed)
     report["seconds"] = round(time.perf_counter() - started, 1)
     table = Table(title=f"held out: {report['held_positions']} positions, of one game in {held_every}")
     for column in ("evaluation", "log-loss", "accuracy"):
@@ -231,9 +239,7 @@ def train_geister_playout(
     from ghostgames.bots.geister.search import GeisterPolicy
 
     parts = _parts(games)
-    for path, hint in ((out, "--out"), (data, "--data")):
-        if path is not None and path.suffix != ".npz":
-            raise typer.BadParameter(f"{path} should end in .npz (numpy's archive)", param_hint=hint)
+    _check_npz(out=out, data=data)
     console = Console()
     started = time.perf_counter()
     with _progress(console) as progress:
@@ -260,7 +266,7 @@ def train_geister_playout(
     for name, w in zip(FEATURES, weights, strict=True):
         weight_table.add_row(name, f"{w:+.3f}")
     console.print(weight_table)
-    report: dict[str, Any] = {"recipe": f"{','.join(map(str, parts))} seed {seed}", "decisions": len(decisions),
+    report: dict[str, Any] = {"recipe": _recipe(parts, seed), "decisions": len(decisions),
                               "held_out": len(test), "log_loss": losses,
                               "weights": dict(zip(FEATURES, map(float, weights), strict=True)),
                               "seconds": round(time.perf_counter() - started, 1)}

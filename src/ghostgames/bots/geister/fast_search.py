@@ -24,6 +24,8 @@ end; here the root holds only the moves the guard allows, so every iteration goe
   position, which UCB counts as m visits, so that it steers a node while the node is seldom visited. With
   `prior_after` 1 the value is scored on the node's second visit, not when it is made: most nodes are
   never visited again, so most of the value's cost is saved.
+- Playout (off in the shipped expert): with a `playout_table` the playouts draw their moves from the
+  policy fitted to the search's own moves (`playout_policy.learned_move`) instead of `rollout_move`.
 
 The Python search stays for what the kernel does not cover (other games; setups are decided without search).
 """
@@ -43,7 +45,6 @@ from ghostgames.bots.base import SeatKnowledge
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.geister import playout_policy, value
 from ghostgames.bots.geister.expert import BeliefPolicy
-from ghostgames.bots.geister.picture import exit_distance
 from ghostgames.bots.geister.playout_policy import learned_move
 from ghostgames.bots.geister.search import GeisterPolicy
 from ghostgames.bots.geister.value import GeisterValue, value_of_row
@@ -69,11 +70,9 @@ MAX_DEPTH = 2048  # a tree path longer than this is cut (a leaf is then scored w
 _ROOT_MOVE = -1
 _NO_TABLE = np.empty(0, dtype=np.float64)
 
-EXIT_DISTANCE = np.array([[exit_distance(sq, owner) for sq in range(fast.SQUARES)] for owner in (0, 1)],
-                         dtype=np.int32)
 _POS, _GOOD, _BOARD, _TURN, _WINNER = fast.POS, fast.GOOD, fast.BOARD, fast.TURN, fast.WINNER
 _ESCAPE_RULE, _RUNNING, _DRAW = fast.ESCAPE_RULE, fast.RUNNING, fast.DRAW
-_STEP, _IS_EXIT = fast.STEP, fast.IS_EXIT
+_STEP, _IS_EXIT, _EXIT_DISTANCE = fast.STEP, fast.IS_EXIT, fast.EXIT_DISTANCE
 _ESCAPE_SQUARE, _ESCAPE_CODE = fast.ESCAPE_SQUARE, fast.ESCAPE_CODE
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 _LOG_TABLE = 1 << 14  # UCB's log(availability) for small counts, read from a table (math.log's own values)
@@ -122,7 +121,7 @@ def rollout_move(row: Row, rng: fast.Rng, params: NDArray[np.float64], legal: ND
             if good:
                 if not escape and _IS_EXIT[seat, target] == 1:
                     return int(code)
-                if EXIT_DISTANCE[seat, target] < EXIT_DISTANCE[seat, origin]:
+                if _EXIT_DISTANCE[seat, target] < _EXIT_DISTANCE[seat, origin]:
                     forward[n_forward] = code
                     n_forward += 1
             if other >= 0:  # an enemy ghost
@@ -159,7 +158,7 @@ def hand_value(row: Row, params: NDArray[np.float64]) -> float:
                 continue
             if row[_GOOD + g] == 1:
                 goods += 1
-                nearest = min(nearest, EXIT_DISTANCE[s, sq])
+                nearest = min(nearest, _EXIT_DISTANCE[s, sq])
             else:
                 bads_left += 1
         value = 1.0 * goods + params[2] * (4 - bads_left)

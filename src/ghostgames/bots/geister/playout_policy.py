@@ -22,7 +22,6 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from ghostgames.bots.geister.picture import exit_distance
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.jit import compiled, forget_stale_kernels
 
@@ -45,10 +44,8 @@ K = len(FEATURES)
 RUNNER_REACH = 2  # an enemy ghost this close to leaving is one to close on (feature 9)
 
 _POS, _GOOD, _BOARD, _TURN = fast.POS, fast.GOOD, fast.BOARD, fast.TURN
-_STEP, _IS_EXIT = fast.STEP, fast.IS_EXIT
+_STEP, _IS_EXIT, _EXIT_DISTANCE = fast.STEP, fast.IS_EXIT, fast.EXIT_DISTANCE
 _ESCAPE_SQUARE, _ESCAPE_CODE = fast.ESCAPE_SQUARE, fast.ESCAPE_CODE
-_EXIT_DISTANCE = np.array([[exit_distance(sq, owner) for sq in range(fast.SQUARES)] for owner in (0, 1)],
-                          dtype=np.int32)
 _ROW, _COLUMN = fast.ROW_OF, fast.COLUMN_OF
 # NEAR[sq]: the squares one step from sq, as a bit set (so "an enemy ghost next to sq" is one AND)
 _NEAR = np.array([sum(1 << int(t) for t in fast.STEP[sq * 4: sq * 4 + 4] if t >= 0) for sq in range(fast.SQUARES)],
@@ -166,8 +163,8 @@ def learned_move(row: Row, u: float, table: NDArray[np.float64], legal: NDArray[
 
 def table_of(weights: NDArray[np.float64]) -> NDArray[np.float64]:
     """exp(w · f) for every feature set f, indexed by its bits."""
-    f = (np.arange(1 << K)[:, None] >> np.arange(K)[None, :]) & 1
-    return np.asarray(np.exp(f @ weights - np.max(f @ weights)), dtype=np.float64)
+    logits = ((np.arange(1 << K)[:, None] >> np.arange(K)[None, :]) & 1) @ weights
+    return np.asarray(np.exp(logits - logits.max()), dtype=np.float64)
 
 
 @compiled
@@ -218,7 +215,7 @@ class Decisions:
                 continue
             i = _chosen(row, after, legal, n)
             if i < 0:
-                continue  # an escape: the only moves past the policy's are sure ones
+                continue  # `after` is not one step of the seat to move: not a pair of consecutive positions
             padded = np.full(fast.MAX_MOVES, -1, dtype=np.int32)
             padded[:n] = bits[:n]
             all_bits.append(padded)
@@ -232,7 +229,8 @@ class Decisions:
 
     def log_loss(self, weights: NDArray[np.float64]) -> float:
         """Mean -log P(the move made) under `weights`."""
-        logits, _ = self._logits(weights)
+        f, present = self._features()
+        logits = np.where(present, f @ weights, -np.inf)
         top = logits.max(axis=1, keepdims=True)
         log_z = top[:, 0] + np.log(np.exp(logits - top).sum(axis=1))
         return float(np.mean(log_z - logits[np.arange(len(self)), self.chosen]))
@@ -259,10 +257,6 @@ class Decisions:
         present = self.bits >= 0
         f = ((np.maximum(self.bits, 0)[:, :, None] >> np.arange(K)[None, None, :]) & 1).astype(np.float64)
         return f * present[:, :, None], present
-
-    def _logits(self, weights: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        f, present = self._features()
-        return np.where(present, f @ weights, -np.inf), f
 
     def fit(self, ridge: float = 1e-3, steps: int = 30) -> NDArray[np.float64]:
         """Maximum-likelihood weights (with a small ridge, so that a feature never seen stays at 0)."""

@@ -91,6 +91,9 @@ ESCAPE_CODE = np.array([[code for _, code in _ESCAPES[s]] for s in (0, 1)], dtyp
 START_SQUARE = np.array(START, dtype=np.int32)
 ROW_OF = np.array([sq // 6 for sq in range(SQUARES)], dtype=np.int32)
 COLUMN_OF = np.array([sq % 6 for sq in range(SQUARES)], dtype=np.int32)
+# EXIT_DISTANCE[owner, square]: steps from `square` to the nearer of the exits `owner` leaves by
+EXIT_DISTANCE = np.array([[min(abs(ROW_OF[sq] - ROW_OF[e]) + abs(COLUMN_OF[sq] - COLUMN_OF[e]) for e in EXITS[owner])
+                           for sq in range(SQUARES)] for owner in (0, 1)], dtype=np.int32)
 # SETUP_GOOD[i, k]: 1 when setup index i makes the seat's ghost k good (encoding.py's index order).
 SETUP_GOOD = np.array([[1 if k in good else 0 for k in range(8)] for good in combinations(range(8), 4)],
                       dtype=np.int32)
