@@ -331,7 +331,22 @@ export function tablePage(root, connection, tableId) {
       h("button", { class: "resign-cancel", onclick: cancel }, t("table.resign_no")));
   }
 
+  /** The control that has the keyboard focus, named by the class that tells it apart (do-…, resign-…, bot-…). */
+  function focusedControl() {
+    const active = document.activeElement;
+    if (!active || !controls.contains(active)) return null;
+    return [...active.classList].find((name) => /^(do-|resign-|bot-)/.test(name)) || null;
+  }
+
+  // Every table update redraws the controls (a bot's move, a clock, someone joining). The focus stays on the
+  // same control across a redraw, so a keyboard player is not thrown back to the page's start mid-game.
   function drawControls() {
+    const focused = focusedControl();
+    buildControls();
+    if (focused) controls.querySelector(`.${focused}`)?.focus();
+  }
+
+  function buildControls() {
     clear(controls);
     if (table()?.status !== "started") confirmingResign = false;
     const info = table();
