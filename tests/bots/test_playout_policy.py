@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from ghostgames.bots import SeatKnowledge
+from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.geister import fast_search
 from ghostgames.bots.geister import playout_policy as pp
@@ -212,6 +212,29 @@ def test_the_expert_plays_its_playouts_with_a_given_policy() -> None:
     learned = stats(playout_table=table)
     assert learned == stats(playout_table=table)
     assert learned != stats()
+
+
+def test_the_packaged_policy_is_the_documented_fit_and_expert_playout_plays_with_it() -> None:
+    """The package's policy is the default recipe's fit that docs/learning.md reports (its weights are in the
+    fit's JSON), and the `expert-playout` bot searches with it: other root statistics than `expert`'s for the
+    same seed."""
+    fit = json.loads((Path(__file__).parents[2] / "benchmarks/results/playout-policy-20000.json").read_text())
+    assert fit["recipe"] == "expert:20000=400 seed 7"
+    packaged = pp.PlayoutPolicy.load()
+    assert np.allclose(packaged.weights, [fit["weights"][name] for name in pp.FEATURES])
+    state, seat = next((s.clone(), seat) for s, seat in positions("geister", 2, OPTIONS[0], 4, 1)
+                       if isinstance(s, GeisterState) and all(s.set_up) and s.ply > 8)
+
+    def stats(name: str) -> dict[int, tuple[int, int, float]]:
+        bot = get_bot(name)
+        assert isinstance(bot, FastExpertBot) and bot.name == name.partition(":")[0]
+        move = bot.choose(SeatKnowledge(state, seat), random.Random(0))
+        assert str(move) in state.legal_texts(seat) and bot.last_tree is not None
+        return bot.last_tree.root_children()
+
+    timed = get_bot("expert-playout")
+    assert isinstance(timed, FastExpertBot) and np.array_equal(timed.playout_table, packaged.table)
+    assert stats("expert-playout:3000") != stats("expert:3000")
 
 
 def test_the_cores_exit_distances_are_the_pictures() -> None:

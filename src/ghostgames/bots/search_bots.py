@@ -3,7 +3,9 @@ core) and `expert` (ISMCTS with a game's own knowledge: Geister's fitted belief,
 and evaluation, searched on the compiled core by `geister.fast_search`; the card games use the same policy
 as `ismcts`, which already needs their playout and reward shaping to be sensible). Kept for measuring:
 `expert-v2`, the same Geister knowledge searched in Python, and `expert-v1`, the expert before it (hand-set
-belief weights, no exit guard)."""
+belief weights, no exit guard). `expert-playout` is the candidate for the next expert: the same search
+with the learned playout policy (`geister.playout_policy`), measured against every target row before it
+takes `expert`'s place (docs/bots.md)."""
 
 from __future__ import annotations
 
@@ -58,6 +60,15 @@ def expert(budget: Budget) -> IsmctsBot:
     from ghostgames.bots.geister.fast_search import FastExpertBot
 
     return FastExpertBot(budget, expert_policy, exploration=0.5)
+
+
+def expert_playout(budget: Budget) -> IsmctsBot:
+    from ghostgames.bots.geister.fast_search import FastExpertBot
+    from ghostgames.bots.geister.playout_policy import shipped_table
+
+    bot = FastExpertBot(budget, expert_policy, exploration=0.5, playout_table=shipped_table())
+    bot.name = "expert-playout"
+    return bot
 
 
 def expert_v2(budget: Budget) -> IsmctsBot:

@@ -15,8 +15,10 @@ one of 2,048 numbers, tabled once (`table_of`), so the playout reads a table whe
 
 from __future__ import annotations
 
+import functools
 import sys
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -42,6 +44,8 @@ FEATURES = (
 )
 K = len(FEATURES)
 RUNNER_REACH = 2  # an enemy ghost this close to leaving is one to close on (feature 9)
+# The packaged policy: `ghostgames train geister-playout` with its default recipe (docs/learning.md).
+WEIGHTS_FILE = "playout-weights.npz"
 
 _POS, _GOOD, _BOARD, _TURN = fast.POS, fast.GOOD, fast.BOARD, fast.TURN
 _STEP, _IS_EXIT, _EXIT_DISTANCE = fast.STEP, fast.IS_EXIT, fast.EXIT_DISTANCE
@@ -292,8 +296,18 @@ class PlayoutPolicy:
         np.savez(path, weights=self.weights, features=np.array(FEATURES))
 
     @classmethod
-    def load(cls, path: Path) -> PlayoutPolicy:
+    def load(cls, path: Path | None = None) -> PlayoutPolicy:
+        """The policy in `path`, by default the package's own (WEIGHTS_FILE)."""
+        if path is None:
+            with resources.as_file(resources.files("ghostgames.bots.geister") / WEIGHTS_FILE) as packaged:
+                return cls.load(packaged)
         with np.load(path) as held:
             if tuple(str(name) for name in held["features"]) != FEATURES:
                 raise ValueError(f"{path} was fitted on other features; fit it again")
             return cls(np.asarray(held["weights"], dtype=np.float64))
+
+
+@functools.cache
+def shipped_table() -> NDArray[np.float64]:
+    """The packaged policy's table, as `FastExpertBot(playout_table=...)` takes it (read once per process)."""
+    return PlayoutPolicy.load().table
