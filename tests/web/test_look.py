@@ -197,6 +197,19 @@ def test_16_resign_asks_first_and_escape_keeps_playing(
     page.wait_for_function("() => document.body.dataset.tableStatus === 'finished'")  # two seats: the bot wins
 
 
+def test_16_a_redraw_keeps_the_bot_level_picked_and_its_focus(
+        server: ServerProcess, browser: Browser, pages: list[Page]) -> None:
+    page = new_page(pages, browser)
+    enter_as_guest(page, server.http_url, "Nell")
+    create_table(page, "geister", 2, bots=False)
+    picker = page.locator(".controls select.bot-level")
+    picker.select_option("medium")
+    picker.focus()
+    redraw_controls(page)  # as when someone joins or watches while the level is being picked
+    expect(picker).to_have_value("medium")
+    expect(picker).to_be_focused()
+
+
 def test_16_the_clock_warns_in_its_last_ten_seconds_not_by_colour_alone(
         server: ServerProcess, browser: Browser, pages: list[Page]) -> None:
     page = new_page(pages, browser)

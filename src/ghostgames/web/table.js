@@ -338,11 +338,14 @@ export function tablePage(root, connection, tableId) {
     return [...active.classList].find((name) => /^(do-|resign-|bot-)/.test(name)) || null;
   }
 
-  // Every table update redraws the controls (a bot's move, a clock, someone joining). The focus stays on the
-  // same control across a redraw, so a keyboard player is not thrown back to the page's start mid-game.
+  // Every table update redraws the controls (a bot's move, a clock, someone joining). The focus and the bot
+  // level picked stay as they were across a redraw, so a keyboard player is not thrown back mid-choice.
   function drawControls() {
     const focused = focusedControl();
+    const level = controls.querySelector(".bot-level")?.value;  // the bot level picked, not yet added
     buildControls();
+    const picker = controls.querySelector(".bot-level");
+    if (picker && level) picker.value = level;
     if (focused) controls.querySelector(`.${focused}`)?.focus();
   }
 
