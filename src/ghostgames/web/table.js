@@ -4,7 +4,7 @@
 
 import { createPacer, stepTime } from "./animate.js";
 import { BOT_LEVELS, chatBox } from "./chat.js";
-import { clear, h, whenNotPressed } from "./dom.js";
+import { clear, h, redrawKeepingFocus, whenNotPressed } from "./dom.js";
 import { errorText } from "./errors.js";
 import { has, language, onLanguageChange, t } from "./i18n.js";
 import { identityForm } from "./identity.js";
@@ -306,7 +306,8 @@ export function tablePage(root, connection, tableId) {
   setInterval(tickClocks, 500);
 
   function button(label, text, { primary = false, cls = "" } = {}) {
-    return h("button", { class: `${primary ? "primary " : ""}${cls}`, onclick: () => command(text) }, label);
+    // The control's own class first: a redraw finds the focused control again by its first class (dom.js).
+    return h("button", { class: `${cls}${primary ? " primary" : ""}`, onclick: () => command(text) }, label);
   }
 
   // Resigning cannot be undone: the button asks first, in the page (no browser dialog), Escape cancels.
@@ -331,22 +332,13 @@ export function tablePage(root, connection, tableId) {
       h("button", { class: "resign-cancel", onclick: cancel }, t("table.resign_no")));
   }
 
-  /** The control that has the keyboard focus, named by the class that tells it apart (do-…, resign-…, bot-…). */
-  function focusedControl() {
-    const active = document.activeElement;
-    if (!active || !controls.contains(active)) return null;
-    return [...active.classList].find((name) => /^(do-|resign-|bot-)/.test(name)) || null;
-  }
-
   // Every table update redraws the controls (a bot's move, a clock, someone joining). The focus and the bot
   // level picked stay as they were across a redraw, so a keyboard player is not thrown back mid-choice.
   function drawControls() {
-    const focused = focusedControl();
-    const level = controls.querySelector(".bot-level")?.value;  // the bot level picked, not yet added
-    buildControls();
+    const level = controls.querySelector(".bot-level")?.value;  // picked, not yet added
+    redrawKeepingFocus(controls, buildControls);
     const picker = controls.querySelector(".bot-level");
     if (picker && level) picker.value = level;
-    if (focused) controls.querySelector(`.${focused}`)?.focus();
   }
 
   function buildControls() {
