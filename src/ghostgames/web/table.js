@@ -341,8 +341,8 @@ export function tablePage(root, connection, tableId) {
     if (picker && level) picker.value = level;
   }
 
+  /** The controls for the table's state, into the emptied `controls` (drawControls empties it). */
   function buildControls() {
-    clear(controls);
     if (table()?.status !== "started") confirmingResign = false;
     const info = table();
     if (!info || !connection.user) return;
