@@ -214,10 +214,10 @@ def test_the_expert_plays_its_playouts_with_a_given_policy() -> None:
     assert learned != stats()
 
 
-def test_the_packaged_policy_is_the_documented_fit_and_expert_playout_plays_with_it() -> None:
+def test_the_packaged_policy_is_the_documented_fit_and_the_expert_plays_with_it() -> None:
     """The package's policy is the default recipe's fit that docs/learning.md reports (its weights are in the
-    fit's JSON), and the `expert-playout` bot searches with it: other root statistics than `expert`'s for the
-    same seed."""
+    fit's JSON), and `expert` (so `hard`) searches with it, while `expert-hand` keeps the hand playout: other
+    root statistics for the same seed."""
     fit = json.loads((Path(__file__).parents[2] / "benchmarks/results/playout-policy-20000.json").read_text())
     assert fit["recipe"] == "expert:20000=400 seed 7"
     packaged = pp.PlayoutPolicy.load()
@@ -232,9 +232,11 @@ def test_the_packaged_policy_is_the_documented_fit_and_expert_playout_plays_with
         assert str(move) in state.legal_texts(seat) and bot.last_tree is not None
         return bot.last_tree.root_children()
 
-    timed = get_bot("expert-playout")
-    assert isinstance(timed, FastExpertBot) and np.array_equal(timed.playout_table, packaged.table)
-    assert stats("expert-playout:3000") != stats("expert:3000")
+    hard = get_bot("hard")
+    assert isinstance(hard, FastExpertBot) and np.array_equal(hard.playout_table, packaged.table)
+    hand = get_bot("expert-hand")
+    assert isinstance(hand, FastExpertBot) and hand.playout_table.size == 0
+    assert stats("expert:3000") != stats("expert-hand:3000")
 
 
 def test_the_cores_exit_distances_are_the_pictures() -> None:

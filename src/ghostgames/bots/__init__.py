@@ -22,7 +22,7 @@ from ghostgames.bots.style_bots import GeisterStyleBot
 from ghostgames.bots.value_bot import ValueBot
 
 # Iterations a search bot uses when it is given neither seconds nor an iteration count.
-DEFAULT_ITERATIONS = {"ismcts": 400, "expert": 400, "expert-playout": 400, "expert-v2": 400, "expert-v1": 400}
+DEFAULT_ITERATIONS = {"ismcts": 400, "expert": 400, "expert-hand": 400, "expert-v2": 400, "expert-v1": 400}
 
 
 def _search(name: str) -> Callable[[float | None], Bot]:
@@ -37,7 +37,7 @@ def _make_search(name: str, budget: Budget) -> Bot:
 
     makers: dict[str, Callable[[Budget], Bot]] = {
         "expert": search_bots.expert,
-        "expert-playout": search_bots.expert_playout,
+        "expert-hand": search_bots.expert_hand,
         "expert-v2": search_bots.expert_v2,
         "expert-v1": search_bots.expert_v1,
         "ismcts": search_bots.ismcts,
@@ -54,7 +54,7 @@ BOTS: dict[str, Callable[[float | None], Bot]] = {
     "value": lambda seconds: ValueBot(),
     "ismcts": _search("ismcts"),
     "expert": _search("expert"),
-    "expert-playout": _search("expert-playout"),
+    "expert-hand": _search("expert-hand"),
     "expert-v2": _search("expert-v2"),
     "expert-v1": _search("expert-v1"),
 }

@@ -1,11 +1,11 @@
 """The search bots by game: `ismcts` (generic ISMCTS, plain playouts; Geister plays them on its compiled
-core) and `expert` (ISMCTS with a game's own knowledge: Geister's fitted belief, exit guard, playout policy
-and evaluation, searched on the compiled core by `geister.fast_search`; the card games use the same policy
-as `ismcts`, which already needs their playout and reward shaping to be sensible). Kept for measuring:
-`expert-v2`, the same Geister knowledge searched in Python, and `expert-v1`, the expert before it (hand-set
-belief weights, no exit guard). `expert-playout` is the candidate for the next expert: the same search
-with the learned playout policy (`geister.playout_policy`), measured against every target row before it
-takes `expert`'s place (docs/bots.md)."""
+core) and `expert` (ISMCTS with a game's own knowledge: Geister's fitted belief, exit guard, playouts drawn
+from the packaged learned policy (`geister.playout_policy`) and evaluation, searched on the compiled core by
+`geister.fast_search`; the card games use the same policy as `ismcts`, which already needs their playout and
+reward shaping to be sensible). Kept for measuring: `expert-hand`, the same search with the hand playout
+(the expert until the learned playout had played every target row, docs/bots.md), `expert-v2`, the Geister
+knowledge searched in Python, and `expert-v1`, the expert before it (hand-set belief weights, no exit
+guard)."""
 
 from __future__ import annotations
 
@@ -58,16 +58,16 @@ def ismcts(budget: Budget) -> IsmctsBot:
 
 def expert(budget: Budget) -> IsmctsBot:
     from ghostgames.bots.geister.fast_search import FastExpertBot
-
-    return FastExpertBot(budget, expert_policy, exploration=0.5)
-
-
-def expert_playout(budget: Budget) -> IsmctsBot:
-    from ghostgames.bots.geister.fast_search import FastExpertBot
     from ghostgames.bots.geister.playout_policy import shipped_table
 
-    bot = FastExpertBot(budget, expert_policy, exploration=0.5, playout_table=shipped_table())
-    bot.name = "expert-playout"
+    return FastExpertBot(budget, expert_policy, exploration=0.5, playout_table=shipped_table())
+
+
+def expert_hand(budget: Budget) -> IsmctsBot:
+    from ghostgames.bots.geister.fast_search import FastExpertBot
+
+    bot = FastExpertBot(budget, expert_policy, exploration=0.5)
+    bot.name = "expert-hand"
     return bot
 
 

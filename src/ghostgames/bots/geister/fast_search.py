@@ -24,8 +24,9 @@ end; here the root holds only the moves the guard allows, so every iteration goe
   position, which UCB counts as m visits, so that it steers a node while the node is seldom visited. With
   `prior_after` 1 the value is scored on the node's second visit, not when it is made: most nodes are
   never visited again, so most of the value's cost is saved.
-- Playout (off in the shipped expert): with a `playout_table` the playouts draw their moves from the
-  policy fitted to the search's own moves (`playout_policy.learned_move`) instead of `rollout_move`.
+- Playout (on in the shipped expert, off in `expert-hand`): with a `playout_table` the playouts draw their
+  moves from the policy fitted to the search's own moves (`playout_policy.learned_move`) instead of
+  `rollout_move`.
 
 The Python search stays for what the kernel does not cover (other games; setups are decided without search).
 """
@@ -452,7 +453,8 @@ class FastExpertBot(IsmctsBot):
 
 
 def warm_up() -> None:
-    """Load the compiled search (or compile it, once per machine) with a tiny search of a new game."""
+    """Load the compiled search (or compile it, once per machine) and the packaged playout policy with a tiny
+    search of a new game, as `expert` searches."""
     from ghostgames.bots.geister.playout import warm_up as warm_playouts
     from ghostgames.games import get_game
 
@@ -461,6 +463,6 @@ def warm_up() -> None:
     rng = random.Random(0)
     for seat in (0, 1):
         state.apply(seat, rng.choice(state.legal_actions(seat)))
-    bot = FastExpertBot(Budget(iterations=8), BeliefPolicy)
+    bot = FastExpertBot(Budget(iterations=8), BeliefPolicy, playout_table=playout_policy.shipped_table())
     seat = min(state.to_act())
     bot.choose(SeatKnowledge(state, seat), rng)
