@@ -259,10 +259,14 @@ def test_train_geister_playout_fits_the_search_moves(tmp_path: Path) -> None:
     runner = CliRunner()
     args = ["train", "geister-playout", "--games", "expert:60=5", "--seed", "2", "--held-every", "2"]
     first = runner.invoke(app, [*args, "--out", str(tmp_path / "a.npz"), "--data", str(tmp_path / "d.npz"),
-                                "--json", str(tmp_path / "a.json")])
+                                "--json", str(tmp_path / "a.json"), "--plot", str(tmp_path / "curve.png")])
     assert first.exit_code == 0, first.output
     report = json.loads((tmp_path / "a.json").read_text())
     assert set(report["log_loss"]) == {"uniform", "hand playout", "learned"}
+    games = [point["games"] for point in report["curve"]]
+    assert games == sorted(set(games)) and games[-1] == 3  # 5 games, every second held out: 3 to fit on
+    assert report["curve"][-1]["log_loss"] == pytest.approx(report["log_loss"]["learned"])
+    assert (tmp_path / "curve.png").read_bytes().startswith(b"\x89PNG")
     assert report["held_out"] > 0 and report["decisions"] > report["held_out"]
     assert list(report["weights"]) == list(pp.FEATURES)
     again = runner.invoke(app, [*args, "--out", str(tmp_path / "b.npz"), "--data", str(tmp_path / "d.npz")])

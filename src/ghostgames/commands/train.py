@@ -229,6 +229,8 @@ def train_geister_playout(
                                                 "geister-search's --data for the same games and seed)"),
     workers: int = typer.Option(1, min=1, help="processes that play the games"),
     held_every: int = typer.Option(5, min=2, help="hold every k-th game out of the fit, to measure it"),
+    plot_file: Path | None = typer.Option(None, "--plot", help="draw the learning curve as a PNG: the held-out "
+                                                              "log-loss of fits on more and more games"),
     json_file: Path | None = typer.Option(None, "--json", help="write the recipe, the weights and the measures"),
 ) -> None:
     """Fit the expert's learned playout policy to the moves the search made in games against itself: how
@@ -249,6 +251,7 @@ def train_geister_playout(
         held = decisions.games % held_every == held_every - 1
         train, test = decisions.subset(~held), decisions.subset(held)
         weights = train.fit()
+        curve = train.learning_curve(test)
     out.parent.mkdir(parents=True, exist_ok=True)
     PlayoutPolicy(weights).save(out)
     losses = {"uniform": test.log_loss(np.zeros(len(FEATURES))),
@@ -266,11 +269,39 @@ def train_geister_playout(
     for name, w in zip(FEATURES, weights, strict=True):
         weight_table.add_row(name, f"{w:+.3f}")
     console.print(weight_table)
+    console.print("learning curve (held-out log-loss): " + ", ".join(
+        f"{point['games']:.0f} games {point['log_loss']:.4f}" for point in curve))
     report: dict[str, Any] = {"recipe": _recipe(parts, seed), "decisions": len(decisions),
                               "held_out": len(test), "log_loss": losses,
                               "weights": dict(zip(FEATURES, map(float, weights), strict=True)),
-                              "seconds": round(time.perf_counter() - started, 1)}
+                              "curve": curve, "seconds": round(time.perf_counter() - started, 1)}
+    if plot_file:
+        plot_file.parent.mkdir(parents=True, exist_ok=True)
+        _plot_playout_curve(curve, losses, len(test), plot_file)
+        console.print(f"learning curve: {plot_file}")
     _written(console, out, report, json_file)
+
+
+def _plot_playout_curve(curve: list[dict[str, float]], losses: dict[str, float], held_out: int, path: Path) -> None:
+    """The learned policy's held-out log-loss by the number of games it was fitted on, beside the two fixed
+    policies it replaces or is measured against (uniform and the hand playout)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(figsize=(6, 4))
+    axes.plot([p["games"] for p in curve], [p["log_loss"] for p in curve], marker="o", label="learned policy")
+    for name, style in (("uniform", ":"), ("hand playout", "--")):
+        axes.axhline(losses[name], linestyle=style, color="grey", label=name)
+    axes.set_xscale("log", base=2)
+    axes.set_xlabel("games of the search fitted on")
+    axes.set_ylabel("log-loss of the search's moves")
+    axes.set_title(f"held out: {held_out} moves")
+    axes.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
 
 
 def register(app: typer.Typer) -> None:

@@ -257,6 +257,17 @@ class Decisions:
     def subset(self, keep: NDArray[np.bool_]) -> Decisions:
         return Decisions(self.bits[keep], self.chosen[keep], self.games[keep])
 
+    def learning_curve(self, test: Decisions, points: int = 5) -> list[dict[str, float]]:
+        """The log-loss on `test` of fits on the first 1/2**(points-1), ..., 1/2 and all of these decisions'
+        games: whether more games would still help the fit."""
+        games = np.unique(self.games)  # sorted
+        counts = sorted({max(1, len(games) >> shift) for shift in range(points)})
+        curve: list[dict[str, float]] = []
+        for count in counts:
+            part = self.subset(self.games <= games[count - 1])
+            curve.append({"games": count, "decisions": len(part), "log_loss": test.log_loss(part.fit())})
+        return curve
+
     def _features(self) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
         present = self.bits >= 0
         f = ((np.maximum(self.bits, 0)[:, :, None] >> np.arange(K)[None, None, :]) & 1).astype(np.float64)
