@@ -21,8 +21,10 @@ from ghostgames.bots.geister.fast_search import FastExpertBot
 from ghostgames.bots.geister.picture import exit_distance
 from ghostgames.bots.search_bots import expert_policy
 from ghostgames.cli import app
+from ghostgames.commands.train import PLAYOUT_RECIPE
 from ghostgames.games.geister import GeisterState, fast
 from ghostgames.games.geister.board import DIRECTIONS, parse_square
+from ghostgames.tournament.positions import parse_parts
 from tests.bots.positions import positions
 from tests.games.geister.positions import position
 
@@ -219,7 +221,12 @@ def test_the_packaged_policy_is_the_documented_fit_and_the_expert_plays_with_it(
     fit's JSON), and `expert` (so `hard`) searches with it, while `expert-hand` keeps the hand playout: other
     root statistics for the same seed."""
     fit = json.loads((Path(__file__).parents[2] / "benchmarks/results/playout-policy-20000.json").read_text())
-    assert fit["recipe"] == "expert:20000=400 seed 7"
+    assert fit["recipe"] == "expert:20000=400 seed 7"  # `expert` then: today's `expert-hand`
+    # The command's default plays those games again: the same bot (the hand playout), games and seed.
+    (part,) = parse_parts(PLAYOUT_RECIPE)
+    assert part.games == 400 and part.bot.partition(":")[2] == "20000"
+    recipe_bot = get_bot(part.bot)
+    assert isinstance(recipe_bot, FastExpertBot) and recipe_bot.playout_table.size == 0
     packaged = pp.PlayoutPolicy.load()
     assert np.allclose(packaged.weights, [fit["weights"][name] for name in pp.FEATURES])
     state, seat = next((s.clone(), seat) for s, seat in positions("geister", 2, OPTIONS[0], 4, 1)

@@ -161,7 +161,10 @@ def train_geister(
         console.print(f"wrote {plot_file}")
 
 
-SEARCH_RECIPE = "expert:4000=1600,expert:25000=800"  # the recipe of the packaged search-value-weights.npz
+# The recipes of the packaged search-value-weights.npz and playout-weights.npz. Both were played by the expert
+# with the hand playout, `expert` then and `expert-hand` since the expert plays with the learned one; the games
+# are the same under either name (a game's seeds depend on the run's seed and its number only).
+SEARCH_RECIPE = "expert-hand:4000=1600,expert-hand:25000=800"
 
 
 @train_app.command("geister-search")
@@ -216,7 +219,7 @@ def train_geister_search(
     _written(console, out, report, json_file)
 
 
-PLAYOUT_RECIPE = "expert:20000=400"  # the recipe of the policy measured in docs/bots.md
+PLAYOUT_RECIPE = "expert-hand:20000=400"  # see SEARCH_RECIPE
 
 
 @train_app.command("geister-playout")
