@@ -298,6 +298,7 @@ def _plot_playout_curve(curve: list[dict[str, float]], losses: dict[str, float],
     for name, style in (("uniform", ":"), ("hand playout", "--")):
         axes.axhline(losses[name], linestyle=style, color="grey", label=name)
     axes.set_xscale("log", base=2)
+    axes.set_xticks([p["games"] for p in curve], [f"{p['games']:.0f}" for p in curve])
     axes.set_xlabel("games of the search fitted on")
     axes.set_ylabel("log-loss of the search's moves")
     axes.set_title(f"held out: {held_out} moves")
