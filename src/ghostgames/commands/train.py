@@ -254,7 +254,7 @@ def train_geister_playout(
         held = decisions.games % held_every == held_every - 1
         train, test = decisions.subset(~held), decisions.subset(held)
         weights = train.fit()
-        curve = train.learning_curve(test)
+        curve = train.learning_curve(test, weights)
     out.parent.mkdir(parents=True, exist_ok=True)
     PlayoutPolicy(weights).save(out)
     losses = {"uniform": test.log_loss(np.zeros(len(FEATURES))),

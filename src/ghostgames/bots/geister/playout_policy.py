@@ -257,16 +257,16 @@ class Decisions:
     def subset(self, keep: NDArray[np.bool_]) -> Decisions:
         return Decisions(self.bits[keep], self.chosen[keep], self.games[keep])
 
-    def learning_curve(self, test: Decisions, points: int = 5) -> list[dict[str, float]]:
+    def learning_curve(self, test: Decisions, weights: NDArray[np.float64], points: int = 5) -> list[dict[str, float]]:
         """The log-loss on `test` of fits on the first 1/2**(points-1), ..., 1/2 and all of these decisions'
-        games: whether more games would still help the fit."""
+        games (`weights`: the fit on all of them, already made): whether more games would still help."""
         games = np.unique(self.games)  # sorted
-        counts = sorted({max(1, len(games) >> shift) for shift in range(points)})
+        counts = sorted({max(1, len(games) >> shift) for shift in range(1, points)} - {len(games)})
         curve: list[dict[str, float]] = []
         for count in counts:
             part = self.subset(self.games <= games[count - 1])
             curve.append({"games": count, "decisions": len(part), "log_loss": test.log_loss(part.fit())})
-        return curve
+        return [*curve, {"games": len(games), "decisions": len(self), "log_loss": test.log_loss(weights)}]
 
     def _features(self) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
         present = self.bits >= 0
