@@ -196,7 +196,7 @@ def test_a_rematch_empties_the_seats_of_people_who_left_and_waits_for_them_to_be
 
 
 def test_a_table_closes_only_out_of_play_and_stays_closed_when_rebuilt() -> None:
-    created = creation_event("t1", "thelast", 2, {}, "none", "Ann")
+    created = creation_event("t1", "thelast", 2, {"rated": False}, "none", "Ann")
     table = Table(created)
     events = [created]
 

@@ -45,6 +45,8 @@ class ServerConfig:
     idle_close: float = 300.0
     lobby_flush: float = 0.25  # lobby listeners get the changes gathered over this long in one message
     clock_min: float = 5.0  # the shortest clock per move a table may choose (tests lower it)
+    # At a table without a clock, the others may /claim against a player to move who stayed idle this long.
+    idle_claim: float = 300.0
     web_dir: Path = field(default=WEB_DIR)
 
     @classmethod
@@ -70,6 +72,7 @@ class ServerConfig:
             idle_close=_env_float("GHOSTGAMES_IDLE_CLOSE", 300.0),
             lobby_flush=_env_float("GHOSTGAMES_LOBBY_FLUSH", 0.25),
             clock_min=_env_float("GHOSTGAMES_CLOCK_MIN", 5.0),
+            idle_claim=_env_float("GHOSTGAMES_IDLE_CLAIM", 300.0),
             web_dir=Path(os.environ.get("GHOSTGAMES_WEB") or WEB_DIR),
         )
         return replace(config, **{k: v for k, v in overrides.items() if v is not None})

@@ -42,7 +42,7 @@ from ghostgames.tables import (
     parse_command,
 )
 from ghostgames.tables.commands import Leave
-from ghostgames.tables.settings import TABLE_OPTION_SCHEMA
+from ghostgames.tables.settings import table_option_schema
 from ghostgames.tables.table import EventData
 
 log = logging.getLogger(__name__)
@@ -56,7 +56,7 @@ def iso(seconds: float) -> str:
 
 
 def games_list() -> list[dict[str, Any]]:
-    return [{**get_game(name).describe(), "table_options": TABLE_OPTION_SCHEMA} for name in GAMES]
+    return [{**get_game(name).describe(), "table_options": table_option_schema(name)} for name in GAMES]
 
 
 class CommitConflict(TableError):
@@ -147,13 +147,14 @@ class Hub:
 
         return Context(now=time.monotonic(), new_seed=lambda: self._rng.randrange(2**63), wall=time.time(),
                        bot_levels=bot_names(), spectators=spectators, connected=connected,
-                       clock_limits=self.clock_limits)
+                       clock_limits=self.clock_limits, idle_claim=self.config.idle_claim)
 
     # --- what clients see -------------------------------------------------------------------------
     def summary(self, table: Table) -> dict[str, Any]:
         present = self.present[table.id]
         spectators = sum(1 for c in self.watchers[table.id] if table.seat_of(c.user) is None)
-        return table.summary(time.monotonic(), lambda name: present.get(name.lower(), 0) > 0, spectators)
+        return table.summary(time.monotonic(), lambda name: present.get(name.lower(), 0) > 0, spectators,
+                             self.config.idle_claim)
 
     def table_message(self, table: Table, conn: Connection | None, history: bool = False) -> dict[str, Any]:
         seat = table.seat_of(conn.user if conn else None)
@@ -618,8 +619,24 @@ class Hub:
         except TableError as err:
             log.info("grace period end at %s: %s", table_id, err.message)
 
+    def _grace_for_the_absent(self, table: Table) -> None:
+        """Every person seated at a table in play who is not here gets a grace period, however they came to
+        be seated and away: seated without watching (a /join sent from elsewhere, quick play), a rematch
+        accepted before leaving a finished table, a table rebuilt after a restart. At its end a bot takes a
+        running game's seat, so no game waits for ever on someone who is gone. With several workers the
+        sweep does this, after asking the others whether the person is connected there."""
+        if self.shared or table.status not in ("open", "started"):
+            return
+        for seat in table.seats:
+            if seat.name is None or seat.takeover is not None:
+                continue
+            key = seat.name.lower()
+            if self.present[table.id].get(key, 0) == 0 and (table.id, key) not in self._grace:
+                self._start_grace(table.id, seat.name)
+
     # --- bots and clocks ------------------------------------------------------------------------
     def _schedule(self, table: Table) -> None:
+        self._grace_for_the_absent(table)
         for index in range(table.seat_count):
             finished = self._bot.get((table.id, index))
             if finished is not None and finished[1].done():

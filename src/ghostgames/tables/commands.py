@@ -27,6 +27,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "help": ("/help [command]", "the commands, or one command, and how to type the game's moves"),
     "resign": ("/resign", "give up the running game"),
     "rematch": ("/rematch", "ask for (or accept) another game with the same seats once the game is over"),
+    "claim": (
+        "/claim win | /claim draw",
+        "at a table without a clock, when the player to move has been idle too long: end the game as your "
+        "win or a draw (two players), or hand the idle seat to a bot (more players)",
+    ),
 }
 # Words that introduce a game action explicitly: `/move b2 n` is the same as `/b2 n`.
 ACTION_PREFIXES = ("move", "action", "do")
@@ -89,13 +94,24 @@ class Rematch:
 
 
 @dataclass(frozen=True, slots=True)
+class Claim:
+    """Claim the game (or a bot for the seat) from a player who stays idle at a table without a clock."""
+
+    what: str  # "win" or "draw"
+
+
+CLAIMS = ("win", "draw")
+
+
+@dataclass(frozen=True, slots=True)
 class GameAction:
     """A game action in its text form, exactly as typed after the slash."""
 
     text: str
 
 
-Command = Chat | Join | Leave | Start | SetOption | BotAdd | BotRemove | Who | Help | Resign | Rematch | GameAction
+Command = (Chat | Join | Leave | Start | SetOption | BotAdd | BotRemove | Who | Help | Resign | Rematch | Claim
+           | GameAction)
 
 # Commands that only read: no version check, no event.
 READ_ONLY = (Who, Help)
@@ -165,6 +181,10 @@ def parse_command(text: str) -> Command:
         if rest[0].lower() == "add":
             return BotAdd(rest[1].lower() if len(rest) > 1 else "easy")
         return BotRemove(_seat_number(head, rest[1]) if len(rest) > 1 else None)
+    if head == "claim":
+        if len(rest) != 1 or rest[0].lower() not in CLAIMS:
+            raise _bad(head, "say /claim win or /claim draw")
+        return Claim(rest[0].lower())
     if head == "help":
         if len(rest) > 1:
             raise _bad(head, "ask about one command at a time")

@@ -22,8 +22,9 @@ RATED = "rated"  # the table option: its games count for ratings (when every per
 # The table's own options, described as a game's options_schema describes its own (the games list shows both).
 TABLE_OPTION_SCHEMA: dict[str, dict[str, Any]] = {
     "clock": {
-        "allowed": "'none', seconds per move like '30', or bank+increment like '300+5'",
-        "default": "none", "help": "the time each player has", "vote": False,
+        "allowed": "'none' (unrated tables only), seconds per move like '30', bank+increment like '300+5', "
+                   "or 'default'",
+        "default": "default", "help": "the time each player has (each game has its own default)", "vote": False,
     },
     RATED: {
         "allowed": "on or off", "default": True, "vote": False,
@@ -31,6 +32,35 @@ TABLE_OPTION_SCHEMA: dict[str, dict[str, Any]] = {
     },
 }
 TABLE_OPTIONS = tuple(TABLE_OPTION_SCHEMA)
+# The clock a table gets unless its creator chooses one (quick play too), so that every game ends: a
+# player who stops moving runs out of time and a bot plays on for them. Geister is one short game of a
+# bounded length (a ply cap), so a bank as in blitz chess: 5 minutes each plus 5 s a move. Ghooost! and
+# The Last run over rounds whose number the table chooses (up to 100), so a bank would not fit every
+# length; each of their many small choices (a card, a swap) gets 30 s instead, and nobody waits on one
+# idle player longer than that per turn.
+DEFAULT_CLOCKS: dict[str, str] = {"geister": "300+5", "ghooost": "30", "thelast": "30"}
+FALLBACK_CLOCK = "60"  # a game not listed above
+
+
+def default_clock(game: str) -> ClockSpec:
+    """The clock of a table of `game` whose creator chose none."""
+    return ClockSpec.parse(DEFAULT_CLOCKS.get(game, FALLBACK_CLOCK))
+
+
+def table_option_schema(game: str) -> dict[str, dict[str, Any]]:
+    """The table's own options as the games list shows them for `game`: the clock's default is the game's."""
+    return {**TABLE_OPTION_SCHEMA, "clock": {**TABLE_OPTION_SCHEMA["clock"], "default": str(default_clock(game))}}
+
+
+def check_rated_clock(game: Game[Any, Any], rated: bool, clock: ClockSpec) -> None:
+    """A rated game needs a clock: without one a losing player could stop moving and keep the game (and
+    the rating change) from ever ending. Refused rather than quietly made unrated, so nobody plays a game
+    they believe counts when it does not."""
+    if rated and clock.mode == "none":
+        default = default_clock(game.name)
+        reason = (f"a rated table needs a clock, so that every game ends: choose one (for {game.title} the "
+                  f"default is {default}) or make the table unrated (option rated off) to play without a clock")
+        raise TableError("rated_needs_clock", reason, name="clock", reason=reason, default=str(default))
 # Options whose value is a seat. The games count seats from 0 (so do events, settings and the wire
 # protocol); people type and read them from 1, so a table translates what is typed and what it says.
 SEAT_OPTIONS = ("first",)
@@ -66,7 +96,9 @@ def checked_settings(game: Game[Any, Any], seats: int, settings: Mapping[str, An
     return {name: getattr(model, name) for name in settings}
 
 
-def _clock(value: object, clock_limits: ClockLimits) -> ClockSpec:
+def _clock(value: object, clock_limits: ClockLimits, game: str) -> ClockSpec:
+    if isinstance(value, str) and value.strip().lower() == "default":
+        return default_clock(game)
     try:
         return ClockSpec.parse(value, clock_limits)
     except ValueError as err:
@@ -112,9 +144,11 @@ def creation_event(
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats):
             raise seat_option_error(name, seats)  # given as an index from 0 (the wire), told from 1
     settings = checked_settings(game, seats, settings)
+    spec = default_clock(game.name) if clock is None else _clock(clock, clock_limits, game.name)
+    check_rated_clock(game, rated, spec)
     return {
         "kind": "created", "id": table_id, "game": game.name, "seats": seats,
-        "settings": settings, "clock": str(_clock(clock, clock_limits)), "by": by, "rated": rated,
+        "settings": settings, "clock": str(spec), "by": by, "rated": rated,
     }
 
 
@@ -129,7 +163,7 @@ def option_event(game: Game[Any, Any], seats: int, settings: Mapping[str, Any], 
                              reason="on or off")
         return {"kind": "vote", "name": name, "seat": seat, "value": choice}
     if name == "clock":
-        return {"kind": "option", "name": "clock", "value": str(_clock(value, clock_limits))}
+        return {"kind": "option", "name": "clock", "value": str(_clock(value, clock_limits, game.name))}
     if name == RATED:
         return {"kind": "option", "name": RATED, "value": _rated(value)}
     if name not in schema:
@@ -166,7 +200,8 @@ def option_lines(game: Game[Any, Any], seats: int, settings: Mapping[str, Any], 
             value = settings.get(option, entry["default"])
             lines.append(f"{option} = {value!r} ({entry['allowed']}) - {entry['help']}")
     if name in (None, "clock"):
-        lines.append(f"clock = {clock} ({clock_limits.describe()})")
+        lines.append(f"clock = {clock} ({clock_limits.describe()}, or 'default': {default_clock(game.name)}; "
+                     "'none' only at an unrated table)")
     if name in (None, RATED):
         lines.append(f"rated = {'on' if rated else 'off'} (on or off; a game counts for ratings when "
                      "it is on and every person seated has an account)")

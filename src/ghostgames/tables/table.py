@@ -8,6 +8,7 @@ restart rebuilds a table by applying its stored events in order. Time and seeds 
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
@@ -19,10 +20,12 @@ from ghostgames.rules.options import OptionError
 from ghostgames.rules.record import GameRecord
 from ghostgames.tables.clock import TIMEOUTS_FOR_GOOD, ClockLimits, Clocks, ClockSpec
 from ghostgames.tables.commands import (
+    COMMANDS,
     READ_ONLY,
     BotAdd,
     BotRemove,
     Chat,
+    Claim,
     Command,
     GameAction,
     Help,
@@ -37,7 +40,7 @@ from ghostgames.tables.commands import (
 )
 from ghostgames.tables.errors import TableError
 from ghostgames.tables.log import LogLine, action_is_public
-from ghostgames.tables.settings import RATED, SEAT_OPTIONS, option_event, option_lines
+from ghostgames.tables.settings import RATED, SEAT_OPTIONS, check_rated_clock, option_event, option_lines
 
 EventData = dict[str, Any]  # an event as stored: a JSON-ready dict
 Status = Literal["open", "started", "finished", "closed"]
@@ -45,6 +48,7 @@ HISTORY = 100
 TAKEOVER_LEVEL = "easy"  # the bot that finishes a seat for a person
 # Takeovers after which the person is gone from the game: their seat is freed at a rematch.
 GONE = ("left", "disconnected")
+IDLE_CLAIM = 300.0  # seconds a player to move may stay idle at a table without a clock before others may claim
 
 
 @dataclass(slots=True)
@@ -103,6 +107,7 @@ class Context:
     spectators: tuple[str, ...] = ()
     connected: Callable[[str], bool] = lambda name: True
     clock_limits: ClockLimits = field(default_factory=ClockLimits)
+    idle_claim: float = IDLE_CLAIM  # seconds of idleness after which the others may /claim
 
 
 class Table:
@@ -206,8 +211,23 @@ class Table:
         deadlines = [d for i in self.clock_seats() if (d := self.clocks.deadline(i)) is not None]
         return min(deadlines) if deadlines else None
 
+    def idle_since(self) -> dict[int, float]:
+        """At a running table without a clock: when each person to act began their turn, as the events were
+        applied here (`now` of the event that made it their turn). A rebuild applies the events at its own
+        time, so after a restart the mover's wait starts again: the time the server was down never counts
+        against them, and a claim never comes earlier than it would have without the restart."""
+        if self.clocks is None or self.clocks.on or self.status != "started":
+            return {}
+        return {i: since for i in self.clock_seats() if (since := self.clocks.thinking.get(i)) is not None}
+
+    def claim_in(self, now: float, threshold: float) -> list[float | None]:
+        """Per seat: seconds until the others may claim against it (0: now), None when no claim can come."""
+        since = self.idle_since()
+        return [None if i not in since else max(0.0, round(since[i] + threshold - now, 2))
+                for i in range(self.seat_count)]
+
     def summary(self, now: float, connected: Callable[[str], bool] = lambda name: True,
-                spectators: int = 0) -> dict[str, Any]:
+                spectators: int = 0, idle_claim: float = IDLE_CLAIM) -> dict[str, Any]:
         seats = []
         for seat in self.seats:
             seats.append({
@@ -222,6 +242,7 @@ class Table:
                 clock["bank"] = [round(b, 2) for b in self.clocks.bank]
             running = self.clock_seats()
             clock["deadline_in"] = [v if i in running else None for i, v in enumerate(self.clocks.left(now))]
+        clock["claim_in"] = self.claim_in(now, idle_claim)
         return {
             "id": self.id, "game": self.game.name, "title": self.game.title, "status": self.status,
             "round": self.round, "version": self.version, "seats": seats, "settings": dict(self.settings),
@@ -272,6 +293,8 @@ class Table:
             return Decision(self._resign(self._seated(user)))
         if isinstance(command, Rematch):
             return Decision(self._rematch(self._seated(user), ctx))
+        if isinstance(command, Claim):
+            return Decision(self._claim(self._seated(user), command.what, ctx))
         assert isinstance(command, GameAction)
         return Decision(self._action(user, command.text, ctx))
 
@@ -384,7 +407,12 @@ class Table:
 
     def _option(self, seat: Seat, name: str, value: str | None, clock_limits: ClockLimits) -> list[EventData]:
         self._need_status("open", "finished")
-        return [option_event(self.game, self.seat_count, self.settings, seat.index, name, value, clock_limits)]
+        event = option_event(self.game, self.seat_count, self.settings, seat.index, name, value, clock_limits)
+        if event["kind"] == "option" and event["name"] == "clock":
+            check_rated_clock(self.game, self.rated, ClockSpec.parse(event["value"]))
+        elif event["kind"] == "option" and event["name"] == RATED:
+            check_rated_clock(self.game, bool(event["value"]), self.clock_spec)
+        return [event]
 
     def _bot_add(self, user: str, level: str, ctx: Context) -> list[EventData]:
         self._need_status("open", "finished")
@@ -461,6 +489,42 @@ class Table:
             events.append({"kind": "started", "seed": ctx.new_seed(), "options": options, "round": self.round + 1})
         return events
 
+    def _claim(self, seat: Seat, what: str, ctx: Context) -> list[EventData]:
+        """Without a clock nothing ends a game whose player to move stays away or idle: after
+        `ctx.idle_claim` seconds the others may claim it, as on lichess. With two players the game ends as
+        the claimer's win or a draw; with more, a bot takes the idle seat and the others play on."""
+        self._need_status("started")
+        if self.clocks is None or self.clocks.on:
+            raise TableError("cannot_claim", f"this table has a clock ({self.clock_spec}): a player who does not "
+                             "move runs out of time and a bot plays for them, so there is nothing to claim",
+                             reason="clock")
+        if seat.bot_level() is not None:
+            raise TableError("bot_playing", "a bot plays your seat now", seat=seat.index,
+                             reason=seat.takeover or "timeout")
+        since = self.idle_since()
+        if seat.index in since:
+            raise TableError("cannot_claim", "it is your turn: move first; a claim is against a player who keeps "
+                             "the others waiting", reason="your_turn")
+        if not since:
+            raise TableError("cannot_claim", "nobody keeps you waiting: no person is to move", reason="nobody")
+        idle = [i for i, began in since.items() if ctx.now - began >= ctx.idle_claim]
+        if not idle:
+            index = min(since, key=lambda i: since[i])
+            wait = max(1, math.ceil(since[index] + ctx.idle_claim - ctx.now))
+            raise TableError("cannot_claim", f"{self.seats[index].label} (seat {index + 1}) has been to move for "
+                             f"{max(0, math.floor(ctx.now - since[index]))} s; you may claim once they have been idle "
+                             f"for {ctx.idle_claim:g} s, in {wait} s", reason="too_soon", seat=index,
+                             wait=wait, threshold=ctx.idle_claim)
+        against = min(idle)
+        claimed: EventData = {"kind": "claimed", "seat": seat.index, "against": against, "claim": what}
+        if self.seat_count > 2:
+            return [claimed, {"kind": "takeover", "seat": against, "reason": "idle"}]
+        if what == "draw":
+            outcome = Outcome.draw(2, "claimed draw: idle")
+        else:
+            outcome = Outcome.winner_takes_all(2, seat.index, "claimed win: idle")
+        return [claimed, self._finished_event(outcome)]
+
     def _action(self, user: str, text: str, ctx: Context) -> list[EventData]:
         try:
             action = self.game.parse_action(text)
@@ -486,7 +550,7 @@ class Table:
             return TableError("bad_argument", reason, command=word, reason=reason, usage=self.game.help_text())
         return TableError(
             "unknown_command", f"/{word} is no command and no move here; type /help. {reason}",
-            command=word, commands=["join", "leave", "start", "option", "bot", "who", "help", "resign", "rematch"],
+            command=word, commands=list(COMMANDS),
         )
 
     def _legal_texts(self, seat: int) -> list[str]:
@@ -609,14 +673,27 @@ class Table:
         shown = str(self.clock_spec) if name == "clock" else value
         if name in SEAT_OPTIONS and isinstance(value, int):
             shown = value + 1  # people read seats from 1
-        return [LogLine("option", f"option {name} is now {shown}", {"name": name, "value": shown})]
+        return [LogLine("option", f"option {name} is now {shown}", {"name": name, "value": shown}),
+                *self._rematch_withdrawn()]
 
     def _on_vote(self, event: EventData, now: float) -> list[LogLine]:
         name, index, value = str(event["name"]), int(event["seat"]), bool(event["value"])
         (self.votes[name].add if value else self.votes[name].discard)(index)
         who = self.seats[index].label
         return [LogLine("vote", f"{who} votes {'for' if value else 'against'} {name}",
-                        {"name": who, "seat": index, "option": name, "value": value})]
+                        {"name": who, "seat": index, "option": name, "value": value}), *self._rematch_withdrawn()]
+
+    def _rematch_withdrawn(self) -> list[LogLine]:
+        """An option changed while a rematch was proposed: those who asked agreed to the old settings, so
+        their requests lapse and the rematch starts only once everybody agreed to the new ones."""
+        if not self.rematch_asked:
+            return []
+        seats = sorted(self.rematch_asked)
+        names = [self.seats[i].label for i in seats]
+        self.rematch_asked = set()
+        return [LogLine("rematch_withdrawn", f"the options changed, so the rematch request of {', '.join(names)} "
+                        "is withdrawn; /rematch again to play with the new settings",
+                        {"names": names, "seats": seats})]
 
     def _on_started(self, event: EventData, now: float) -> list[LogLine]:
         self.seed = int(event["seed"])
@@ -690,6 +767,16 @@ class Table:
         self.clocks = None
         reason = str(event.get("reason") or "")
         return [LogLine("closed", f"the table closed ({reason})", {"reason": reason})]
+
+    def _on_claimed(self, event: EventData, now: float) -> list[LogLine]:
+        seat, against = self.seats[int(event["seat"])], self.seats[int(event["against"])]
+        what = str(event["claim"])
+        if self.seat_count > 2:
+            text = f"{seat.label} claimed against idle {against.label}: a bot plays seat {against.index + 1}"
+        else:
+            text = f"{seat.label} claimed {'a draw' if what == 'draw' else 'the win'}: {against.label} stayed idle"
+        return [LogLine("claimed", text, {"name": seat.label, "seat": seat.index, "against": against.label,
+                                          "against_seat": against.index, "claim": what})]
 
     def _on_rematch_asked(self, event: EventData, now: float) -> list[LogLine]:
         seat = self.seats[int(event["seat"])]
