@@ -184,7 +184,7 @@ def test_an_option_changed_after_a_rematch_proposal_withdraws_it() -> None:
     assert [e["kind"] for e in events] == ["rematch_asked"] and run.table.status == "finished"
     assert run.table.summary(0.0)["rematch"] == [0]
     run.do("bob", "/rematch")  # Bob agrees to the new settings: now it starts
-    assert run.table.status == "started" and run.table.options is not None
+    assert run.table.summary(0.0)["status"] == "started" and run.table.options is not None
     assert run.table.options["max_plies"] == 2 and run.table.rated is False
 
 

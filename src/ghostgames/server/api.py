@@ -150,9 +150,9 @@ async def me(request: Request, authorization: str | None = Header(None)) -> Any:
 
 
 @router.get("/games")
-async def games() -> list[dict[str, Any]]:
+async def games(request: Request) -> list[dict[str, Any]]:
     """Each game's name, player counts and option schema (`vote: true` marks per-player votes)."""
-    return games_list()
+    return games_list(_hub(request).config.default_clock)
 
 
 @router.get("/tables")

@@ -47,6 +47,9 @@ class ServerConfig:
     clock_min: float = 5.0  # the shortest clock per move a table may choose (tests lower it)
     # At a table without a clock, the others may /claim against a player to move who stayed idle this long.
     idle_claim: float = 300.0
+    # The clock of a table whose creator chose none (quick play too); None: each game's own default
+    # (tables/settings.py DEFAULT_CLOCKS). Tests set a short one to see a stalling player time out.
+    default_clock: str | None = None
     web_dir: Path = field(default=WEB_DIR)
 
     @classmethod
@@ -73,6 +76,7 @@ class ServerConfig:
             lobby_flush=_env_float("GHOSTGAMES_LOBBY_FLUSH", 0.25),
             clock_min=_env_float("GHOSTGAMES_CLOCK_MIN", 5.0),
             idle_claim=_env_float("GHOSTGAMES_IDLE_CLAIM", 300.0),
+            default_clock=os.environ.get("GHOSTGAMES_DEFAULT_CLOCK") or None,
             web_dir=Path(os.environ.get("GHOSTGAMES_WEB") or WEB_DIR),
         )
         return replace(config, **{k: v for k, v in overrides.items() if v is not None})

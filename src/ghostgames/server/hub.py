@@ -55,8 +55,10 @@ def iso(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, UTC).isoformat().replace("+00:00", "Z")
 
 
-def games_list() -> list[dict[str, Any]]:
-    return [{**get_game(name).describe(), "table_options": table_option_schema(name)} for name in GAMES]
+def games_list(default_clock: str | None = None) -> list[dict[str, Any]]:
+    """Each game and its options; `default_clock` is the server's own default clock, if it sets one."""
+    return [{**get_game(name).describe(), "table_options": table_option_schema(name, default_clock)}
+            for name in GAMES]
 
 
 class CommitConflict(TableError):
@@ -313,7 +315,7 @@ class Hub:
         return closed
 
     def lobby_message(self) -> dict[str, Any]:
-        return {"type": "lobby", "games": games_list(), "tables": [self.summary(t) for t in self.tables.values()]}
+        return {"type": "lobby", "games": games_list(self.config.default_clock), "tables": [self.summary(t) for t in self.tables.values()]}
 
     # --- changing tables ------------------------------------------------------------------------
     def get(self, table_id: str) -> Table:
@@ -327,6 +329,8 @@ class Hub:
         """A new table, once its settings are sound and its creator within the limits (docs/server.md)."""
         if user is None:
             raise TableError("auth_required", "choose a name first (send hello with a token or a guest name)")
+        if clock is None:
+            clock = self.config.default_clock  # None still: the game's own default clock
         created = creation_event(secrets.token_hex(4), game, seats, options, clock, user, self.clock_limits)
         self._check_creation_limits(user, address)
         for attempt in range(5):

@@ -47,9 +47,11 @@ def default_clock(game: str) -> ClockSpec:
     return ClockSpec.parse(DEFAULT_CLOCKS.get(game, FALLBACK_CLOCK))
 
 
-def table_option_schema(game: str) -> dict[str, dict[str, Any]]:
-    """The table's own options as the games list shows them for `game`: the clock's default is the game's."""
-    return {**TABLE_OPTION_SCHEMA, "clock": {**TABLE_OPTION_SCHEMA["clock"], "default": str(default_clock(game))}}
+def table_option_schema(game: str, default: str | None = None) -> dict[str, dict[str, Any]]:
+    """The table's own options as the games list shows them for `game`: the clock's default is the game's
+    (or `default`, a server's own default for every game)."""
+    shown = str(ClockSpec.parse(default)) if default is not None else str(default_clock(game))
+    return {**TABLE_OPTION_SCHEMA, "clock": {**TABLE_OPTION_SCHEMA["clock"], "default": shown}}
 
 
 def check_rated_clock(game: Game[Any, Any], rated: bool, clock: ClockSpec) -> None:
