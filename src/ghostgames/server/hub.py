@@ -315,7 +315,8 @@ class Hub:
         return closed
 
     def lobby_message(self) -> dict[str, Any]:
-        return {"type": "lobby", "games": games_list(self.config.default_clock), "tables": [self.summary(t) for t in self.tables.values()]}
+        return {"type": "lobby", "games": games_list(self.config.default_clock),
+                "tables": [self.summary(t) for t in self.tables.values()]}
 
     # --- changing tables ------------------------------------------------------------------------
     def get(self, table_id: str) -> Table:
