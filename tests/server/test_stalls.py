@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -124,32 +123,35 @@ def test_hole_5_quick_play_and_new_tables_get_the_games_default_clock_and_rated_
     asyncio.run(typed())
 
 
+async def claimed_idle_game(for_cleo: ServerProcess, for_dan: ServerProcess, prefix: str) -> str:
+    """Cleo and Dan at an unrated Geister table without a clock; Cleo sets up, Dan stays connected and idle,
+    Cleo claims the win once the server allows it. Returns the table."""
+    cleo = await Client.connect(for_cleo, f"{prefix}Cleo")
+    dan = await Client.connect(for_dan, f"{prefix}Dan")
+    table_id = await cleo.create("geister", 2, {"rated": False, "first": 0}, clock="none")
+    await dan.watch(table_id)
+    assert (await dan.command(table_id, "/join", version=None))["type"] == "ack"
+    assert (await cleo.command(table_id, "/start", version=None))["type"] == "ack"
+    await own_moves(cleo, table_id, 1, 4)  # Cleo sets up; Dan, connected, never does
+    answer = await cleo.command(table_id, "/claim win", version=None)
+    while answer.get("code") == "cannot_claim" and answer["args"].get("reason") == "too_soon":
+        await asyncio.sleep(answer["args"]["wait"])  # the server says when
+        answer = await cleo.command(table_id, "/claim win", version=None)
+    assert answer["type"] == "ack", answer
+    over = await dan.until_table(table_id, lambda m: m["table"]["status"] == "finished")
+    assert [r["result"] for r in over["table"]["result"]["outcome"]["results"]] == ["win", "loss"]
+    log = await dan.wait_for(lambda m: m.get("type") == "log" and any(line["kind"] == "claimed"
+                                                                       for line in m["lines"]))
+    claimed = [line for line in log["lines"] if line["kind"] == "claimed"]
+    assert claimed[0]["args"]["against"] == f"{prefix}Dan" and claimed[0]["args"]["name"] == f"{prefix}Cleo"
+    await cleo.close()
+    await dan.close()
+    return table_id
+
+
 def test_hole_5_at_a_table_without_a_clock_the_other_claims_the_win_from_an_idle_player_and_a_restart_keeps_it(
         server: ServerProcess) -> None:
-    async def scenario() -> tuple[str, list[dict[str, Any]]]:
-        cleo = await Client.connect(server, "ClaimCleo")
-        dan = await Client.connect(server, "ClaimDan")
-        table_id = await cleo.create("geister", 2, {"rated": False, "first": 0}, clock="none")
-        await dan.watch(table_id)
-        assert (await dan.command(table_id, "/join", version=None))["type"] == "ack"
-        assert (await cleo.command(table_id, "/start", version=None))["type"] == "ack"
-        await own_moves(cleo, table_id, 1, 4)  # Cleo sets up; Dan, connected, never does
-        answer = await cleo.command(table_id, "/claim win", version=None)
-        while answer.get("code") == "cannot_claim" and answer["args"].get("reason") == "too_soon":
-            await asyncio.sleep(answer["args"]["wait"])  # the server says when
-            answer = await cleo.command(table_id, "/claim win", version=None)
-        assert answer["type"] == "ack", answer
-        over = await dan.until_table(table_id, lambda m: m["table"]["status"] == "finished")
-        results = [r["result"] for r in over["table"]["result"]["outcome"]["results"]]
-        assert results == ["win", "loss"]
-        lines = [line for m in dan.received if m.get("type") == "log" for line in m["lines"]]
-        claimed = [line for line in lines if line["kind"] == "claimed"]
-        assert claimed and claimed[0]["args"]["against"] == "ClaimDan"
-        await cleo.close()
-        await dan.close()
-        return table_id, results
-
-    table_id, _ = asyncio.run(scenario())
+    table_id = asyncio.run(claimed_idle_game(server, server, "Claim"))
     assert record_of(server.db_url, table_id).outcome is not None
     server.kill()
     server.start()
@@ -203,9 +205,11 @@ def test_hole_8_a_rematch_does_not_start_under_settings_the_proposer_never_agree
         table = (await bob.until_table(table_id, lambda m: m["table"]["version"] >= seen))["table"]
         assert table["status"] == "finished", "the rematch started under settings Bob never agreed to"
         assert table["rematch"] == [0]  # Alice's acceptance is a new proposal, waiting for Bob
-        lines = [line for m in bob.received if m.get("type") == "log" for line in m["lines"]]
-        withdrawn = [line for line in lines if line["kind"] == "rematch_withdrawn"]
+        log = await bob.wait_for(lambda m: m.get("type") == "log" and any(line["kind"] == "rematch_withdrawn"
+                                                                           for line in m["lines"]))
+        withdrawn = [line for line in log["lines"] if line["kind"] == "rematch_withdrawn"]
         assert len(withdrawn) == 1 and withdrawn[0]["args"]["names"] == ["RematchBob"]
+        assert "/rematch again" in withdrawn[0]["text"]
         # Bob agrees to the new settings: now it starts with them
         assert (await bob.command(table_id, "/rematch", version=None))["type"] == "ack"
         started = (await bob.until_table(table_id, lambda m: m["table"]["status"] == "started"))["table"]
