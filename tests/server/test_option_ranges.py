@@ -40,7 +40,7 @@ def test_review_4_numeric_options_outside_their_range_are_refused_naming_it(serv
             assert f"option '{option}' takes" in answer["message"]
         # the table kept its defaults: nothing of the refused values got in
         settings = alice.tables[tables["geister"]]["table"]
-        assert settings["clock"]["mode"] == "none" and settings["settings"] == {}
+        assert settings["clock"]["mode"] == "bank" and settings["settings"] == {}
         # values inside the ranges are taken
         taken = [("geister", "/option clock 3600"), ("thelast", "/option clock 7200+60"),
                  ("ghooost", "/option max_turns 5000"), ("geister", "/option max_plies 1000")]
