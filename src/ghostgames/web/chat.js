@@ -4,7 +4,7 @@
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 
-export const TABLE_COMMANDS = ["join", "leave", "start", "option", "bot", "who", "help", "resign", "rematch"];
+export const TABLE_COMMANDS = ["join", "leave", "start", "option", "bot", "who", "help", "resign", "rematch", "claim"];
 const BOT_WORDS = ["add", "remove"];
 export const BOT_LEVELS = ["easy", "medium", "hard", "random"];
 

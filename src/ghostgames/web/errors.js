@@ -22,6 +22,8 @@ function keyOf(code, args) {
   if (code === "bad_option" && "last" in args) return "error.bad_option_seat";
   // Not a typed command (a form's field): no usage to show, the server's reason is the message.
   if (code === "bad_argument" && !args.usage) return "error.bad_argument_plain";
+  // A refused claim says why: the table has a clock, it is your turn, nobody is to move, or not yet.
+  if (code === "cannot_claim" && has(`error.cannot_claim_${args.reason}`)) return `error.cannot_claim_${args.reason}`;
   return `error.${code}`;
 }
 

@@ -177,8 +177,10 @@ export function lobbyPage(root, connection) {
     const [ratedRow, rated] = ratedField(game);
     const seats = h("select", { name: "seats", id: `seats-${game.name}` });
     for (let n = game.min_players; n <= game.max_players; n++) seats.append(h("option", { value: n }, String(n)));
+    // The game's own clock first and chosen (a rated table needs one); "none" is for unrated tables.
+    const fallback = game.table_options?.clock?.default || "300+5";
     const clock = h("select", { name: "clock", id: `clock-${game.name}` },
-      CLOCKS.map((value) => h("option", { value }, clockLabel(value))));
+      [...new Set([fallback, ...CLOCKS])].map((value) => h("option", { value, selected: value === fallback }, clockLabel(value))));
     const bots = h("select", { name: "bots", id: `bots-${game.name}` },
       h("option", { value: "0" }, t("lobby.no_bots")),
       h("option", { value: "fill", selected: true }, t("lobby.fill_bots")));
@@ -215,7 +217,8 @@ export function lobbyPage(root, connection) {
     button.disabled = true;
     const seatsWanted = Math.max(2, game.min_players);
     const options = connection.user.guest ? { rated: false } : {};  // a guest plays unrated: say so on the table
-    connection.request({ type: "create", game: game.name, seats: seatsWanted, options, clock: "none", join: true })
+    // no clock named: the game's own, so a rated game always ends
+    connection.request({ type: "create", game: game.name, seats: seatsWanted, options, join: true })
       .then((ack) => {
         const query = `?bots=${seatsWanted - 1}&level=${QUICK_BOT_LEVEL}&start=1`;
         location.href = `/table/${encodeURIComponent(ack.table)}${query}`;

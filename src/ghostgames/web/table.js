@@ -305,6 +305,31 @@ export function tablePage(root, connection, tableId) {
   }
   setInterval(tickClocks, 500);
 
+  /** At a table without a clock: the others may claim against a person to move who stayed idle past the
+   * server's threshold (the summary's claim_in counts down from the last table message). */
+  function claimable() {
+    const info = table();
+    const me = mySeat();
+    const claimIn = info?.clock?.claim_in;
+    if (info?.status !== "started" || me === null || me === undefined || !claimIn || gaveUp()) return false;
+    if (info.seats[me]?.takeover || claimIn[me] !== null) return false;  // my own turn: move first
+    const elapsed = (performance.now() - clockBase) / 1000;
+    return claimIn.some((left, seat) => seat !== me && left !== null && left - elapsed <= 0);
+  }
+  let claimShown = false;
+  setInterval(() => {
+    if (claimable() !== claimShown) drawControls();  // the threshold passed since the last message
+  }, 1000);
+
+  function claimButtons() {
+    const claim = (what) => command(`/claim ${what}`, { withVersion: false });
+    if (table().seats.length > 2) {
+      return [h("button", { class: "do-claim-bot", onclick: () => claim("win") }, t("table.claim_bot"))];
+    }
+    return [h("button", { class: "do-claim-win primary", onclick: () => claim("win") }, t("table.claim_win")),
+      h("button", { class: "do-claim-draw", onclick: () => claim("draw") }, t("table.claim_draw"))];
+  }
+
   function button(label, text, { primary = false, cls = "" } = {}) {
     // The control's own class first: a redraw finds the focused control again by its first class (dom.js).
     return h("button", { class: `${cls}${primary ? " primary" : ""}`, onclick: () => command(text) }, label);
@@ -344,6 +369,7 @@ export function tablePage(root, connection, tableId) {
   /** The controls for the table's state, into the emptied `controls` (drawControls empties it). */
   function buildControls() {
     if (table()?.status !== "started") confirmingResign = false;
+    claimShown = claimable();
     const info = table();
     if (!info || !connection.user) return;
     const seated = mySeat() !== null && mySeat() !== undefined;
@@ -365,6 +391,7 @@ export function tablePage(root, connection, tableId) {
         controls.append(button(t("table.leave"), "/leave", { cls: "do-leave" }));
       }
     } else if (info.status === "started") {
+      if (claimShown) controls.append(h("span", { class: "group claim" }, t("table.claim_hint"), " ", ...claimButtons()));
       if (seated && !gaveUp()) controls.append(confirmingResign ? resignConfirmation() : h("button", { class: "do-resign danger",
         onclick: () => {
           confirmingResign = true;
@@ -485,6 +512,8 @@ export function tablePage(root, connection, tableId) {
 
   /** Why a game ended, in words: the game's own reasons, or a resignation named by who resigned. */
   function reasonWords(reason, readerCtx) {
+    const claimed = /^claimed (win|draw): idle$/.exec(reason || "");
+    if (claimed) return t(`result.reason.claimed_${claimed[1]}`);
     const resigned = /^seat (\d+) resigned$/.exec(reason || "");
     if (resigned) return t("result.reason.resigned", { name: readerCtx.seatName(Number(resigned[1])) });
     const reasonKey = gameModule?.REASONS?.[reason];
@@ -712,6 +741,12 @@ export function tablePage(root, connection, tableId) {
     if (typeof args.name === "string" && !line.names?.length) args.name = displayName(args.name);
     if (Array.isArray(args.waiting)) args.waiting = displayNames(args.waiting);
     if (line.kind === "takeover") args.reason = t(`takeover.${args.reason}`);
+    if (line.kind === "claimed") {
+      args.against = displayName(args.against);
+      const key = (line.names?.length ?? 2) > 2 ? "log.claimed_bot" : `log.claimed_${args.claim}`;
+      return t(key, { ...args, against_no: args.against_seat + 1 });
+    }
+    if (line.kind === "rematch_withdrawn") args.names = displayNames(args.names || []);
     if (line.kind === "bot_added" || line.kind === "bot_removed") args.level = t(`bot.${args.level}`);
     const game = table()?.game;
     const optionName = line.kind === "vote" ? args.option : line.kind === "option" ? args.name : null;
@@ -743,7 +778,7 @@ export function tablePage(root, connection, tableId) {
   function helpReply(msg) {
     const topic = msg.args?.topic;
     const game = table()?.game;
-    const commands = topic ? [topic] : ["join", "leave", "start", "option", "bot", "who", "help", "resign", "rematch", ...(renderer?.commands || [])];
+    const commands = topic ? [topic] : ["join", "leave", "start", "option", "bot", "who", "help", "resign", "rematch", "claim", ...(renderer?.commands || [])];
     return h("div", { class: "help-reply" },
       h("p", {}, t("reply.help")),
       h("ul", {}, commands.map((name) => h("li", {}, h("code", {}, `/${name}`), " ", t(`cmd.${name}`)))),
