@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from ghostgames.tables import Context, Table, TableError, creation_event, parse_command
-from ghostgames.tables.commands import Claim
+from ghostgames.tables.commands import Claim, help_text
 from ghostgames.tables.settings import DEFAULT_CLOCKS
 
 THRESHOLD = 300.0
@@ -55,6 +55,7 @@ def test_the_parser_reads_claims_and_says_what_works() -> None:
         with pytest.raises(TableError) as err:
             parse_command(bad)
         assert err.value.code == "bad_argument" and "/claim win or /claim draw" in err.value.message
+    assert "/claim win | /claim draw: at a table without a clock" in help_text(None, "")  # /help lists it
 
 
 def test_every_game_gets_its_default_clock_unless_the_creator_chooses_one() -> None:
