@@ -2,27 +2,33 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+# `make run` installs what the server needs; `make test` adds the test tools and the research extras.
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
 
 .PHONY: run test lint typecheck pytest bench clean
 
-$(STAMP): pyproject.toml
+$(RUN_STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	$(PY) -m pip install --quiet -e .
+	touch $(RUN_STAMP)
 
-run: $(STAMP)
+$(DEV_STAMP): $(RUN_STAMP)
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(DEV_STAMP)
+
+run: $(RUN_STAMP)
 	@echo "Starting the table server at http://localhost:8000/ (terminal Geister: $(VENV)/bin/ghostgames play geister)"
 	$(VENV)/bin/ghostgames serve
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks
 
-typecheck: $(STAMP)
+typecheck: $(DEV_STAMP)
 	$(VENV)/bin/mypy
 
-pytest: $(STAMP)
+pytest: $(DEV_STAMP)
 	sh scripts/ensure-chromium.sh
 	sh scripts/ensure-services.sh
 	@echo "Compiling the fast Geister core and search once (numba caches them; later runs load them in about a second)"
@@ -31,7 +37,7 @@ pytest: $(STAMP)
 
 test: lint typecheck pytest
 
-bench: $(STAMP)
+bench: $(RUN_STAMP)
 	$(VENV)/bin/ghostgames bench engine --game geister --seconds 5
 
 clean:

@@ -23,7 +23,7 @@ MAX_RECORD_ID = 2**63 - 1  # the largest id a database integer column holds
 STATUS = {
     "auth_required": 401, "bad_token": 401, "bad_login": 401, "name_taken": 409, "no_such_table": 404,
     "no_such_record": 404, "not_seated": 403, "create_limited": 429, "too_many_tables": 409,
-    "too_many_tries": 429, "names_limited": 429, "name_confusable": 409,
+    "too_many_tries": 429, "names_limited": 429, "name_confusable": 409, "already_playing": 409,
     "no_such_player": 404, "not_yours": 403,
 }
 

@@ -159,10 +159,11 @@ class Hub:
                              self.config.idle_claim)
 
     def table_message(self, table: Table, conn: Connection | None, history: bool = False) -> dict[str, Any]:
-        seat = table.seat_of(conn.user if conn else None)
-        index = seat.index if seat is not None else None
-        message: dict[str, Any] = {"type": "table", "table": self.summary(table), "seat": index,
-                                   "view": table.view_for(index)}
+        user = conn.user if conn else None
+        seat = table.seat_of(user)
+        message: dict[str, Any] = {"type": "table", "table": self.summary(table),
+                                   "seat": seat.index if seat is not None else None,
+                                   "view": table.view_for(table.view_seat(user))}
         if history:
             message["history"] = [_history_entry(entry) for entry in table.history]
         return message
@@ -174,21 +175,21 @@ class Hub:
         chat_texts = [encode({"type": "chat", "table": table.id, "from": chat["name"], "seat": chat.get("seat"),
                               "text": chat["text"], "time": iso(float(chat.get("time") or time.time()))})
                       for chat in chats]
-        frames: dict[int | None, list[str]] = {}
+        frames: dict[tuple[int | None, int | None], list[str]] = {}
         for conn in list(self.watchers[table.id]):
             for text in chat_texts:
                 conn.send_text(text)
             if not lines and chats:
                 continue
-            seat = table.seat_of(conn.user)
-            index = seat.index if seat is not None else None
-            if index not in frames:
-                frames[index] = [encode({"type": "table", "table": summary, "seat": index,
-                                         "view": table.view_for(index)})]
+            reader = _reader(table, conn.user)
+            if reader not in frames:
+                seat, viewer = reader
+                frames[reader] = [encode({"type": "table", "table": summary, "seat": seat,
+                                          "view": table.view_for(viewer)})]
                 if lines:
-                    frames[index].append(encode({"type": "log", "table": table.id, "version": table.version,
-                                                 "lines": [line.for_reader(index) for line in lines]}))
-            for text in frames[index]:
+                    frames[reader].append(encode({"type": "log", "table": table.id, "version": table.version,
+                                                  "lines": [line.for_reader(viewer) for line in lines]}))
+            for text in frames[reader]:
                 conn.send_text(text)
         self._tell_lobby(table, summary)
 
@@ -586,16 +587,16 @@ class Hub:
     def _deliver_presence(self, table: Table, exclude: Connection | None = None) -> None:
         """Someone came or went: everybody else gets the table with the new connected flags."""
         summary = self.summary(table)
-        frames: dict[int | None, str] = {}
+        frames: dict[tuple[int | None, int | None], str] = {}
         for conn in list(self.watchers[table.id]):
             if conn is exclude:
                 continue
-            seat = table.seat_of(conn.user)
-            index = seat.index if seat is not None else None
-            if index not in frames:
-                frames[index] = encode({"type": "table", "table": summary, "seat": index,
-                                        "view": table.view_for(index)})
-            conn.send_text(frames[index])
+            reader = _reader(table, conn.user)
+            if reader not in frames:
+                seat, viewer = reader
+                frames[reader] = encode({"type": "table", "table": summary, "seat": seat,
+                                         "view": table.view_for(viewer)})
+            conn.send_text(frames[reader])
         self._tell_lobby(table, summary)
         self._close_soon_if_abandoned(table)
 
@@ -759,6 +760,13 @@ def _fanout_events(first: int, events: list[EventData]) -> dict[str, Any]:
     if len(text) > FANOUT_EVENTS_MAX:
         return {}
     return {"first": first, "events": json.loads(text)}
+
+
+def _reader(table: Table, user: str | None) -> tuple[int | None, int | None]:
+    """Who a connection is at a table: the seat it sits in now, and the seat whose view it may read (the
+    one it played in the game shown; see Table.view_seat). Frames are made once per such pair."""
+    seat = table.seat_of(user)
+    return (seat.index if seat is not None else None), table.view_seat(user)
 
 
 def _history_entry(entry: dict[str, Any]) -> dict[str, Any]:

@@ -14,11 +14,15 @@ TableId = Annotated[str, Field(min_length=1, max_length=32)]
 
 
 MAX_ID = 64  # docs/protocol.md: an id is any string up to 64 characters
+# An id or a version sent as a number is an integer a browser can hold exactly (JavaScript's safe range).
+MAX_INT = 2**53 - 1
+Id = Annotated[str, Field(max_length=MAX_ID)] | Annotated[int, Field(ge=-MAX_INT, le=MAX_INT)] | None
+Version = Annotated[int, Field(ge=0, le=MAX_INT)] | None
 
 
 class _Message(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    id: Annotated[str, Field(max_length=MAX_ID)] | int | None = None
+    id: Id = None
 
 
 class Hello(_Message):
@@ -59,14 +63,14 @@ class Command(_Message):
     type: Literal["command"]
     table: TableId
     text: str = Field(max_length=4000)
-    version: int | None = None
+    version: Version = None
 
 
 class Action(_Message):
     type: Literal["action"]
     table: TableId
     action: str | dict[str, Any]
-    version: int | None = None
+    version: Version = None
 
 
 class Ping(_Message):
@@ -84,8 +88,9 @@ def read_message(text: str) -> ClientMessage:
     """One client frame as a message; TableError bad_message / unknown_type otherwise."""
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as err:
-        raise TableError("bad_message", f"not JSON: {err}", reason="not JSON") from None
+    except (ValueError, RecursionError) as err:  # ValueError: JSONDecodeError, or a number of over 4,300 digits
+        raise TableError("bad_message", f"not JSON that can be read: {str(err)[:120]}; send a JSON object with "
+                         f"a 'type', with numbers of at most 16 digits", reason="not JSON") from None
     if not isinstance(data, dict):
         raise TableError("bad_message", "a message is a JSON object with a 'type'", reason="not an object")
     kind = data.get("type")
@@ -109,6 +114,6 @@ def message_id(text: str) -> str | int | None:
     except (ValueError, RecursionError):
         return None
     value = data.get("id") if isinstance(data, dict) else None
-    if isinstance(value, str) and len(value) > MAX_ID:
+    if (isinstance(value, str) and len(value) > MAX_ID) or (isinstance(value, int) and abs(value) > MAX_INT):
         return None  # never echo a long id back
     return value if isinstance(value, (str, int)) and not isinstance(value, bool) else None

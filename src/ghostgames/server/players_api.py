@@ -10,7 +10,7 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
 
 from ghostgames.games import GAMES
-from ghostgames.server.api import _hub, _identity, error_response
+from ghostgames.server.api import MAX_RECORD_ID, _hub, _identity, error_response
 from ghostgames.storage import seat_replay
 from ghostgames.storage.ratings import BOT_PREFIX, person_key
 from ghostgames.tables import TableError
@@ -49,7 +49,8 @@ async def player(name: str, request: Request) -> Any:
 
 
 @router.get("/players/{name}/games")
-async def player_games(name: str, request: Request, game: str | None = None, before: int | None = None,
+async def player_games(name: str, request: Request, game: str | None = None,
+                       before: int | None = Query(None, ge=1, le=MAX_RECORD_ID),
                        limit: int = Query(20, ge=1, le=100)) -> Any:
     """The player's finished games, newest first; pass the answer's `next` as `before` for the next page."""
     refused = _no_game(game) if game is not None else None
@@ -78,7 +79,7 @@ async def player_records(name: str, request: Request, authorization: str | None 
 
 
 @router.get("/ratings/{game}")
-async def ratings(game: str, request: Request, offset: int = Query(0, ge=0),
+async def ratings(game: str, request: Request, offset: int = Query(0, ge=0, le=MAX_RECORD_ID),
                   limit: int = Query(50, ge=1, le=100)) -> Any:
     """A game's leaderboard, best first (`place` counts from 1); pass `next` as `offset` for more."""
     refused = _no_game(game)

@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Header, Request
 
 from ghostgames.games import GAMES
-from ghostgames.server.api import _hub, _identity, error_response
+from ghostgames.server.api import _address, _hub, _identity, error_response
 from ghostgames.server.hub import Hub
 from ghostgames.storage import quickplay
 from ghostgames.storage.quickplay import Entry
@@ -36,9 +36,10 @@ def _answer(entry: Entry | None, hub: Hub) -> dict[str, Any]:
     return answer
 
 
-async def _seat(hub: Hub, game: str, names: list[str], bot: str | None = None) -> str:
-    """A new table of `game`, the people seated in order (and a bot), started."""
-    table = await hub.create(names[0], game, SEATS, {}, None)
+async def _seat(hub: Hub, game: str, names: list[str], address: str | None, bot: str | None = None) -> str:
+    """A new table of `game`, the people seated in order (and a bot), started. It counts against the
+    limits of the address whose request seated it, like any table made there (docs/server.md)."""
+    table = await hub.create(names[0], game, SEATS, {}, None, address)
     for name in names:
         def join(t: Table, ctx: Context, name: str = name) -> Decision:
             return t.decide(name, Join(None), None, ctx)
@@ -52,7 +53,17 @@ async def _seat(hub: Hub, game: str, names: list[str], bot: str | None = None) -
     return table.id
 
 
-async def _pair(hub: Hub, key: str) -> None:
+def _playing(hub: Hub, name: str) -> None:
+    """Refuse a second quick game to somebody who still plays one (their own seat, not a bot's): they
+    would be seated at two tables at once and lose one of them on the clock."""
+    for table in list(hub.tables.values()):
+        seat = table.seat_of(name)
+        if table.status == "started" and seat is not None and seat.takeover is None:
+            raise TableError("already_playing", f"you are playing at table {table.id}; finish or resign that "
+                             "game first, then play another", table=table.id)
+
+
+async def _pair(hub: Hub, key: str, address: str | None) -> None:
     """Seat this person with the closest opponent in their window, if there is one."""
     claimed = await asyncio.to_thread(hub.repo.quick_claim, key)
     if claimed is None:
@@ -60,7 +71,7 @@ async def _pair(hub: Hub, key: str) -> None:
     claim, me, them = claimed
     table_id: str | None = None
     try:
-        table_id = await _seat(hub, me.game, [them.name, me.name])  # the longer waiter takes seat 1
+        table_id = await _seat(hub, me.game, [them.name, me.name], address)  # the longer waiter takes seat 1
     finally:
         await asyncio.to_thread(hub.repo.quick_settle, claim, table_id)
 
@@ -78,9 +89,10 @@ async def quick_join(game: str, request: Request, authorization: str | None = He
     try:
         _checked_game(game)
         identity = await _identity(request, authorization)
+        _playing(hub, identity.name)
         key = person_key(identity.name)
         await asyncio.to_thread(hub.repo.quick_join, game, key, identity.name)
-        await _pair(hub, key)
+        await _pair(hub, key, _address(request))
     except TableError as err:
         return error_response(err)
     return await asyncio.to_thread(lambda: _answer(hub.repo.quick_look(key), hub))
@@ -92,7 +104,7 @@ async def quick_status(request: Request, authorization: str | None = Header(None
     hub = _hub(request)
     try:
         key = person_key((await _identity(request, authorization)).name)
-        await _pair(hub, key)
+        await _pair(hub, key, _address(request))
     except TableError as err:
         return error_response(err)
     return await asyncio.to_thread(lambda: _answer(hub.repo.quick_look(key), hub))
@@ -120,10 +132,11 @@ async def quick_bot(game: str, request: Request, authorization: str | None = Hea
         entry = await asyncio.to_thread(hub.repo.quick_look, key)
         if entry is not None and entry.table_id is not None:
             return {"status": "seated", "game": entry.game, "table": entry.table_id}
+        _playing(hub, identity.name)
         await asyncio.to_thread(hub.repo.quick_leave, key)
         rating = entry.rating if entry is not None else 1000.0
         level = await asyncio.to_thread(hub.repo.quick_bot, game, rating, LEVELS)
-        table_id = await _seat(hub, game, [identity.name], bot=level)
+        table_id = await _seat(hub, game, [identity.name], _address(request), bot=level)
     except TableError as err:
         return error_response(err)
     return {"status": "seated", "game": game, "table": table_id, "bot": level}

@@ -133,6 +133,9 @@ class Table:
         self.seed: int | None = None
         self.options: dict[str, Any] | None = None
         self.actions: list[tuple[int, str]] = []
+        # Who played each seat in the game shown (lower-case names, None for a bot), fixed when it started:
+        # the seats' views of that game are theirs alone, whoever sits down after it finished.
+        self.players: tuple[str | None, ...] = ()
         self.clocks: Clocks | None = None
         self.result: dict[str, Any] | None = None
         self.rematch_asked: set[int] = set()  # seats whose people asked for or accepted a rematch
@@ -167,6 +170,15 @@ class Table:
         if self.status != "started" or self.state is None:
             return frozenset()
         return self.state.to_act()
+
+    def view_seat(self, user: str | None) -> int | None:
+        """The seat whose view `user` may read: the seat they played in the game shown (running or
+        finished), else None, the spectator's view. Sitting down at a finished table, or moving to another
+        seat there, shows nobody's secrets: a seat's view goes only to who played it."""
+        if user is None or self.state is None:
+            return None
+        key = user.lower()
+        return next((index for index, player in enumerate(self.players) if player == key), None)
 
     def view_for(self, seat: int | None) -> dict[str, Any] | None:
         """What `seat` (None: a spectator) sees, made once per version and seat: the same dict for every
@@ -702,6 +714,7 @@ class Table:
         self.state = self.game.new(self.seat_count, self.options, self.seed)
         self.status = "started"
         self.actions = []
+        self.players = tuple(s.name.lower() if s.name is not None else None for s in self.seats)
         self.result = None
         self.rematch_asked = set()
         for seat in self.seats:
@@ -799,5 +812,5 @@ class Table:
         if event.get("first") is not None:
             self.settings["first"] = int(event["first"])
         self.state, self.seed, self.options, self.clocks = None, None, None, None
-        self.actions = []
+        self.actions, self.players = [], ()
         return [LogLine("rematch", f"rematch: round {self.round}", {"round": self.round, "first": event.get("first")})]
