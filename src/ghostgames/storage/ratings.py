@@ -219,7 +219,8 @@ def rebuild(session: Session) -> int:
         _store_changes(session, int(record_id), str(game), changes)
         folded += 1
     if verdicts:
-        session.execute(update(RecordRow.__table__).where(RecordRow.__table__.c.id == bindparam("b_id"))
+        records = RecordRow.metadata.tables["records"]
+        session.execute(update(records).where(records.c.id == bindparam("b_id"))
                         .values(fair_play=bindparam("b_verdict")), verdicts)
     rows = [{"game": game, "player": key, "name": s.name, "mu": s.skill.mu, "sigma": s.skill.sigma,
              "ordinal": s.skill.ordinal, "games": s.games, "wins": s.wins, "last_record": s.last_record}

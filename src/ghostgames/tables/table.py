@@ -405,7 +405,8 @@ class Table:
         after = {k: v for k, v in self.settings.items() if k != name}
         if not event.get("reset"):
             after[name] = event["value"]
-        off = rated_off_event(self.game, self.seat_count, after)  # told now, before the game: these settings would not count
+        # told now, before the game: a game at these settings would not count
+        off = rated_off_event(self.game, self.seat_count, after)
         return [event] if off is None else [event, off]
 
     def _bot_add(self, user: str, level: str, ctx: Context) -> list[EventData]:
