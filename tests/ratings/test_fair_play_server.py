@@ -172,4 +172,4 @@ def test_the_rebuild_applies_the_rules_and_equals_the_live_ratings(server: Serve
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "identical to the live ratings" in done.stdout
-    assert f"folded {PAIR_LIMIT} rated records" in done.stdout
+    assert f"folded {PAIR_LIMIT} of {40 + PAIR_LIMIT + 2} rated records" in done.stdout
