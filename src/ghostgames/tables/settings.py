@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from ghostgames import fair_play
 from ghostgames.games import GAMES, get_game
 from ghostgames.rules.contract import Game
 from ghostgames.rules.options import OptionError
@@ -26,8 +27,9 @@ TABLE_OPTION_SCHEMA: dict[str, dict[str, Any]] = {
         "default": "none", "help": "the time each player has", "vote": False,
     },
     RATED: {
-        "allowed": "on or off", "default": True, "vote": False,
-        "help": "the game counts for ratings (only when every person seated has an account)",
+        "allowed": "on or off (on only with the game's standard settings)", "default": True, "vote": False,
+        "help": "the game counts for ratings (only when every person seated has an account, each side made "
+                "its first moves itself, and the settings are standard; off by default otherwise)",
     },
 }
 TABLE_OPTIONS = tuple(TABLE_OPTION_SCHEMA)
@@ -80,6 +82,24 @@ def _rated(value: object) -> bool:
     return rated
 
 
+def nonstandard_error(game: Game[Any, Any], problems: list[fair_play.Problem]) -> TableError:
+    """Rated asked for at settings that are not the game's standard: say which and what would work."""
+    standard = str(problems[0].args["standard"])
+    settings = " and ".join(p.setting for p in problems)
+    message = (f"rated {game.title} games use the standard settings ({standard}), not {settings}: "
+               "set rated off to play these settings unrated, or change them")
+    return TableError("bad_option", message, name=RATED, reason=message, standard=standard,
+                      problems=[p.to_json() for p in problems])
+
+
+def rated_off_event(game: Game[Any, Any], seats: int, settings: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The event that turns `rated` off because these settings are not the game's standard, if they are not."""
+    problems = fair_play.settings_problems(game.name, seats, settings)
+    if not problems:
+        return None
+    return {"kind": "option", "name": RATED, "value": False, "because": [p.to_json() for p in problems]}
+
+
 def creation_event(
     table_id: str, game_name: str, seats: int, options: Mapping[str, Any] | None, clock: object, by: str | None,
     clock_limits: ClockLimits = ClockLimits(),
@@ -99,7 +119,7 @@ def creation_event(
         )
     schema = game.options_schema()
     settings: dict[str, Any] = {}
-    rated: bool = TABLE_OPTION_SCHEMA[RATED]["default"]
+    rated: bool | None = None  # unless asked: on when the settings are standard (fair_play.STANDARD)
     for name, value in (options or {}).items():
         if name == RATED:
             rated = _rated(value)
@@ -112,6 +132,11 @@ def creation_event(
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats):
             raise seat_option_error(name, seats)  # given as an index from 0 (the wire), told from 1
     settings = checked_settings(game, seats, settings)
+    problems = fair_play.settings_problems(game.name, seats, settings)
+    if rated and problems:
+        raise nonstandard_error(game, problems)
+    if rated is None:
+        rated = not problems
     return {
         "kind": "created", "id": table_id, "game": game.name, "seats": seats,
         "settings": settings, "clock": str(_clock(clock, clock_limits)), "by": by, "rated": rated,
@@ -131,7 +156,11 @@ def option_event(game: Game[Any, Any], seats: int, settings: Mapping[str, Any], 
     if name == "clock":
         return {"kind": "option", "name": "clock", "value": str(_clock(value, clock_limits))}
     if name == RATED:
-        return {"kind": "option", "name": RATED, "value": _rated(value)}
+        rated = _rated(value)
+        problems = fair_play.settings_problems(game.name, seats, settings)
+        if rated and problems:
+            raise nonstandard_error(game, problems)
+        return {"kind": "option", "name": RATED, "value": rated}
     if name not in schema:
         raise no_such_option(game, name)
     if value is not None and value.strip().lower() in RESET_WORDS:
@@ -168,6 +197,8 @@ def option_lines(game: Game[Any, Any], seats: int, settings: Mapping[str, Any], 
     if name in (None, "clock"):
         lines.append(f"clock = {clock} ({clock_limits.describe()})")
     if name in (None, RATED):
-        lines.append(f"rated = {'on' if rated else 'off'} (on or off; a game counts for ratings when "
-                     "it is on and every person seated has an account)")
+        standard = fair_play.STANDARD.get(game.name)
+        lines.append(f"rated = {'on' if rated else 'off'} (on or off; a game counts for ratings when it is on, "
+                     "every person seated has an account, each seat made its first moves itself, and the "
+                     f"settings are standard: {standard.describe() if standard else 'none known'})")
     return lines
