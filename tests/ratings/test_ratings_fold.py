@@ -95,7 +95,7 @@ def test_a_guest_makes_a_game_unrated_and_every_change_names_its_record(tmp_path
                                   seat_keys=["ann", "guesty"], rated=True)
     unrated_table = repo.save_record(record, "table", ["Ann", "hard bot"], outcome.to_json(),
                                      seat_keys=["ann", bot_key("hard")], rated=False)
-    assert repo.ratings_snapshot() == {"ratings": [], "changes": []}
+    assert repo.ratings_snapshot() == {"ratings": [], "changes": [], "verdicts": []}
     rated = repo.save_record(record, "table", ["Ann", "hard bot"], outcome.to_json(),
                              seat_keys=["ann", bot_key("hard")], rated=True)
     snapshot = repo.ratings_snapshot()

@@ -87,7 +87,7 @@ def test_hole_5_a_loser_who_stays_connected_and_never_moves_cannot_keep_a_rated_
         assert status == 200 and profile["ratings"][0]["games"] == 1, profile
 
 
-def test_hole_5_quick_play_and_new_tables_get_the_games_default_clock_and_rated_ones_cannot_drop_it(
+def test_hole_5_quick_play_and_new_tables_get_the_games_default_clock_and_no_rated_table_goes_without(
         plain: ServerProcess) -> None:
     games = {g["name"]: g for g in plain.get("/api/games")}
     assert {name: g["table_options"]["clock"]["default"] for name, g in games.items()} == \
@@ -104,20 +104,26 @@ def test_hole_5_quick_play_and_new_tables_get_the_games_default_clock_and_rated_
     table = plain.get(f"/api/tables/{bot_table['table']}")
     assert table["clock"] == {**table["clock"], "mode": "bank", "seconds": 300, "increment": 5}
 
-    # a rated table without a clock is refused, saying what works; an unrated one may go without
-    status, refused = plain.post("/api/tables", {"game": "geister", "seats": 2, "clock": "none"}, token=tokens[0])
+    # rated asked for without a clock is refused, saying what works; an unrated table may go without one
+    body = {"game": "geister", "seats": 2, "clock": "none", "options": {"rated": True}}
+    status, refused = plain.post("/api/tables", body, token=tokens[0])
     assert status == 400 and refused["code"] == "rated_needs_clock"
     assert "300+5" in refused["message"] and "rated off" in refused["message"]
-    status, casual = plain.post("/api/tables", {"game": "geister", "seats": 2, "clock": "none",
-                                                "options": {"rated": False}}, token=tokens[0])
+    status, casual = plain.post("/api/tables", {"game": "geister", "seats": 2, "clock": "none"}, token=tokens[0])
     assert status == 200 and casual["clock"]["mode"] == "none" and casual["rated"] is False
 
     async def typed() -> None:
         client = await Client.connect(plain, token=tokens[1])
         table_id = await client.create("thelast", 2)
+        assert client.state(table_id)["table"]["rated"] is True
         answer = await client.command(table_id, "/option clock none", version=None)
+        assert answer["type"] == "ack", answer
+        log = await client.wait_for(lambda m: m.get("type") == "log" and len(m["lines"]) == 2)
+        assert log["lines"][1]["text"] == "option rated is now off: a rated game needs a clock, so that every game ends"
+        table = await client.until_table(table_id, lambda m: m["table"]["version"] >= answer["version"])
+        assert table["table"]["rated"] is False and table["table"]["clock"]["mode"] == "none"
+        answer = await client.command(table_id, "/option rated on", version=None)
         assert answer["type"] == "error" and answer["code"] == "rated_needs_clock", answer
-        assert client.state(table_id)["table"]["clock"]["seconds"] == 30  # unchanged
         await client.close()
 
     asyncio.run(typed())

@@ -67,22 +67,25 @@ def test_every_game_gets_its_default_clock_unless_the_creator_chooses_one() -> N
     assert creation_event("t", "thelast", 2, {}, "45", "alice")["clock"] == "45"
 
 
-def test_a_rated_table_cannot_be_without_a_clock_and_the_refusal_says_what_works() -> None:
+def test_a_rated_table_always_has_a_clock_asking_for_one_without_is_refused_saying_what_works() -> None:
     with pytest.raises(TableError) as err:
-        creation_event("t", "geister", 2, {}, "none", "alice")
+        creation_event("t", "geister", 2, {"rated": True}, "none", "alice")
     assert err.value.code == "rated_needs_clock"
     assert "300+5" in err.value.message and "rated off" in err.value.message
+    # rated not asked for: a table without a clock is unrated, as one with nonstandard settings is
+    assert creation_event("t", "geister", 2, {}, "none", "alice")["rated"] is False
     assert creation_event("t", "geister", 2, {"rated": False}, "none", "alice")["clock"] == "none"
     run = Run("geister", 2, {}, None)
     run.do("alice", "/join")
-    refused = run.refused("alice", "/option clock none")
-    assert refused.code == "rated_needs_clock" and "rated off" in refused.message
-    assert str(run.table.clock_spec) == "300+5"  # nothing changed
-    run.do("alice", "/option rated off")
-    run.do("alice", "/option clock none")
+    assert run.table.rated is True and str(run.table.clock_spec) == "300+5"
+    events = run.do("alice", "/option clock none")  # the clock goes, and rated with it, saying why
+    assert [(e["name"], e["value"]) for e in events] == [("clock", "none"), ("rated", False)]
+    assert events[1]["because"][0]["code"] == "no_clock"
     assert run.table.clock_spec.mode == "none" and run.table.rated is False
-    refused = run.refused("alice", "/option rated on")  # the other order is refused as well
-    assert refused.code == "rated_needs_clock" and run.table.rated is False
+    said = [e["line"]["text"] for e in run.table.history if e["kind"] == "log"]
+    assert said[-1] == "option rated is now off: a rated game needs a clock, so that every game ends"
+    refused = run.refused("alice", "/option rated on")  # asking for rated without a clock is refused
+    assert refused.code == "rated_needs_clock" and "rated off" in refused.message and run.table.rated is False
     run.do("alice", "/option clock default")
     run.do("alice", "/option rated on")
     assert run.table.rated is True and str(run.table.clock_spec) == "300+5"

@@ -19,7 +19,8 @@ def register(app: typer.Typer) -> None:
     def rebuild(
         db: str | None = typer.Option(None, help="database URL (default: $GHOSTGAMES_DB or ghostgames.db here)"),
     ) -> None:
-        """Recompute every rating from the rated records, in the order they were stored."""
+        """Recompute every rating from the rated records, in the order they were stored, judging each by the
+        fair-play rules again."""
         repo = Repository(db or os.environ.get("GHOSTGAMES_DB") or DEFAULT_URL)
         try:
             live = repo.ratings_snapshot()
@@ -28,7 +29,8 @@ def register(app: typer.Typer) -> None:
         finally:
             repo.close()
         same = rebuilt == live
-        typer.echo(f"folded {folded} rated records: {len(rebuilt['ratings'])} ratings, "
+        judged = len(rebuilt["verdicts"])  # every rated record; those failing fair play do not count
+        typer.echo(f"folded {folded} of {judged} rated records: {len(rebuilt['ratings'])} ratings, "
                    f"{len(rebuilt['changes'])} changes; "
                    + ("identical to the live ratings" if same else "DIFFERENT from the live ratings (now replaced)"))
         if not same:

@@ -452,15 +452,16 @@ class Hub:
         for event in events:
             status = {"started": "started", "finished": "finished", "rematch": "open",
                       "closed": "closed"}.get(event["kind"], status)
-        record, seat_keys = None, None
+        record, seat_keys, own_moves = None, None, None
         finished = next((e for e in events if e["kind"] == "finished"), None)
         if finished is not None and table.seed is not None and table.options is not None:
             actions = [*table.actions, *((int(e["seat"]), str(e["text"])) for e in events if e["kind"] == "action")]
             game_record = GameRecord(table.game.name, table.seat_count, dict(table.options), table.seed, actions)
             record = (game_record, list(finished["names"]), dict(finished["outcome"]))
             seat_keys = [bot_key(s.bot) if s.bot is not None else person_key(s.name or "") for s in table.seats]
+            own_moves = table.own_moves_after(events)
         try:
-            append = Append(table.id, table.seq + 1, events, status, record, seat_keys, table.rated)
+            append = Append(table.id, table.seq + 1, events, status, record, seat_keys, table.rated, own_moves)
             if self.repo.appends_on_the_loop(record):
                 await self.repo.append_async(append.table_id, append.first_seq, append.events, append.status)
             else:

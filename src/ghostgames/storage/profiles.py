@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import and_, func, select
 from sqlalchemy.orm import Session
 
+from ghostgames.fair_play import Verdict
 from ghostgames.storage.models import RatingChangeRow, RatingRow, RecordPlayerRow, RecordRow, UserRow
 from ghostgames.storage.ratings import Skill, is_bot, key_label
 
@@ -24,6 +25,15 @@ def rating_json(row: RatingRow) -> dict[str, Any]:
     skill = Skill(row.mu, row.sigma)
     return {"game": row.game, "player": row.player, "name": row.name, **skill.shown(),
             "mu": round(row.mu, 4), "sigma": round(row.sigma, 4), "games": row.games, "wins": row.wins}
+
+
+def fair_play_json(rated: bool, verdict: dict[str, Any] | None) -> dict[str, Any]:
+    """How a game stands for ratings, beside its `rated` (true only when it moved ratings): `aborted` when a
+    seat made too few of its own moves, and `unrated_because`, the fair-play rules it failed (code, args and
+    words); empty when it counted or was never rated (an unrated table, or a guest seated)."""
+    judged = Verdict.from_json(verdict) if rated else None
+    problems = [] if judged is None else [p.to_json() for p in judged.problems]
+    return {"aborted": bool(judged and judged.aborted), "unrated_because": problems}
 
 
 def player_since(session: Session, key: str) -> tuple[str, datetime | None] | None:
@@ -86,7 +96,8 @@ def games(session: Session, key: str, game: str | None, before: int | None, limi
     seats = {int(record_id): int(seat) for record_id, seat in session.execute(mine)}
     # the columns a list shows: never `actions` (long, and secret) nor the seed
     listed = select(RecordRow.id, RecordRow.game, RecordRow.players, RecordRow.names, RecordRow.outcome,
-                    RecordRow.rated, RecordRow.created_at, RecordRow.table_id).where(RecordRow.id.in_(list(seats)))
+                    RecordRow.rated, RecordRow.fair_play, RecordRow.created_at, RecordRow.table_id
+                    ).where(RecordRow.id.in_(list(seats)))
     records = {r.id: r for r in session.execute(listed)}
     rows = [(records[record_id], seat) for record_id, seat in sorted(seats.items(), reverse=True)]
     page = rows[:limit]
@@ -101,7 +112,9 @@ def games(session: Session, key: str, game: str | None, before: int | None, limi
         items.append({
             "id": record.id, "game": record.game, "players": record.players, "seat": seat,
             "names": list(record.names), "result": results[seat] if seat < len(results) else None,
-            "reason": (record.outcome or {}).get("reason"), "rated": bool(record.rated),
+            "reason": (record.outcome or {}).get("reason"),
+            "rated": bool(record.rated) and (record.fair_play is None or bool(record.fair_play.get("counts"))),
+            **fair_play_json(bool(record.rated), record.fair_play),
             "created": _iso(record.created_at), "table": record.table_id,
             "rating": None if change is None else {
                 "before": Skill(change.mu_before, change.sigma_before).shown(),

@@ -2,8 +2,10 @@
 Plackett-Luce model), so `rebuild` and the live ratings agree by construction.
 
 A player is a key: a person's name in lower case (names are unique ignoring case and hold no ':'), or
-"bot:LEVEL" for a bot, each level its own player. A record counts when its table was rated and every
-person at it had an account; its `seat_keys` say who sat where. Every change is stored with its record.
+"bot:LEVEL" for a bot, each level its own player. A record is rated when its table was rated and every
+person at it had an account; its `seat_keys` say who sat where. A rated record counts only when the
+fair-play rules (ghostgames/fair_play.py) pass: its verdict is stored with it (`records.fair_play`), live
+and by `rebuild` alike. Every change is stored with its record.
 """
 
 from __future__ import annotations
@@ -11,12 +13,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import delete, insert, select
-from sqlalchemy.orm import Session
+from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy.orm import Session, aliased
 
+from ghostgames import fair_play
 from ghostgames.storage.models import RatingChangeRow, RatingRow, RecordPlayerRow, RecordRow, UserRow
 
 MODEL = PlackettLuce()
@@ -24,7 +28,7 @@ MODEL = PlackettLuce()
 # stretched so a newcomer shows SHOWN_BASE and one ordinal point is SHOWN_SCALE points on the page.
 SHOWN_BASE = 1000
 SHOWN_SCALE = 40
-BOT_PREFIX = "bot:"
+BOT_PREFIX = fair_play.BOT_PREFIX
 
 
 def person_key(name: str) -> str:
@@ -105,6 +109,44 @@ def index_players(session: Session, record_id: int, game: str, keys: Sequence[st
     ])
 
 
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def own_moves_of(players: int, own_moves: Sequence[int] | None, actions: Iterable[Sequence[Any]]) -> list[int]:
+    """A record's own moves per seat: as stored with it, or (a record stored before they were kept) every
+    move its seat made."""
+    if own_moves is not None:
+        return [int(m) for m in own_moves]
+    return fair_play.moves_in_actions(players, actions)
+
+
+def _counted_before(session: Session, record_id: int, game: str, pairs: Sequence[tuple[str, str]],
+                    when: datetime) -> dict[tuple[str, str], int]:
+    """For each pair, its earlier records in `game` that counted with both rated (each has a rating change
+    there) and were stored after `when - PAIR_WINDOW`: what `fair_play.PairHistory` answers in a rebuild."""
+    since = _utc(when) - fair_play.PAIR_WINDOW
+    counts = {}
+    for a, b in pairs:
+        first, second = aliased(RatingChangeRow), aliased(RatingChangeRow)
+        counts[(a, b)] = int(session.scalar(
+            select(func.count()).select_from(first)
+            .join(second, (second.record_id == first.record_id) & (second.player == b))
+            .join(RecordRow, RecordRow.id == first.record_id)
+            .where(first.player == a, first.game == game, first.record_id < record_id, RecordRow.created_at > since)
+        ) or 0)
+    return counts
+
+
+def judge_record(session: Session, row: RecordRow, keys: Sequence[str]) -> fair_play.Verdict:
+    """The live verdict on a rated record just stored (its earlier records are all stored and folded)."""
+    own = own_moves_of(int(row.players), row.own_moves, row.actions)
+    pairs = fair_play.rated_pairs(keys)
+    problems = fair_play.record_problems(row.game, int(row.players), row.options, own)
+    counted = {} if problems else _counted_before(session, int(row.id), row.game, pairs, row.created_at)
+    return fair_play.judge(row.game, int(row.players), row.options, own, counted)
+
+
 def fold_record(session: Session, record_id: int, game: str, keys: Sequence[str], names: Sequence[str],
                 outcome: Mapping[str, Any]) -> list[Change]:
     """Apply one rated record to the stored ratings (the live step of the fold)."""
@@ -142,14 +184,30 @@ class _Standing:
 
 
 def rebuild(session: Session) -> int:
-    """Forget every rating and fold all rated records again, in id order. Returns the records folded."""
+    """Forget every rating and verdict, and judge and fold all rated records again, in id order (the order
+    they were stored and folded live). Returns the records that counted."""
     session.execute(delete(RatingChangeRow))
     session.execute(delete(RatingRow))
     standings: dict[tuple[str, str], _Standing] = {}
+    history = fair_play.PairHistory()
+    verdicts: list[dict[str, Any]] = []
     folded = 0
-    query = (select(RecordRow.id, RecordRow.game, RecordRow.seat_keys, RecordRow.names, RecordRow.outcome)
+    query = (select(RecordRow.id, RecordRow.game, RecordRow.players, RecordRow.options, RecordRow.seat_keys,
+                    RecordRow.names, RecordRow.outcome, RecordRow.own_moves, RecordRow.created_at)
              .where(RecordRow.rated.is_(True)).order_by(RecordRow.id))
-    for record_id, game, keys, names, outcome in session.execute(query):
+    for record_id, game, players, options, keys, names, outcome, own_moves, created in session.execute(query).all():
+        actions = () if own_moves is not None else session.scalar(select(RecordRow.actions).where(
+            RecordRow.id == record_id)) or ()
+        own = own_moves_of(int(players), own_moves, actions)
+        pairs = fair_play.rated_pairs(keys)
+        when = _utc(created)
+        problems = fair_play.record_problems(game, int(players), options, own)
+        counted = {} if problems else history.counted_before(game, pairs, when)
+        verdict = fair_play.judge(game, int(players), options, own, counted)
+        verdicts.append({"b_id": record_id, "b_verdict": verdict.to_json()})
+        if not verdict.counts:
+            continue
+        history.add(game, pairs, when)
         skills = {key: standings[(game, key)].skill for key in keys if (game, key) in standings}
         changes = rate_game(skills, keys, outcome)
         for change in changes:
@@ -160,6 +218,10 @@ def rebuild(session: Session) -> int:
             standing.last_record = int(record_id)
         _store_changes(session, int(record_id), str(game), changes)
         folded += 1
+    if verdicts:
+        records = RecordRow.metadata.tables["records"]
+        session.execute(update(records).where(records.c.id == bindparam("b_id"))
+                        .values(fair_play=bindparam("b_verdict")), verdicts)
     rows = [{"game": game, "player": key, "name": s.name, "mu": s.skill.mu, "sigma": s.skill.sigma,
              "ordinal": s.skill.ordinal, "games": s.games, "wins": s.wins, "last_record": s.last_record}
             for (game, key), s in standings.items()]
@@ -174,4 +236,6 @@ def snapshot(session: Session) -> dict[str, Any]:
                      for r in session.scalars(select(RatingRow)))
     changes = sorted((c.record_id, c.player, c.game, c.seat, c.rank, c.mu_before, c.sigma_before, c.mu, c.sigma)
                      for c in session.scalars(select(RatingChangeRow)))
-    return {"ratings": ratings, "changes": changes}
+    verdicts = [(int(i), v) for i, v in session.execute(
+        select(RecordRow.id, RecordRow.fair_play).where(RecordRow.rated.is_(True)).order_by(RecordRow.id))]
+    return {"ratings": ratings, "changes": changes, "verdicts": verdicts}

@@ -73,6 +73,7 @@ class Append:
     record: tuple[GameRecord, list[str], dict[str, Any] | None] | None = None
     seat_keys: list[str] | None = None
     rated: bool = False
+    own_moves: list[int] | None = None  # each seat's moves by its own player (ghostgames/fair_play.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,14 +95,22 @@ class StoredRecord:
     table_id: str | None
     created_at: datetime
     seat_keys: list[str] | None = None  # who sat where (storage/ratings.py keys), for "my seat" replays
-    rated: bool = False
+    rated: bool = False  # played as rated (a rated table, every person with an account)
+    fair_play: dict[str, Any] | None = None  # a rated record's verdict: whether it counted, and why not
+
+    @property
+    def counted(self) -> bool:
+        """Whether the game moved ratings: rated, and no fair-play rule stopped it (a record rated before
+        verdicts were kept counted)."""
+        return self.rated and (self.fair_play is None or bool(self.fair_play.get("counts")))
 
     def summary(self) -> dict[str, Any]:
         """What anybody may see about a record: no seed, no actions."""
         return {
             "id": self.id, "game": self.record.game, "players": self.record.players, "names": self.names,
             "options": self.record.options, "outcome": self.outcome, "source": self.source,
-            "table": self.table_id, "created": self.created_at.astimezone(UTC).isoformat(), "rated": self.rated,
+            "table": self.table_id, "created": self.created_at.astimezone(UTC).isoformat(), "rated": self.counted,
+            **profiles.fair_play_json(self.rated, self.fair_play),
         }
 
 
@@ -287,6 +296,7 @@ class Repository:
         record: tuple[GameRecord, list[str], dict[str, Any] | None] | None = None,
         seat_keys: list[str] | None = None,
         rated: bool = False,
+        own_moves: list[int] | None = None,
     ) -> int | None:
         """Append `events` as seq first_seq, first_seq+1, … (and the table's new status, and a finished
         game's record, its players' keys and, when `rated` and allowed, its rating changes) in one
@@ -311,7 +321,7 @@ class Repository:
                 session.execute(update(TABLES).where(TABLES.c.id == table_id).values(**values))
                 if record is not None:
                     record_id = _add_record(session, record[0], "table", record[1], record[2], table_id,
-                                            seat_keys, rated)
+                                            seat_keys, rated, own_moves)
                 session.flush()
         except IntegrityError as err:
             raise SeqConflict(f"table {table_id}: seq {first_seq} is taken") from err
@@ -333,7 +343,7 @@ class Repository:
                 results: list[int | Exception | None] = [
                     None if a.record is None else
                     _add_record(session, a.record[0], "table", a.record[1], a.record[2], a.table_id, a.seat_keys,
-                                a.rated)
+                                a.rated, a.own_moves)
                     for a in appends]
                 session.flush()
             return results
@@ -377,7 +387,8 @@ class Repository:
 
     def _append_one(self, a: Append) -> int | Exception | None:
         try:
-            return self.append(a.table_id, a.first_seq, a.events, a.status, a.record, a.seat_keys, a.rated)
+            return self.append(a.table_id, a.first_seq, a.events, a.status, a.record, a.seat_keys, a.rated,
+                               a.own_moves)
         except Exception as err:
             return err
 
@@ -437,9 +448,15 @@ class Repository:
         table_id: str | None = None,
         seat_keys: list[str] | None = None,
         rated: bool = False,
+        own_moves: list[int] | None = None,
+        created_at: datetime | None = None,
     ) -> int:
+        """Store a finished game (judged and folded into the ratings when `rated`). `own_moves`: each seat's
+        moves by its own player, when known; `created_at`: when it was played, for importing older games
+        (the pair rule reads it), by default now."""
         with self._writing(), self.sessions.begin() as session:
-            return _add_record(session, record, source, list(names or []), outcome, table_id, seat_keys, rated)
+            return _add_record(session, record, source, list(names or []), outcome, table_id, seat_keys, rated,
+                               own_moves, created_at)
 
     def get_record(self, record_id: int) -> StoredRecord | None:
         with self.sessions.begin() as session:
@@ -513,6 +530,7 @@ class Repository:
 def _add_record(
     session: Session, record: GameRecord, source: str, names: list[str], outcome: dict[str, Any] | None,
     table_id: str | None, seat_keys: list[str] | None = None, rated: bool = False,
+    own_moves: list[int] | None = None, created_at: datetime | None = None,
 ) -> int:
     rated = bool(rated and seat_keys and len(seat_keys) == record.players and ratings.may_rate(session, seat_keys))
     if rated and session.get_bind().dialect.name == "postgresql":
@@ -528,15 +546,19 @@ def _add_record(
         game=record.game, players=record.players, options=dict(record.options), seed=str(record.seed),
         actions=[[seat, text] for seat, text in record.actions], names=names or [f"seat {i}" for i in
                                                                                 range(record.players)],
-        outcome=outcome, source=source, table_id=table_id, created_at=datetime.now(UTC),
+        outcome=outcome, source=source, table_id=table_id, created_at=created_at or datetime.now(UTC),
         seat_keys=seat_keys, rated=bool(rated and outcome is not None),
+        own_moves=None if own_moves is None else [int(m) for m in own_moves],
     )
     session.add(row)
     session.flush()
     keys = seat_keys or [ratings.person_key(str(name)) for name in row.names]
     ratings.index_players(session, int(row.id), record.game, keys)
     if row.rated and outcome is not None:
-        ratings.fold_record(session, int(row.id), record.game, keys, row.names, outcome)
+        verdict = ratings.judge_record(session, row, keys)
+        row.fair_play = verdict.to_json()
+        if verdict.counts:
+            ratings.fold_record(session, int(row.id), record.game, keys, row.names, outcome)
     return int(row.id)
 
 
@@ -551,7 +573,7 @@ def _stored(row: RecordRow) -> StoredRecord:
                         [(int(s), str(t)) for s, t in row.actions])
     keys = None if row.seat_keys is None else [str(k) for k in row.seat_keys]
     return StoredRecord(int(row.id), record, [str(n) for n in row.names], row.outcome, row.source, row.table_id,
-                        created, keys, bool(row.rated))
+                        created, keys, bool(row.rated), row.fair_play)
 
 
 # --- a tiny module-level API for other programs (the Geister competition server) -----------------------

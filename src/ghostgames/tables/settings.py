@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from ghostgames import fair_play
 from ghostgames.games import GAMES, get_game
 from ghostgames.rules.contract import Game
 from ghostgames.rules.options import OptionError
@@ -27,8 +28,9 @@ TABLE_OPTION_SCHEMA: dict[str, dict[str, Any]] = {
         "default": "default", "help": "the time each player has (each game has its own default)", "vote": False,
     },
     RATED: {
-        "allowed": "on or off", "default": True, "vote": False,
-        "help": "the game counts for ratings (only when every person seated has an account)",
+        "allowed": "on or off (on only with the game's standard settings)", "default": True, "vote": False,
+        "help": "the game counts for ratings (only when every person seated has an account, each side made "
+                "its first moves itself, and the settings are standard; off by default otherwise)",
     },
 }
 TABLE_OPTIONS = tuple(TABLE_OPTION_SCHEMA)
@@ -56,8 +58,9 @@ def table_option_schema(game: str, default: str | None = None) -> dict[str, dict
 
 def check_rated_clock(game: Game[Any, Any], rated: bool, clock: ClockSpec) -> None:
     """A rated game needs a clock: without one a losing player could stop moving and keep the game (and
-    the rating change) from ever ending. Refused rather than quietly made unrated, so nobody plays a game
-    they believe counts when it does not."""
+    the rating change) from ever ending. Asking for rated without a clock is refused with what works; setting
+    the clock to none at a rated table turns rated off with a line that says why (no_clock_off_event), as
+    nonstandard settings do: either way nobody plays a game they believe counts when it does not."""
     if rated and clock.mode == "none":
         default = default_clock(game.name)
         reason = (f"a rated table needs a clock, so that every game ends: choose one (for {game.title} the "
@@ -114,6 +117,34 @@ def _rated(value: object) -> bool:
     return rated
 
 
+def nonstandard_error(game: Game[Any, Any], problems: list[fair_play.Problem]) -> TableError:
+    """Rated asked for at settings that are not the game's standard: say which and what would work."""
+    standard = str(problems[0].args["standard"])
+    settings = " and ".join(p.setting for p in problems)
+    message = (f"rated {game.title} games use the standard settings ({standard}), not {settings}: "
+               "set rated off to play these settings unrated, or change them")
+    return TableError("bad_option", message, name=RATED, reason=message, standard=standard,
+                      problems=[p.to_json() for p in problems])
+
+
+def rated_off_event(game: Game[Any, Any], seats: int, settings: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The event that turns `rated` off because these settings are not the game's standard, if they are not."""
+    problems = fair_play.settings_problems(game.name, seats, settings)
+    if not problems:
+        return None
+    return {"kind": "option", "name": RATED, "value": False, "because": [p.to_json() for p in problems]}
+
+
+NO_CLOCK = "no_clock"  # the code of the reason a table turned rated off when its clock was set to none
+
+
+def no_clock_off_event() -> dict[str, Any]:
+    """The event that turns `rated` off because the clock was set to none: without a clock a losing player
+    could stop moving and keep the game from ever ending, so such a game never counts."""
+    because = {"code": NO_CLOCK, "args": {}, "message": "a rated game needs a clock, so that every game ends"}
+    return {"kind": "option", "name": RATED, "value": False, "because": [because]}
+
+
 def creation_event(
     table_id: str, game_name: str, seats: int, options: Mapping[str, Any] | None, clock: object, by: str | None,
     clock_limits: ClockLimits = ClockLimits(),
@@ -133,7 +164,7 @@ def creation_event(
         )
     schema = game.options_schema()
     settings: dict[str, Any] = {}
-    rated: bool = TABLE_OPTION_SCHEMA[RATED]["default"]
+    rated: bool | None = None  # unless asked: on when the settings are standard (fair_play.STANDARD)
     for name, value in (options or {}).items():
         if name == RATED:
             rated = _rated(value)
@@ -146,8 +177,14 @@ def creation_event(
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats):
             raise seat_option_error(name, seats)  # given as an index from 0 (the wire), told from 1
     settings = checked_settings(game, seats, settings)
+    problems = fair_play.settings_problems(game.name, seats, settings)
+    if rated and problems:
+        raise nonstandard_error(game, problems)
     spec = default_clock(game.name) if clock is None else _clock(clock, clock_limits, game.name)
-    check_rated_clock(game, rated, spec)
+    if rated:
+        check_rated_clock(game, rated, spec)  # asked for rated without a clock: say what works
+    if rated is None:
+        rated = not problems and spec.mode != "none"
     return {
         "kind": "created", "id": table_id, "game": game.name, "seats": seats,
         "settings": settings, "clock": str(spec), "by": by, "rated": rated,
@@ -167,7 +204,11 @@ def option_event(game: Game[Any, Any], seats: int, settings: Mapping[str, Any], 
     if name == "clock":
         return {"kind": "option", "name": "clock", "value": str(_clock(value, clock_limits, game.name))}
     if name == RATED:
-        return {"kind": "option", "name": RATED, "value": _rated(value)}
+        rated = _rated(value)
+        problems = fair_play.settings_problems(game.name, seats, settings)
+        if rated and problems:
+            raise nonstandard_error(game, problems)
+        return {"kind": "option", "name": RATED, "value": rated}
     if name not in schema:
         raise no_such_option(game, name)
     if value is not None and value.strip().lower() in RESET_WORDS:
@@ -205,6 +246,8 @@ def option_lines(game: Game[Any, Any], seats: int, settings: Mapping[str, Any], 
         lines.append(f"clock = {clock} ({clock_limits.describe()}, or 'default': {default_clock(game.name)}; "
                      "'none' only at an unrated table)")
     if name in (None, RATED):
-        lines.append(f"rated = {'on' if rated else 'off'} (on or off; a game counts for ratings when "
-                     "it is on and every person seated has an account)")
+        standard = fair_play.STANDARD.get(game.name)
+        lines.append(f"rated = {'on' if rated else 'off'} (on or off; a game counts for ratings when it is on, "
+                     "every person seated has an account, each seat made its first moves itself, and the "
+                     f"settings are standard: {standard.describe() if standard else 'none known'})")
     return lines

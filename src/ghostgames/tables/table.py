@@ -40,7 +40,15 @@ from ghostgames.tables.commands import (
 )
 from ghostgames.tables.errors import TableError
 from ghostgames.tables.log import LogLine, action_is_public
-from ghostgames.tables.settings import RATED, SEAT_OPTIONS, check_rated_clock, option_event, option_lines
+from ghostgames.tables.settings import (
+    RATED,
+    SEAT_OPTIONS,
+    check_rated_clock,
+    no_clock_off_event,
+    option_event,
+    option_lines,
+    rated_off_event,
+)
 
 EventData = dict[str, Any]  # an event as stored: a JSON-ready dict
 Status = Literal["open", "started", "finished", "closed"]
@@ -136,6 +144,7 @@ class Table:
         # Who played each seat in the game shown (lower-case names, None for a bot), fixed when it started:
         # the seats' views of that game are theirs alone, whoever sits down after it finished.
         self.players: tuple[str | None, ...] = ()
+        self.own_moves: list[int] = [0] * self.seat_count  # this game's moves by each seat's own player
         self.clocks: Clocks | None = None
         self.result: dict[str, Any] | None = None
         self.rematch_asked: set[int] = set()  # seats whose people asked for or accepted a rematch
@@ -263,6 +272,20 @@ class Table:
             "spectators": spectators, "created_by": self.created_by, "result": self.result, "rated": self.rated,
             "rematch": sorted(self.rematch_asked),
         }
+
+    def is_own_move(self, seat: int, by: str) -> bool:
+        """Whether a move in `seat` made `by` ("player", "bot" or "clock") is the seat's own: a person's own
+        move, or a seated bot's. A bot finishing a person's seat, or playing a turn whose clock ran out,
+        moves for them; fair play in ratings counts only own moves (ghostgames/fair_play.py)."""
+        return by == "player" or (by == "bot" and self.seats[seat].bot is not None)
+
+    def own_moves_after(self, events: Iterable[EventData]) -> list[int]:
+        """`own_moves` once these (not yet applied) events are: what the game's record is stored with."""
+        counts = list(self.own_moves)
+        for event in events:
+            if event["kind"] == "action" and self.is_own_move(int(event["seat"]), str(event.get("by", "player"))):
+                counts[int(event["seat"])] += 1
+        return counts
 
     def record(self) -> GameRecord:
         assert self.seed is not None and self.options is not None
@@ -420,11 +443,21 @@ class Table:
     def _option(self, seat: Seat, name: str, value: str | None, clock_limits: ClockLimits) -> list[EventData]:
         self._need_status("open", "finished")
         event = option_event(self.game, self.seat_count, self.settings, seat.index, name, value, clock_limits)
+        if event["kind"] == "option" and event["name"] == RATED:
+            check_rated_clock(self.game, bool(event["value"]), self.clock_spec)  # rated on needs a clock
+            return [event]
         if event["kind"] == "option" and event["name"] == "clock":
-            check_rated_clock(self.game, self.rated, ClockSpec.parse(event["value"]))
-        elif event["kind"] == "option" and event["name"] == RATED:
-            check_rated_clock(self.game, bool(event["value"]), self.clock_spec)
-        return [event]
+            if self.rated and ClockSpec.parse(event["value"]).mode == "none":
+                return [event, no_clock_off_event()]  # told now: a game without a clock would not count
+            return [event]
+        if not self.rated or event["kind"] != "option":
+            return [event]
+        after = {k: v for k, v in self.settings.items() if k != name}
+        if not event.get("reset"):
+            after[name] = event["value"]
+        # told now, before the game: a game at these settings would not count
+        off = rated_off_event(self.game, self.seat_count, after)
+        return [event] if off is None else [event, off]
 
     def _bot_add(self, user: str, level: str, ctx: Context) -> list[EventData]:
         self._need_status("open", "finished")
@@ -685,6 +718,11 @@ class Table:
         shown = str(self.clock_spec) if name == "clock" else value
         if name in SEAT_OPTIONS and isinstance(value, int):
             shown = value + 1  # people read seats from 1
+        because = event.get("because")
+        if because:  # rated turned off by the table: nonstandard settings (or no clock) would not count
+            words = "; ".join(str(p.get("message", p.get("code"))) for p in because)
+            return [LogLine("option", f"option rated is now off: {words}",
+                            {"name": name, "value": shown, "because": because}), *self._rematch_withdrawn()]
         return [LogLine("option", f"option {name} is now {shown}", {"name": name, "value": shown}),
                 *self._rematch_withdrawn()]
 
@@ -715,6 +753,7 @@ class Table:
         self.status = "started"
         self.actions = []
         self.players = tuple(s.name.lower() if s.name is not None else None for s in self.seats)
+        self.own_moves = [0] * self.seat_count
         self.result = None
         self.rematch_asked = set()
         for seat in self.seats:
@@ -732,6 +771,8 @@ class Table:
         else:
             game_events = self.state.apply(index, text)
         self.actions.append((index, text))
+        if self.is_own_move(index, by):
+            self.own_moves[index] += 1
         seat = self.seats[index]
         if by == "player":
             seat.timeouts = 0
