@@ -65,7 +65,7 @@ async def stalled_rated_game(for_ann: ServerProcess, for_ben: ServerProcess, ann
     await ben_client.watch(table_id)
     assert (await ben_client.command(table_id, "/join", version=None))["type"] == "ack"
     assert (await ann_client.command(table_id, "/start", version=None))["type"] == "ack"
-    await asyncio.gather(own_moves(ann_client, table_id, 3, 1), own_moves(ben_client, table_id, 3, 2))
+    await asyncio.gather(own_moves(ann_client, table_id, 4, 1), own_moves(ben_client, table_id, 4, 2))
     # Ben stops here and stays connected; Ann plays on. The game must end without him.
     await play_until_over(ann_client, table_id, seed=3)
     finished = await ben_client.until_table(table_id, lambda m: m["table"]["status"] == "finished", timeout=60)
