@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
+from tests.security.tokens import me
 from tests.server.harness import ServerProcess
 from tests.web.pages import (
     create_table,
@@ -146,8 +147,11 @@ def test_an_account_keeps_its_name_across_log_out_and_log_in(server: ServerProce
     page.fill("input[name=password]", "lovelace1815")
     page.click(".login-form button[type=button]")  # create the account
     expect(page.locator(".identity-card")).to_contain_text("Playing as Ada")
+    token = page.evaluate("localStorage.getItem('ghostgames.token')")
     page.click(".identity-card button.link")  # change name: log out
     expect(page.locator(".identity-card")).to_contain_text("Choose a name")
+    status, body = me(server, token)  # the server ended that session, not only the page forgot it
+    assert status == 401 and body["args"]["reason"] == "logged_out"
     page.fill("input[name=guest-name]", "Ada")
     page.click(".guest-form button[type=submit]")
     expect(page.locator(".identity-card [role=alert]")).to_contain_text("The name Ada is already taken.")
