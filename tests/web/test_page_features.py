@@ -165,6 +165,22 @@ def test_an_account_keeps_its_name_across_log_out_and_log_in(server: ServerProce
     context.close()
 
 
+def test_a_page_whose_session_is_logged_out_elsewhere_shows_it_is_signed_out(server: ServerProcess,
+                                                                               browser: Browser) -> None:
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    page.goto(server.http_url + "/")
+    page.fill("input[name=account-name]", "Grace")
+    page.fill("input[name=password]", "hopper1906")
+    page.click(".login-form button[type=button]")  # create the account
+    expect(page.locator(".identity-card")).to_contain_text("Playing as Grace")
+    token = page.evaluate("localStorage.getItem('ghostgames.token')")
+    assert server.post("/api/logout", {}, token=token)[0] == 200  # logged out from another device
+    expect(page.locator(".identity-card")).to_contain_text("Choose a name")
+    assert page.evaluate("localStorage.getItem('ghostgames.token')") is None
+    context.close()
+
+
 def test_the_language_picker_switches_every_text_and_is_remembered(server: ServerProcess, browser: Browser) -> None:
     context = browser.new_context(locale="en-US")
     page = context.new_page()
