@@ -5,13 +5,14 @@ logout on one worker ends the connections of that name open on the other (Redis 
 from __future__ import annotations
 
 import asyncio
+import uuid
 from pathlib import Path
 
 import pytest
 
 from tests.infra.services import Postgres, Redis
 from tests.scaling.workers import start_workers, stop_all
-from tests.security.tokens import hello_answer, me, reconnect_until_refused, refused_because
+from tests.security.tokens import hello_answer, me, migrate_from_0003_and_back, reconnect_until_refused, refused_because
 from tests.server.harness import Client
 
 pytestmark = pytest.mark.timeout(240)
@@ -94,3 +95,7 @@ def test_a_logout_on_one_worker_ends_the_token_and_its_connections_on_the_other(
         asyncio.run(scenario())
     finally:
         stop_all([first, second])
+
+
+def test_migration_0004_on_postgresql(postgres: Postgres) -> None:
+    migrate_from_0003_and_back(postgres.fresh_database("tokens0004_" + uuid.uuid4().hex[:8]))

@@ -7,8 +7,16 @@ import asyncio
 import json
 import urllib.error
 import urllib.request
+from datetime import UTC, datetime
 from typing import Any
 
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import insert, select
+
+from ghostgames.storage import Repository
+from ghostgames.storage.models import UserRow
+from ghostgames.storage.repository import MIGRATIONS, make_engine
 from tests.server.harness import Client, ServerProcess
 
 
@@ -57,3 +65,31 @@ def refused_because(answer: dict[str, Any]) -> str | None:
         return None
     reason = answer.get("args", {}).get("reason")
     return str(reason) if reason is not None else "?"
+
+
+def migrate_from_0003_and_back(url: str) -> None:
+    """A database at revision 0003 with an account: migration 0004 counts no logouts for it, a logout
+    then counts one, and going back down to 0003 keeps the names."""
+    engine = make_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0003")
+        connection.execute(insert(UserRow.__table__), [  # type: ignore[arg-type]
+            {"name": "Olga", "name_key": "olga", "guest": False, "password_hash": "x",
+             "created_at": datetime(2026, 11, 1, 10, tzinfo=UTC)}])
+    engine.dispose()
+    repo = Repository(url)  # migrates to the head
+    try:
+        olga = repo.get_user("olga")
+        assert olga is not None and olga.logouts == 0
+        assert repo.log_out(olga.id, olga.created_at) == 1
+    finally:
+        repo.close()
+    engine = make_engine(url)
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0003")
+        assert connection.execute(select(UserRow.__table__.c.name)).scalars().all() == ["Olga"]
+    engine.dispose()

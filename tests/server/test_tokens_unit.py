@@ -6,22 +6,17 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from alembic import command
-from alembic.config import Config
 from itsdangerous import URLSafeTimedSerializer
-from sqlalchemy import insert, select
 
 from ghostgames.server.auth import Grant, Holder, TokenRefused, Tokens, check_grant
 from ghostgames.server.people import People
 from ghostgames.server.sessions import TOPIC, OpenSessions
 from ghostgames.storage import Repository
-from ghostgames.storage.models import UserRow
-from ghostgames.storage.repository import MIGRATIONS, make_engine
 from ghostgames.tables import TableError
+from tests.security.tokens import migrate_from_0003_and_back
 
 DAY = 86400.0
 GRANT = Grant(user_id=7, name="Xena", guest=True, claimed=1_700_000_000_123_456, logouts=2, issued=1_700_000_000.5)
@@ -132,28 +127,7 @@ def test_a_logout_with_a_token_of_an_earlier_creation_of_the_name_changes_nothin
 
 
 def test_migration_0004_counts_no_logouts_for_the_names_already_stored(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'old.db'}"
-    engine = make_engine(url)
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0003")
-        connection.execute(insert(UserRow.__table__), [  # type: ignore[arg-type]
-            {"name": "Olga", "name_key": "olga", "guest": False, "password_hash": "x",
-             "created_at": datetime(2026, 11, 1, 10, tzinfo=UTC)}])
-    engine.dispose()
-    repo = Repository(url)  # migrates to the head
-    try:
-        olga = repo.get_user("olga")
-        assert olga is not None and olga.logouts == 0
-        assert repo.log_out(olga.id, olga.created_at) == 1
-    finally:
-        repo.close()
-    with make_engine(url).begin() as connection:  # and back down: the column goes, the names stay
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0003")
-        assert connection.execute(select(UserRow.__table__.c.name)).scalars().all() == ["Olga"]
+    migrate_from_0003_and_back(f"sqlite:///{tmp_path / 'old.db'}")
 
 
 class Connection:
