@@ -57,7 +57,8 @@ def test_a_guest_name_taken_again_refuses_the_old_token_on_both_workers(
 
 def test_a_logout_on_one_worker_ends_the_token_and_its_connections_on_the_other(
         tmp_path: Path, postgres: Postgres, redis_server: Redis) -> None:
-    first, second = start_workers(tmp_path, postgres, redis_server)
+    # a seat is held a minute for its person after they go: long enough for them to log in again
+    first, second = start_workers(tmp_path, postgres, redis_server, env={"GHOSTGAMES_GRACE": "60"})
 
     async def scenario() -> None:
         status, account = first.post("/api/register", {"name": "Wendy", "password": "long enough"})

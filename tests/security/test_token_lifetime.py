@@ -88,7 +88,8 @@ def test_review_2_a_guest_token_kept_alive_by_reconnecting_never_speaks_for_the_
 
 
 def test_logging_out_ends_the_token_everywhere_and_a_new_login_works(tmp_path: Path) -> None:
-    server = ServerProcess(tmp_path).start()
+    # a seat is held a minute for its person after they go: long enough for them to log in again
+    server = ServerProcess(tmp_path, env={"GHOSTGAMES_GRACE": "60"}).start()
     try:
         async def scenario() -> list[str]:
             status, account = server.post("/api/register", {"name": "Lena", "password": "long enough"})
