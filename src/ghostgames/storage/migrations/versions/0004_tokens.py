@@ -8,7 +8,7 @@ Revises: 0003
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004_tokens"
+revision = "0004"
 down_revision = "0003"
 branch_labels = None
 depends_on = None
