@@ -7,14 +7,14 @@ import asyncio
 import time
 from pathlib import Path
 
-from itsdangerous import URLSafeTimedSerializer
-
+from ghostgames.server.auth import Grant, Tokens
 from tests.server.harness import Client, ServerProcess, messages_text
 
 
 def _forged(name: str) -> str:
     """A token of the right shape for `name`, signed with a secret that is not the server's."""
-    return str(URLSafeTimedSerializer("not-the-secret", salt="ghostgames-session").dumps({"n": name, "g": True}))
+    grant = Grant(user_id=1, name=name, guest=True, claimed=0, logouts=0, issued=time.time())
+    return Tokens("not-the-secret", 86400).issue(grant)
 
 
 def test_a_stranger_can_neither_act_for_a_seat_nor_see_its_secrets(server: ServerProcess) -> None:

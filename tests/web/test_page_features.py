@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
+from tests.security.tokens import me
 from tests.server.harness import ServerProcess
 from tests.web.pages import (
     create_table,
@@ -146,8 +147,11 @@ def test_an_account_keeps_its_name_across_log_out_and_log_in(server: ServerProce
     page.fill("input[name=password]", "lovelace1815")
     page.click(".login-form button[type=button]")  # create the account
     expect(page.locator(".identity-card")).to_contain_text("Playing as Ada")
+    token = page.evaluate("localStorage.getItem('ghostgames.token')")
     page.click(".identity-card button.link")  # change name: log out
     expect(page.locator(".identity-card")).to_contain_text("Choose a name")
+    status, body = me(server, token)  # the server ended that session, not only the page forgot it
+    assert status == 401 and body["args"]["reason"] == "logged_out"
     page.fill("input[name=guest-name]", "Ada")
     page.click(".guest-form button[type=submit]")
     expect(page.locator(".identity-card [role=alert]")).to_contain_text("The name Ada is already taken.")
@@ -158,6 +162,22 @@ def test_an_account_keeps_its_name_across_log_out_and_log_in(server: ServerProce
     page.fill("input[name=password]", "lovelace1815")
     page.click(".login-form button[type=submit]")
     expect(page.locator(".identity-card")).to_contain_text("Playing as Ada")
+    context.close()
+
+
+def test_a_page_whose_session_is_logged_out_elsewhere_shows_it_is_signed_out(server: ServerProcess,
+                                                                               browser: Browser) -> None:
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    page.goto(server.http_url + "/")
+    page.fill("input[name=account-name]", "Grace")
+    page.fill("input[name=password]", "hopper1906")
+    page.click(".login-form button[type=button]")  # create the account
+    expect(page.locator(".identity-card")).to_contain_text("Playing as Grace")
+    token = page.evaluate("localStorage.getItem('ghostgames.token')")
+    assert server.post("/api/logout", {}, token=token)[0] == 200  # logged out from another device
+    expect(page.locator(".identity-card")).to_contain_text("Choose a name")
+    assert page.evaluate("localStorage.getItem('ghostgames.token')") is None
     context.close()
 
 

@@ -10,10 +10,11 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from ghostgames.server.auth import Identity
+from ghostgames.server.auth import Grant, Identity
 from ghostgames.server.hub import Hub, games_list
 from ghostgames.server.people import People
 from ghostgames.server.ratelimit import PerAddress
+from ghostgames.server.sessions import log_out
 from ghostgames.server.throttle import LoginThrottle
 from ghostgames.storage import public_replay
 from ghostgames.tables import TableError
@@ -68,24 +69,26 @@ def _hub(request: Request) -> Hub:
     return hub
 
 
-def _token_out(people: People, identity: Identity) -> TokenOut:
-    return TokenOut(token=people.token(identity), name=identity.name, guest=identity.guest)
+def _token_out(people: People, grant: Grant) -> TokenOut:
+    return TokenOut(token=people.token(grant), name=grant.name, guest=grant.guest)
+
+
+async def _grant(request: Request, authorization: str | None) -> Grant:
+    """The session the request's bearer token stands for, checked against the database (people.py)."""
+    if not authorization or not authorization.lower().startswith("bearer "):
+        raise TableError("auth_required", "send 'Authorization: Bearer TOKEN'")
+    return await asyncio.to_thread(_people(request).read_token, authorization.split(None, 1)[1].strip())
 
 
 async def _identity(request: Request, authorization: str | None) -> Identity:
-    if not authorization or not authorization.lower().startswith("bearer "):
-        raise TableError("auth_required", "send 'Authorization: Bearer TOKEN'")
-    identity = await asyncio.to_thread(_people(request).read_token, authorization.split(None, 1)[1].strip())
-    if identity is None:
-        raise TableError("bad_token", "the session token is invalid or has expired")
-    return identity
+    return (await _grant(request, authorization)).identity
 
 
 def _address(request: Request) -> str | None:
     return request.client.host if request.client else None
 
 
-async def _new_name(request: Request, step: Callable[[People], Identity]) -> Any:
+async def _new_name(request: Request, step: Callable[[People], Grant]) -> Any:
     """Run one step that makes a name (counted per address, server/ratelimit.py) off the event loop
     (argon2 is slow on purpose) and answer with a token."""
     people = _people(request)
@@ -125,12 +128,12 @@ async def login(body: AccountIn, request: Request) -> Any:
             return _too_many_tries(wait)
         people = _people(request)
         try:
-            identity = await asyncio.to_thread(people.login, body.name, body.password)
+            grant = await asyncio.to_thread(people.login, body.name, body.password)
         except TableError as err:
             locked = throttle.failed(body.name, address) if err.code == "bad_login" else 0
             return _too_many_tries(locked) if locked else error_response(err)
         throttle.succeeded(body.name)
-        return _token_out(people, identity)
+        return _token_out(people, grant)
 
 
 def _too_many_tries(seconds: int) -> JSONResponse:
@@ -147,6 +150,20 @@ async def me(request: Request, authorization: str | None = Header(None)) -> Any:
     except TableError as err:
         return error_response(err)
     return {"name": identity.name, "guest": identity.guest}
+
+
+@router.post("/logout")
+async def logout(request: Request, authorization: str | None = Header(None)) -> Any:
+    """End the bearer token's session, and every other session of the same name: the token and any
+    issued to that name before are refused from now on, on every server process. Sign in again for a
+    new one. A guest keeps the name until its time runs out (seats are held by name)."""
+    state = request.app.state
+    try:
+        grant = await _grant(request, authorization)
+        await log_out(state.people, state.sessions, state.hub.fanout, grant)
+    except TableError as err:
+        return error_response(err)
+    return {"name": grant.name, "guest": grant.guest, "logged_out": True}
 
 
 @router.get("/games")

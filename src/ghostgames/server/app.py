@@ -25,6 +25,8 @@ from ghostgames.server.people import People
 from ghostgames.server.players_api import router as players_router
 from ghostgames.server.quickplay import router as quick_router
 from ghostgames.server.ratelimit import OpenConnections, new_names, sign_ins
+from ghostgames.server.sessions import TOPIC as SESSIONS_TOPIC
+from ghostgames.server.sessions import OpenSessions
 from ghostgames.server.shared import RedisFanout, RedisLeases, RedisPresence
 from ghostgames.server.throttle import LoginThrottle
 from ghostgames.server.ws import websocket_endpoint
@@ -63,6 +65,8 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
         app.state.sign_ins = sign_ins(config.logins_per_address)
         app.state.open_connections = OpenConnections(config.connections_per_address)
         app.state.hub = hub
+        app.state.sessions = OpenSessions()
+        await hub.fanout.subscribe(SESSIONS_TOPIC, app.state.sessions.on_fanout)
         await bots.warm_up()  # the first bot move must not wait for a process to start and import
         await hub.start()
         settle_after_start()  # the full garbage collections were the 2,000-table tail (server/heap.py)

@@ -32,6 +32,12 @@ class Hello(_Message):
     batch: bool = False  # the client reads frames that hold a JSON array of messages (docs/protocol.md §3.1)
 
 
+class Logout(_Message):
+    """End this connection's session and every other of its name (docs/protocol.md §3.1)."""
+
+    type: Literal["logout"]
+
+
 class Lobby(_Message):
     type: Literal["lobby"]
 
@@ -77,11 +83,11 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Hello | Lobby | Unlobby | Create | Watch | Unwatch | Command | Action | Ping
+ClientMessage = Hello | Logout | Lobby | Unlobby | Create | Watch | Unwatch | Command | Action | Ping
 _adapter: TypeAdapter[ClientMessage] = TypeAdapter(
     Annotated[ClientMessage, Field(discriminator="type")]
 )
-TYPES = ("hello", "lobby", "unlobby", "create", "watch", "unwatch", "command", "action", "ping")
+TYPES = ("hello", "logout", "lobby", "unlobby", "create", "watch", "unwatch", "command", "action", "ping")
 
 
 def read_message(text: str) -> ClientMessage:

@@ -12,9 +12,11 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ghostgames.server import messages as m
+from ghostgames.server.auth import Grant
 from ghostgames.server.connection import Connection, encode
-from ghostgames.server.people import People
+from ghostgames.server.people import People, bad_token
 from ghostgames.server.ratelimit import PerAddress, TokenBucket
+from ghostgames.server.sessions import OpenSessions, log_out
 from ghostgames.tables import TableError
 
 log = logging.getLogger(__name__)
@@ -46,7 +48,7 @@ async def _serve(websocket: WebSocket, address: str | None) -> None:
     conn = Connection(websocket, TokenBucket(config.rate_per_second, config.rate_burst))
     conn.address = address
     writer = asyncio.create_task(conn.writer())
-    session = Session(conn, state.hub, state.people, state.new_names)
+    session = Session(conn, state.hub, state.people, state.new_names, state.sessions)
     token, deprecated = _upgrade_token(websocket)
     if token:
         await session.hello(m.Hello(type="hello", token=token), deprecated=deprecated)
@@ -65,6 +67,7 @@ async def _serve(websocket: WebSocket, address: str | None) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        session.close()
         state.hub.disconnect(conn)
         conn.stop()
         with contextlib.suppress(Exception):
@@ -91,11 +94,15 @@ def _upgrade_token(websocket: WebSocket) -> tuple[str | None, str | None]:
 class Session:
     """What one connection says and how the server answers it."""
 
-    def __init__(self, conn: Connection, hub: Any, people: People, new_names: PerAddress) -> None:
+    def __init__(self, conn: Connection, hub: Any, people: People, new_names: PerAddress,
+                 sessions: OpenSessions) -> None:
         self.conn = conn
         self.hub = hub
         self.people = people
         self.new_names = new_names
+        self.sessions = sessions
+        self.grant: Grant | None = None  # the session this connection speaks for; None: it only watches
+        self._expiry: asyncio.TimerHandle | None = None
 
     def refuse(self, error: TableError, size: int = 0, msg_id: Any = None, table: str | None = None) -> None:
         message: dict[str, Any] = {"type": "error", **error.to_json()}
@@ -141,6 +148,8 @@ class Session:
             conn.send({"type": "pong", "id": message.id})
         elif isinstance(message, m.Hello):
             await self.hello(message)
+        elif isinstance(message, m.Logout):
+            await self.logout(message)
         elif isinstance(message, m.Lobby):
             conn.send({**hub.lobby_listen(conn), "id": message.id})
         elif isinstance(message, m.Unlobby):
@@ -172,34 +181,90 @@ class Session:
                            "version": table.version if table is not None else None})
 
     async def hello(self, message: m.Hello, deprecated: str | None = None) -> None:
-        """Who this connection speaks for: a token, a new guest name, or nobody (watch only)."""
-        identity = None
+        """Who this connection speaks for: a token, a new guest name, or nobody (watch only).
+
+        A token shown again is handed back as it is: its lifetime runs from signing in, not from the last
+        connection, so reconnecting never extends it."""
+        grant, token = None, None
         try:
             if message.token:
-                identity = await asyncio.to_thread(self.people.read_token, message.token)
-                if identity is None:
-                    raise TableError("bad_token", "the session token is invalid or has expired")
+                grant = await asyncio.to_thread(self.people.read_token, message.token)
+                token = message.token
             elif message.guest is not None:
                 self.new_names.take(self.conn.address)
-                identity = await asyncio.to_thread(self.people.guest, message.guest)
+                grant = await asyncio.to_thread(self.people.guest, message.guest)
+                token = self.people.token(grant)
         except TableError as err:
             self.refuse(err, msg_id=message.id)
         if message.batch:
             self.conn.batch = True
         batch = {"batch": True} if self.conn.batch else {}
-        if identity is None:
+        if grant is None:
+            self._end_session()  # the welcome says "nobody", and so it is
             self.conn.send({"type": "welcome", "id": message.id, "protocol": PROTOCOL, "user": None, "token": None,
                             **batch})
             return
-        self._become(identity.name, identity.guest)
+        self._start_session(grant)
         welcome = {"type": "welcome", "id": message.id, "protocol": PROTOCOL,
-                   "user": {"name": identity.name, "guest": identity.guest}, "token": self.people.token(identity),
-                   **batch}
+                   "user": {"name": grant.name, "guest": grant.guest}, "token": token, **batch}
         if deprecated:
             welcome["deprecated"] = deprecated
         self.conn.send(welcome)
 
-    def _become(self, name: str, guest: bool) -> None:
+    async def logout(self, message: m.Logout) -> None:
+        """End this connection's session (and every other of its name, people.py) and go on watching as
+        nobody; the welcome that answers says so, as after a `hello` without a token."""
+        grant = self.grant
+        if grant is None:
+            raise TableError("auth_required", "this connection is not signed in, so there is nothing to log out of")
+        self._end_session()
+        await log_out(self.people, self.sessions, self.hub.fanout, grant)
+        batch = {"batch": True} if self.conn.batch else {}
+        self.conn.send({"type": "welcome", "id": message.id, "protocol": PROTOCOL, "user": None, "token": None,
+                        **batch})
+
+    def _start_session(self, grant: Grant) -> None:
+        """Speak for `grant`'s name until its lifetime ends; then the connection only watches. A guest
+        name is free for somebody else from that moment, so an open connection must not outlive it."""
+        self._forget_grant()
+        self.grant = grant
+        self.sessions.add(grant.user_id, self)
+        self._become(grant.name, grant.guest)
+        loop = asyncio.get_running_loop()
+        self._expiry = loop.call_later(max(0.0, self.people.expires(grant) - time.time()), self._expired)
+
+    def _expired(self) -> None:
+        self._expiry = None
+        self._end_session()
+        self.refuse(bad_token("expired", "this session ended: its lifetime from signing in is over; this "
+                                         "connection now only watches; log in again with your password, or "
+                                         "choose a guest name"))
+
+    def logged_out(self) -> None:
+        """The name's holder logged out on another connection or over HTTP (server/sessions.py)."""
+        self._end_session()
+        self.refuse(bad_token("logged_out", "this session was logged out; this connection now only watches; "
+                                            "log in again with your password, or choose a guest name"))
+
+    def _end_session(self) -> None:
+        """Stop speaking for a name (if the connection did): from now on it only watches."""
+        self._forget_grant()
+        if self.conn.user is not None:
+            self._become(None, True)
+
+    def close(self) -> None:
+        """The connection is gone: nothing is left to end."""
+        self._forget_grant()
+
+    def _forget_grant(self) -> None:
+        if self._expiry is not None:
+            self._expiry.cancel()
+            self._expiry = None
+        if self.grant is not None:
+            self.sessions.discard(self.grant.user_id, self)
+            self.grant = None
+
+    def _become(self, name: str | None, guest: bool) -> None:
         """Switch the connection's identity; its watched tables see the change in presence."""
         watched = list(self.conn.watching)
         for table_id in watched:

@@ -29,7 +29,10 @@ class UserRow(Base):
     skeleton: Mapped[str | None] = mapped_column(Text, nullable=True, index=True)
     password_hash: Mapped[str | None] = mapped_column(Text, nullable=True)
     guest: Mapped[bool] = mapped_column(Boolean, default=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)  # claimed, re-claimed
+    # how often this name's holder logged out: a session token carries the count it was issued under, so
+    # logging out ends every token issued before (server/auth.py); stored, so every worker agrees
+    logouts: Mapped[int] = mapped_column(Integer, server_default="0")
 
 
 class TableRow(Base):

@@ -82,7 +82,8 @@ class User:
     name: str
     guest: bool
     password_hash: str | None
-    created_at: datetime
+    created_at: datetime  # when the name was claimed (again, for a guest name taken after it was free)
+    logouts: int = 0  # how often its holder logged out (see UserRow.logouts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,12 +255,23 @@ class Repository:
         try:
             with self.sessions.begin() as session:
                 row = UserRow(name=name, name_key=name.lower(), guest=guest, password_hash=password_hash,
-                              created_at=now, skeleton=skeleton)
+                              created_at=now, skeleton=skeleton, logouts=0)
                 session.add(row)
                 session.flush()
                 return _user(row)
         except IntegrityError:
             raise NameTaken(name) from None
+
+    def log_out(self, user_id: int, created_at: datetime) -> int | None:
+        """End every session token of this creation of the name (server/auth.py): count one more logout,
+        and return the count. None when the name was re-created since (its tokens are refused for that)."""
+        with self._writing(), self.sessions.begin() as session:
+            row = session.get(UserRow, user_id, with_for_update=True)
+            if row is None or _aware(row.created_at) != created_at:
+                return None
+            count = session.scalar(update(UserRow).where(UserRow.id == user_id)
+                                   .values(logouts=UserRow.logouts + 1).returning(UserRow.logouts))
+            return None if count is None else int(count)
 
     def fill_skeletons(self, skeleton: Callable[[str], str], batch: int = 500) -> int:
         """Give every stored name without a skeleton its skeleton (names stored before they existed)."""
@@ -562,9 +574,13 @@ def _add_record(
     return int(row.id)
 
 
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives back the UTC times it was given without their zone."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 def _user(row: UserRow) -> User:
-    created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
-    return User(int(row.id), row.name, bool(row.guest), row.password_hash, created)
+    return User(int(row.id), row.name, bool(row.guest), row.password_hash, _aware(row.created_at), int(row.logouts))
 
 
 def _stored(row: RecordRow) -> StoredRecord:

@@ -43,7 +43,13 @@ export function identityForm(connection, { compact = false } = {}) {
   return h("div", { class: "identity" }, guest, h("p", { class: "or" }, t("identity.or")), login, message);
 }
 
+/** Log out: the server ends the session (every token of the name issued so far, docs/protocol.md §1),
+ * then the page forgets the token and reconnects as nobody; it forgets it too when the call fails. */
 export function logout(connection) {
-  session.save(null, null);
-  connection.restart();
+  const forget = () => {
+    session.save(null, null);
+    connection.restart();
+  };
+  if (!session.token) return forget();
+  api("/logout", { method: "POST" }).then(forget, forget);
 }

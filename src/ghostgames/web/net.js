@@ -126,7 +126,13 @@ export class Connection {
       for (const opener of this.openers) opener(this);
       for (const waiting of this.outbox.splice(0)) this.send(waiting);
     }
-    if (message.type === "error" && message.code === "bad_token") session.save(null, null);
+    if (message.type === "error" && message.code === "bad_token") {
+      // Refused at hello, or a session that ended while open (its lifetime is over, or the name logged out
+      // elsewhere): the token is dead. An open session reconnects as nobody, so the page shows it.
+      const wasSignedIn = this.ready && this.user;
+      session.save(null, null);
+      if (wasSignedIn) this.restart();
+    }
     if (message.id && this.pending.has(message.id)) {
       const { resolve, reject } = this.pending.get(message.id);
       this.pending.delete(message.id);
