@@ -101,7 +101,8 @@ async def read_all(client: httpx.AsyncClient, path: str, start: int | None = 0) 
         total += len(answer.content)
         largest = max(largest, len(answer.content))
         answers += 1
-        start = answer.json().get("next")
+        # a new page is small; an answer of many megabytes is the old format's whole game (not parsed here)
+        start = answer.json().get("next") if len(answer.content) < 5_000_000 else None
     return total, largest, answers
 
 

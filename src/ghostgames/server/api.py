@@ -233,6 +233,9 @@ async def replay(record_id: str, request: Request, start: Start = 0, count: Coun
         number = record_number(record_id)
     except TableError as err:
         return error_response(err)
+    cached = replays(request).cached((number, None, start, count))
+    if cached is not None:
+        return cached
     stored = await asyncio.to_thread(_hub(request).repo.get_record, number)
     if stored is None:
         return error_response(TableError("no_such_record", f"there is no record {number}", record=number))

@@ -72,6 +72,11 @@ class Replays:
         """Count one replay request from `address`, or raise `replays_limited` (with `retry_after`)."""
         self.limit.take(address)
 
+    def cached(self, key: Key) -> Response | None:
+        """A page already built, answered without reading the record again (records never change)."""
+        body = self.cache.get(key)
+        return None if body is None else Response(body, media_type="application/json")
+
     async def page(self, stored: StoredRecord, seat: int | None, start: int, count: int) -> Response:
         """The encoded page, from the cache or built in a thread (raises NoSuchStep past the last step)."""
         key: Key = (stored.id, seat, start, count)
