@@ -184,7 +184,7 @@ def main() -> None:
     parser.add_argument("--skip-old-server", action="store_true", help="do not serve the old format at all")
     parser.add_argument("--json", type=Path, default=ROOT / "benchmarks" / "results" / "replay-size.json")
     args = parser.parse_args()
-    console = Console()
+    console = Console(width=200)
 
     started = time.perf_counter()
     longest, review, tried = find_records(args.seeds)
@@ -243,6 +243,9 @@ def show(console: Console, out: dict[str, Any]) -> None:
                    f"{out['readers']} deep pages", f"{out['readers']} readers", "RSS before", "RSS peak", "RSS after",
                    "slowest probe"):
         table.add_column(column, justify="right")
+    loads = [load[0] for run in out["runs"] for load in [run["load"]]]
+    table.caption = (f"1-minute load average after each run: {min(loads):.1f} to {max(loads):.1f} on {os.cpu_count()} "
+                     "cores shared with other work; RSS is the server process alone")
     mb = 2**20
     for name, m in out["medians"].items():
         label, fmt = name.split("/")

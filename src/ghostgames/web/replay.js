@@ -177,6 +177,7 @@ export async function replayPage(root, connection, recordId) {
         await pages.load(step);
       } catch (error) {
         pause();
+        if (wanted === step) wanted = index; // the buttons go on from the step shown
         mover.textContent = errorText(error);
         return;
       }
