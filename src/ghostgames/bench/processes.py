@@ -93,9 +93,10 @@ class Processes:
 
 
 def start_servers(workers: int, db: str | None, redis: str | None, directory: Path,
-                  source: Path | None = None) -> Processes:
+                  source: Path | None = None, ready_timeout: float = 60.0) -> Processes:
     """`source`: another version's src/ directory to run the servers from (a before/after comparison with
-    the same load client); by default the installed one."""
+    the same load client); by default the installed one. A server that is not ready in `ready_timeout`
+    seconds (a busy machine starts them slowly) stops them all."""
     url = db or f"sqlite:///{directory / 'bench.db'}"
     out = Processes()
     env = {**os.environ, **SERVER_ENV}
@@ -116,9 +117,17 @@ def start_servers(workers: int, db: str | None, redis: str | None, directory: Pa
         out.ports.append(port)
         out.logs.append(log)
         if index == 0:
-            out.wait_ready()  # the first one creates the schema; the others find it
-    out.wait_ready()
+            _ready_or_stop(out, ready_timeout)  # the first one creates the schema; the others find it
+    _ready_or_stop(out, ready_timeout)
     return out
+
+
+def _ready_or_stop(out: Processes, timeout: float) -> None:
+    try:
+        out.wait_ready(timeout)
+    except RuntimeError:
+        out.stop()
+        raise
 
 
 def start_echo(workers: int, directory: Path) -> Processes:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
@@ -14,9 +14,11 @@ from ghostgames.server.auth import Grant, Identity
 from ghostgames.server.hub import Hub, games_list
 from ghostgames.server.people import People
 from ghostgames.server.ratelimit import PerAddress
+from ghostgames.server.replays import Replays
 from ghostgames.server.sessions import log_out
 from ghostgames.server.throttle import LoginThrottle
-from ghostgames.storage import public_replay
+from ghostgames.storage import StoredRecord
+from ghostgames.storage.replay import MAX_START, PAGE_STEPS
 from ghostgames.tables import TableError
 
 router = APIRouter(prefix="/api")
@@ -25,7 +27,7 @@ STATUS = {
     "auth_required": 401, "bad_token": 401, "bad_login": 401, "name_taken": 409, "no_such_table": 404,
     "no_such_record": 404, "not_seated": 403, "create_limited": 429, "too_many_tables": 409,
     "too_many_tries": 429, "names_limited": 429, "name_confusable": 409, "already_playing": 409,
-    "no_such_player": 404, "not_yours": 403,
+    "no_such_player": 404, "not_yours": 403, "replays_limited": 429, "no_such_step": 404,
 }
 
 
@@ -208,15 +210,50 @@ async def records(request: Request, game: str | None = None, source: str | None 
     return [stored.summary() for stored in found]
 
 
-@router.get("/records/{record_id}/replay")
-async def replay(record_id: str, request: Request) -> Any:
-    """A finished game step by step, as a spectator saw it: view(None) after each action."""
+def record_number(record_id: str) -> int:
+    """A path's record id as a number, or `no_such_record` naming the range ids take: plain ASCII digits
+    from 1 to MAX_RECORD_ID (anything else is no record; a larger number would overflow the database)."""
     number = int(record_id) if record_id.isascii() and record_id.isdigit() and len(record_id) < 20 else 0
     if not 1 <= number <= MAX_RECORD_ID:
+        raise TableError("no_such_record", f"there is no record {record_id[:40]!r}: record ids are whole numbers "
+                         f"from 1 to {MAX_RECORD_ID}, as GET /api/records lists them", record=record_id[:40])
+    return number
+
+
+def replays(request: Request) -> Replays:
+    found: Replays = request.app.state.replays
+    return found
+
+
+async def replay_page(request: Request, stored: StoredRecord, seat: int | None, start: int, count: int) -> Any:
+    """A page of a replay, cached (server/replays.py); 404 `no_such_step` when `from` is past the end."""
+    total = len(stored.record.actions) + 1
+    if start >= total:
         return error_response(TableError(
-            "no_such_record", f"there is no record {record_id[:40]!r}: record ids are whole numbers from 1 to "
-            f"{MAX_RECORD_ID}, as GET /api/records lists them", record=record_id[:40]))
+            "no_such_step", f"record {stored.id} has steps 0 to {total - 1}; 'from' must be one of them",
+            record=stored.id, total=total, last=total - 1))
+    return await replays(request).page(stored, seat, start, count)
+
+
+# `from`: the first step of the page (0 is the position before the first action); `count`: steps in it.
+Start = Annotated[int, Query(alias="from", ge=0, le=MAX_START, description="first step of the page (0: before "
+                                                                         "the first action)")]
+Count = Annotated[int, Query(ge=1, le=PAGE_STEPS, description=f"steps in the page, at most {PAGE_STEPS}")]
+
+
+@router.get("/records/{record_id}/replay")
+async def replay(record_id: str, request: Request, start: Start = 0, count: Count = PAGE_STEPS) -> Any:
+    """A page of a finished game step by step, as a spectator saw it: view(None) at its first step, then
+    what changed at each step after it (docs/protocol.md); `next` is where the next page starts."""
+    try:
+        replays(request).count(_address(request))
+        number = record_number(record_id)
+    except TableError as err:
+        return error_response(err)
+    cached = replays(request).cached((number, None, start, count))
+    if cached is not None:
+        return cached
     stored = await asyncio.to_thread(_hub(request).repo.get_record, number)
     if stored is None:
         return error_response(TableError("no_such_record", f"there is no record {number}", record=number))
-    return await asyncio.to_thread(public_replay, stored)
+    return await replay_page(request, stored, None, start, count)

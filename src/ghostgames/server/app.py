@@ -25,6 +25,7 @@ from ghostgames.server.people import People
 from ghostgames.server.players_api import router as players_router
 from ghostgames.server.quickplay import router as quick_router
 from ghostgames.server.ratelimit import OpenConnections, new_names, sign_ins
+from ghostgames.server.replays import Replays
 from ghostgames.server.sessions import TOPIC as SESSIONS_TOPIC
 from ghostgames.server.sessions import OpenSessions
 from ghostgames.server.shared import RedisFanout, RedisLeases, RedisPresence
@@ -64,6 +65,7 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
         app.state.new_names = new_names(config.names_per_address)
         app.state.sign_ins = sign_ins(config.logins_per_address)
         app.state.open_connections = OpenConnections(config.connections_per_address)
+        app.state.replays = Replays(config.replays_per_address, int(config.replay_cache_mb * 1024 * 1024))
         app.state.hub = hub
         app.state.sessions = OpenSessions()
         await hub.fanout.subscribe(SESSIONS_TOPIC, app.state.sessions.on_fanout)

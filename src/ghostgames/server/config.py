@@ -39,6 +39,10 @@ class ServerConfig:
     names_per_address: float = 30.0
     logins_per_address: float = 30.0  # password logins, right or wrong: a burst of that many, then that many a minute
     connections_per_address: int = 100  # WebSocket connections open at once from one address
+    # Replay pages (GET /api/records/{id}/replay and .../replay/{seat}) per address: a burst of that many,
+    # refilled at that many a minute; encoded pages are cached per process up to replay_cache_mb.
+    replays_per_address: float = 60.0
+    replay_cache_mb: float = 32.0
     # A table out of play (open or finished) with no person seated and no connection watching closes after
     # idle_close seconds; a sweep looks every sweep_every seconds (from start, so rebuilt tables too).
     sweep_every: float = 30.0
@@ -71,6 +75,8 @@ class ServerConfig:
             names_per_address=_env_float("GHOSTGAMES_NAMES_PER_ADDRESS", 30.0),
             logins_per_address=_env_float("GHOSTGAMES_LOGINS_PER_ADDRESS", 30.0),
             connections_per_address=int(_env_float("GHOSTGAMES_CONNECTIONS_PER_ADDRESS", 100)),
+            replays_per_address=_env_float("GHOSTGAMES_REPLAYS_PER_ADDRESS", 60.0),
+            replay_cache_mb=_env_float("GHOSTGAMES_REPLAY_CACHE_MB", 32.0),
             sweep_every=_env_float("GHOSTGAMES_SWEEP_EVERY", 30.0),
             idle_close=_env_float("GHOSTGAMES_IDLE_CLOSE", 300.0),
             lobby_flush=_env_float("GHOSTGAMES_LOBBY_FLUSH", 0.25),

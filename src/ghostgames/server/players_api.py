@@ -6,13 +6,24 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from ghostgames.games import GAMES
-from ghostgames.server.api import MAX_RECORD_ID, _hub, _identity, error_response
-from ghostgames.storage import seat_replay
+from ghostgames.server.api import (
+    MAX_RECORD_ID,
+    Count,
+    Start,
+    _address,
+    _hub,
+    _identity,
+    error_response,
+    record_number,
+    replay_page,
+    replays,
+)
 from ghostgames.storage.ratings import BOT_PREFIX, person_key
+from ghostgames.storage.replay import PAGE_STEPS
 from ghostgames.tables import TableError
 
 router = APIRouter(prefix="/api")
@@ -88,24 +99,31 @@ async def ratings(game: str, request: Request, offset: int = Query(0, ge=0, le=M
     return await asyncio.to_thread(_hub(request).repo.leaderboard, game, offset, limit)
 
 
+MAX_SEAT = 15  # seats count from 0 and a table has at most 16
+
+
 @router.get("/records/{record_id}/replay/{seat}")
-async def my_seat_replay(record_id: int, seat: int, request: Request,
+async def my_seat_replay(record_id: str, request: Request, seat: int = Path(ge=0, le=MAX_SEAT),
+                         start: Start = 0, count: Count = PAGE_STEPS,
                          authorization: str | None = Header(None)) -> Any:
-    """A finished game from the seat you sat in (seats count from 0 here): what you saw, step by step."""
+    """A page of a finished game from the seat you sat in (seats count from 0 here): what you saw, step by
+    step, in the same paged form as the spectator's replay."""
     hub = _hub(request)
     try:
+        replays(request).count(_address(request))
+        number = record_number(record_id)
         identity = await _identity(request, authorization)
-        stored = await asyncio.to_thread(hub.repo.get_record, record_id)
+        stored = await asyncio.to_thread(hub.repo.get_record, number)
         if stored is None:
-            raise TableError("no_such_record", f"there is no record {record_id}", record=record_id)
+            raise TableError("no_such_record", f"there is no record {number}", record=number)
         keys = stored.seat_keys or []
         if not 0 <= seat < len(keys) or keys[seat] != person_key(identity.name):
-            raise TableError("not_seated", f"you did not sit in seat {seat} of game {record_id}; "
-                             "watch its spectator replay instead", record=record_id, seat=seat)
+            raise TableError("not_seated", f"you did not sit in seat {seat} of game {number}; "
+                             "watch its spectator replay instead", record=number, seat=seat)
         user = await asyncio.to_thread(hub.repo.get_user, identity.name)
         if user is None or stored.created_at < user.created_at:
             raise TableError("not_seated", "that game was played by an earlier holder of your name",
-                             record=record_id, seat=seat)
+                             record=number, seat=seat)
     except TableError as err:
         return error_response(err)
-    return await asyncio.to_thread(seat_replay, stored, seat)
+    return await replay_page(request, stored, seat, start, count)

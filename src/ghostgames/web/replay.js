@@ -1,6 +1,10 @@
 // A finished game step by step, drawn by the same per-game renderer as the live table. The views come
 // from the server already redacted for their reader (docs/protocol.md: a spectator's replay, or a seated
 // player's own seat); this page only shows them. /replay/{id}?seat=N&move=M links to one move.
+//
+// The server sends a replay in pages (`?from=`): a page's first step has its whole view and each later
+// step only what changed (`delta`: `set` keys, lists that `append`ed, keys to `drop`). This page fetches
+// the pages it needs as the reader moves and rebuilds a step's view from its page's first view.
 
 import { clear, h } from "./dom.js";
 import { errorText } from "./errors.js";
@@ -13,6 +17,62 @@ const GAME_MODULES = {
   thelast: () => import("./games/thelast.js"),
 };
 const PLAY_STEP_MS = 700; // one move per this long while playing: slow enough to follow a capture
+const PREFETCH = 50; // this close to a page's end, the next page is fetched ahead
+
+/** The next view: `view` (left as it is) changed by one step's delta. */
+export function applyDelta(view, delta) {
+  const next = { ...view, ...(delta.set || {}) };
+  for (const [key, items] of Object.entries(delta.append || {})) next[key] = next[key].concat(items);
+  for (const key of delta.drop || []) delete next[key];
+  return next;
+}
+
+/** The pages of one replay, fetched once each, and the view of any step rebuilt from its page. */
+class ReplayPages {
+  constructor(path, first) {
+    this.path = path;
+    this.total = first.total;
+    this.size = first.page;
+    this.pages = new Map([[first.from, first]]);
+    this.loading = new Map();
+    this.cursor = null; // the last view rebuilt: {step, view}, so the next step costs one delta
+  }
+
+  startOf(step) {
+    return Math.floor(step / this.size) * this.size;
+  }
+
+  has(step) {
+    return this.pages.has(this.startOf(step));
+  }
+
+  load(step) {
+    const start = this.startOf(step);
+    if (this.pages.has(start)) return Promise.resolve();
+    if (!this.loading.has(start)) {
+      const request = api(`${this.path}?from=${start}`)
+        .then((page) => this.pages.set(start, page))
+        .finally(() => this.loading.delete(start));
+      this.loading.set(start, request);
+    }
+    return this.loading.get(start);
+  }
+
+  step(step) {
+    const page = this.pages.get(this.startOf(step));
+    return page.steps[step - page.from];
+  }
+
+  view(step) {
+    const page = this.pages.get(this.startOf(step));
+    let { cursor } = this;
+    if (!cursor || cursor.step > step || cursor.step < page.from) cursor = { step: page.from, view: page.steps[0].view };
+    let { view } = cursor;
+    for (let at = cursor.step + 1; at <= step; at += 1) view = applyDelta(view, page.steps[at - page.from].delta);
+    this.cursor = { step, view };
+    return view;
+  }
+}
 
 export async function replayPage(root, connection, recordId) {
   const params = new URLSearchParams(location.search);
@@ -20,18 +80,23 @@ export async function replayPage(root, connection, recordId) {
   const viewer = seatParam === null || seatParam === "" ? null : Number(seatParam);
   const status = h("p", { class: "replay-status", role: "status" }, t("table.loading"));
   root.append(h("div", { class: "replay-page" }, status));
+  const path = viewer === null ? `/records/${recordId}/replay` : `/records/${recordId}/replay/${viewer}`;
   let replay;
+  let pages;
+  let index;
   try {
-    replay = await api(viewer === null ? `/records/${recordId}/replay` : `/records/${recordId}/replay/${viewer}`);
+    replay = await api(`${path}?from=0`);
+    pages = new ReplayPages(path, replay);
+    index = Math.max(0, Math.min(pages.total - 1, Number(params.get("move") ?? 0) || 0));
+    await pages.load(index);
   } catch (error) {
     status.textContent = errorText(error);
     status.classList.add("form-error");
     return;
   }
-  const steps = replay.steps;
-  const last = steps.length - 1;
-  let index = Math.max(0, Math.min(last, Number(params.get("move") ?? 0) || 0));
+  const last = pages.total - 1;
   let timer = null;
+  let wanted = index; // the step the reader asked for last, while its page may still be on its way
 
   const seatName = (seat) => {
     if (seat === "ghost") return t("thelast.ghost");
@@ -50,9 +115,9 @@ export async function replayPage(root, connection, recordId) {
     "aria-label": t("replay.slider"), oninput: () => go(Number(slider.value)) });
   const button = (cls, key, onclick) => h("button", { type: "button", class: cls, title: t(key), "aria-label": t(key), onclick }, t(key));
   const first = button("replay-first", "replay.first", () => go(0));
-  const prev = button("replay-prev", "replay.prev", () => go(index - 1));
+  const prev = button("replay-prev", "replay.prev", () => go(wanted - 1));
   const play = button("replay-play", "replay.play", () => (timer ? pause() : start()));
-  const next = button("replay-next", "replay.next", () => go(index + 1));
+  const next = button("replay-next", "replay.next", () => go(wanted + 1));
   const end = button("replay-last", "replay.last", () => go(last));
   const copy = h("button", { type: "button", class: "replay-link", onclick: () => copyLink() }, t("replay.copy_link"));
   const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": t("replay.controls") },
@@ -84,13 +149,13 @@ export async function replayPage(root, connection, recordId) {
     whose.textContent = viewer === null ? t("replay.spectator") : t("replay.seat_view", { seat: viewer + 1, name: seatName(viewer) });
     players.textContent = replay.names.map((name, seat) => `${seat + 1}. ${name}`).join("  ·  ");
     position.textContent = index === 0 ? t("replay.start", { total: last }) : t("replay.move", { n: index, total: last });
-    const acting = steps[index].seat;
+    const acting = pages.step(index).seat;
     mover.textContent = acting === null || acting === undefined ? "" : t("replay.moved", { name: seatName(acting) });
     play.textContent = t(timer ? "replay.pause" : "replay.play");
   }
 
   function draw() {
-    const view = { ...steps[index].view, legal: [] };
+    const view = { ...pages.view(index), legal: [] };
     renderer.update(view);
     slider.value = String(index);
     first.disabled = prev.disabled = index === 0;
@@ -98,12 +163,27 @@ export async function replayPage(root, connection, recordId) {
     document.body.dataset.replayMove = String(index);
     document.body.dataset.replayLast = String(last);
     drawText();
+    const ahead = pages.startOf(index) + pages.size;
+    if (ahead <= last && ahead - index <= PREFETCH) pages.load(ahead).catch(() => {}); // fetched again when needed
   }
 
-  function go(to) {
-    const wanted = Math.max(0, Math.min(last, to));
-    if (wanted === index && renderer.element.isConnected && document.body.dataset.replayMove === String(index)) return;
-    index = wanted;
+  async function go(to) {
+    wanted = Math.max(0, Math.min(last, to));
+    const step = wanted;
+    if (step === index && renderer.element.isConnected && document.body.dataset.replayMove === String(index)) return;
+    if (!pages.has(step)) {
+      mover.textContent = t("table.loading");
+      try {
+        await pages.load(step);
+      } catch (error) {
+        pause();
+        if (wanted === step) wanted = index; // the buttons go on from the step shown
+        mover.textContent = errorText(error);
+        return;
+      }
+      if (wanted !== step) return; // the reader moved on while the page came
+    }
+    index = step;
     history.replaceState(null, "", moveLink().slice(location.origin.length));
     draw();
     if (index === last) pause();
@@ -111,7 +191,8 @@ export async function replayPage(root, connection, recordId) {
 
   function start() {
     if (index === last) go(0);
-    timer = setInterval(() => go(index + 1), PLAY_STEP_MS);
+    // a step whose page is still on its way is waited for, not skipped
+    timer = setInterval(() => pages.has(wanted) && go(wanted + 1), PLAY_STEP_MS);
     drawText();
   }
 
@@ -124,7 +205,7 @@ export async function replayPage(root, connection, recordId) {
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
     if (event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLSelectElement) return;
-    const moves = { ArrowLeft: () => go(index - 1), ArrowRight: () => go(index + 1), Home: () => go(0), End: () => go(last) };
+    const moves = { ArrowLeft: () => go(wanted - 1), ArrowRight: () => go(wanted + 1), Home: () => go(0), End: () => go(last) };
     if (moves[event.key]) {
       event.preventDefault();
       pause();
