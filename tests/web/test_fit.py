@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from tests.server.harness import ServerProcess
 from tests.web.pages import choose_instant_pace, create_table, enter_as_guest, start_with_bots, wait_turn_or_end
@@ -138,3 +138,11 @@ def test_32_1_2_the_table_fits_every_screen_in_the_setup_and_on_my_turn(
     for size in SIZES:
         problems += look(page, name, "play", players, size)
     assert not problems, "\n".join(problems)
+    # on the phone (the last size) the chat and the log are a drawer, opened and closed from the head
+    chat = page.locator(".chat-input")
+    expect(chat).to_be_hidden()
+    page.click("button.drawer-toggle")
+    expect(chat).to_be_in_viewport()
+    expect(page.locator("button.drawer-toggle")).to_have_attribute("aria-expanded", "true")
+    page.click("button.drawer-toggle")
+    expect(chat).to_be_hidden()

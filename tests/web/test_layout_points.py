@@ -11,6 +11,7 @@ import json
 import random
 import re
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -41,6 +42,7 @@ window.ready = true;
 </script></body></html>"""
 
 Show = Callable[[dict[str, Any]], Page]
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 INSIDE = """([inner, outer]) => {
   const a = document.querySelector(outer).getBoundingClientRect();
   return [...document.querySelectorAll(inner)].map((el) => {
@@ -155,6 +157,8 @@ def test_32_12_a_ghooost_round_summary_shows_over_the_table_until_the_player_goe
     assert box is not None and hand is not None
     assert box["y"] + box["height"] <= hand["y"] + 1, "the round summary lies below the hand"
     assert box["y"] >= 0 and box["y"] + box["height"] <= 800, "the round summary is outside the screen"
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "round-panel-ghooost-1280x800.png"))
     page.clock.run_for(60_000)  # a minute later it is still there: it does not go by itself
     expect(panel).to_be_visible()
     # the player's first move of the next round is their "go on"

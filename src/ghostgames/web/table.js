@@ -143,12 +143,19 @@ export function tablePage(root, connection, tableId) {
   // drawer on a phone (the head's "Chat and log" opens it); the page's classes name the game, its state
   // and the number of players, so the stylesheet lays each game out for its player count.
   const tablePage = h("div", { class: "table-page" });
-  const sideColumn = h("aside", { class: "side-column", id: "table-side" }, chat.element, logBox);
+  const openDrawer = (open) => {
+    tablePage.classList.toggle("drawer-open", open);
+    drawerButton.setAttribute("aria-expanded", String(open));
+  };
+  const sideColumn = h("aside", { class: "side-column", id: "table-side", onkeydown: (event) => {
+    // Escape in the chat's input closes its completions (chat.js); elsewhere in the drawer it closes it.
+    if (event.key === "Escape" && tablePage.classList.contains("drawer-open") && !event.target.matches?.(".chat-input")) {
+      openDrawer(false);
+      drawerButton.focus();
+    }
+  } }, chat.element, logBox);
   const drawerButton = h("button", { class: "drawer-toggle", "aria-controls": "table-side", "aria-expanded": "false",
-    onclick: () => {
-      const open = tablePage.classList.toggle("drawer-open");
-      drawerButton.setAttribute("aria-expanded", String(open));
-    } }, t("table.drawer"));
+    onclick: () => openDrawer(!tablePage.classList.contains("drawer-open")) }, t("table.drawer"));
   tablePage.append(
     head, identitySlot, errorBanner,
     h("div", { class: "table-body" },
