@@ -77,7 +77,7 @@ def test_a_tile_finds_an_opponent_shows_the_wait_stops_it_and_offers_a_bot_of_my
 
     tile = page.locator(".game-tile[data-game=ghooost]")
     tile.locator("button.find-opponent").click()
-    expect(tile.locator(".quick-status")).to_contain_text("Looking for a Ghooost! opponent")
+    expect(tile.locator(".quick-status")).to_contain_text("Looking for an opponent for Ghooost!")
     expect(tile.locator("button.quick-cancel")).to_be_visible()
     expect(tile.locator("button.quick-cancel")).to_have_text("Stop waiting")
     expect(tile.locator("button.find-opponent")).to_be_disabled()
@@ -171,7 +171,7 @@ def test_a_reload_keeps_the_wait_and_the_pair_is_still_found(
 
     page.reload()
     tile = page.locator(".game-tile[data-game=geister]")
-    expect(tile.locator(".quick-status")).to_contain_text("Looking for a Geister opponent")
+    expect(tile.locator(".quick-status")).to_contain_text("Looking for an opponent for Geister")
     expect(tile.locator("button.find-opponent")).to_be_disabled()
     assert waited(page, "geister") >= before  # the same wait, not a new one
     expect(tile.locator(".quick-status")).not_to_contain_text(f"({waited(page, 'geister')} s)")  # still asking

@@ -113,7 +113,7 @@ def test_two_people_in_two_browsers_meet_through_quick_play(server: ServerProces
         pages.append(page)
     pages[0].click(".game-tile[data-game=geister] button.find-opponent")
     expect(pages[0].locator(".game-tile[data-game=geister] .quick-status")).to_contain_text(
-        "Looking for a Geister opponent")
+        "Looking for an opponent for Geister")
     pages[1].click(".game-tile[data-game=geister] button.find-opponent")
     for page in pages:
         page.wait_for_url(re.compile(r"/table/"))

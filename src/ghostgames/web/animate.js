@@ -22,6 +22,11 @@ export function reducedMotion() {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 }
 
+/** Nothing slides under reduced motion, nor at the pace "instant" (every update drawn at once). */
+function still() {
+  return reducedMotion() || chosenPace() === "instant";
+}
+
 /**
  * Where each marked element is now, by key: `data-anim` names an element that moves (a card, a ghost),
  * `data-anim-origin` a place things come from or go to (a seat, a square, the hand).
@@ -41,7 +46,7 @@ export function snapshot(root) {
  * names a place in `before`) slides from there to its new place. Returns the animations started.
  */
 export function flip(root, before) {
-  if (reducedMotion() || !before.size) return [];
+  if (still() || !before.size) return [];
   const started = [];
   for (const el of root.querySelectorAll("[data-anim], [data-anim-from]")) {
     const old = (el.dataset.anim && before.get(el.dataset.anim)) || (el.dataset.animFrom && before.get(el.dataset.animFrom));
@@ -65,7 +70,7 @@ export function flip(root, before) {
  * to `target` and vanish. They take no clicks and are gone when the flight ends.
  */
 export function flyAway(cards, target) {
-  if (reducedMotion() || !target) return [];
+  if (still() || !target) return [];
   const to = target.getBoundingClientRect();
   return cards.map(({ node, rect }, i) => {
     const copy = node.cloneNode(true);

@@ -9,7 +9,11 @@ import { Connection, session } from "./net.js";
 
 async function main() {
   await setLanguage(preferredLanguage());
-  document.getElementById("picker-slot").append(pacePicker(t, onLanguageChange), languagePicker());
+  // The pace picker carries a visible label (issue 32 point 23), not only its accessible name.
+  const paceLabel = h("span", { class: "pace-label" }, t("ui.pace_label"));
+  onLanguageChange(() => (paceLabel.textContent = t("ui.pace_label")));
+  document.getElementById("picker-slot").append(
+    h("label", { class: "pace-field" }, paceLabel, pacePicker(t, onLanguageChange)), languagePicker());
   const connection = new Connection();
   const status = document.getElementById("connection");
   let lastStatus = "connecting";

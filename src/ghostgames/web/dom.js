@@ -54,6 +54,10 @@ export function redrawKeepingFocus(root, paint) {
   if (active && active !== root && root.contains(active)) {
     selector = identitySelector(active);
     index = Math.max(0, [...root.querySelectorAll(selector)].indexOf(active));
+    // Let go of the focus before emptying the root: Chrome lays the page out when the focused element is
+    // removed, and with the root empty for that moment the page is shorter, so a page scrolled down was
+    // pulled back to the top on every click (Geister's setup tray, issue 32 point 3).
+    active.blur();
   }
   clear(root);
   paint();

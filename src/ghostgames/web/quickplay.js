@@ -106,9 +106,14 @@ export function quickStatusLine(game, quick) {
   const cancel = h("button", { type: "button", class: "quick-cancel", onclick: () => quick.leave() });
   const bot = h("button", { type: "button", class: "quick-bot primary", onclick: () => quick.takeBot() });
   const line = h("div", { class: "quick-line", dataset: { game } }, status, h("span", { class: "quick-actions" }, cancel, bot));
+  let shown = ""; // what the line last offered: the wait, then the bot
   line.update = () => {
     const { state } = quick;
     const waiting = state.game === game;
+    // The wait and the bot offer appear in the screen, not below its fold (issue 32 point 21).
+    const offer = waiting ? (state.bot ? "bot" : "wait") : "";
+    if (offer && offer !== shown && line.isConnected) requestAnimationFrame(() => line.scrollIntoView({ block: "nearest" }));
+    shown = offer;
     line.classList.toggle("waiting", waiting);
     status.textContent = waiting
       ? t("quick.waiting", { game: t(`game.${game}`), seconds: state.waited })

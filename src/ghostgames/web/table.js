@@ -138,13 +138,39 @@ export function tablePage(root, connection, tableId) {
     }),
   });
 
-  root.append(
-    h("div", { class: "table-page" },
-      head, identitySlot, errorBanner, statusBanner,
-      h("div", { class: "table-body" },
-        h("div", { class: "main-column" }, seats, controls, pregame, stepCaption, endPanel, gameArea, mySeatSlot),
-        h("aside", { class: "side-column" }, chat.element, logBox))),
-  );
+  // The layout (issue 32, docs/web.md "The table fits the screen"): whose turn it is and the table's
+  // actions in one bar over the game; the chat and the log in a side column on a wide screen and in a
+  // drawer on a phone (the head's "Chat and log" opens it); the page's classes name the game, its state
+  // and the number of players, so the stylesheet lays each game out for its player count.
+  const tablePage = h("div", { class: "table-page" });
+  const openDrawer = (open) => {
+    tablePage.classList.toggle("drawer-open", open);
+    drawerButton.setAttribute("aria-expanded", String(open));
+  };
+  const sideColumn = h("aside", { class: "side-column", id: "table-side", onkeydown: (event) => {
+    // Escape in the chat's input closes its completions (chat.js); elsewhere in the drawer it closes it.
+    if (event.key === "Escape" && tablePage.classList.contains("drawer-open") && !event.target.matches?.(".chat-input")) {
+      openDrawer(false);
+      drawerButton.focus();
+    }
+  } }, chat.element, logBox);
+  const drawerButton = h("button", { class: "drawer-toggle", "aria-controls": "table-side", "aria-expanded": "false",
+    onclick: () => openDrawer(!tablePage.classList.contains("drawer-open")) }, t("table.drawer"));
+  tablePage.append(
+    head, identitySlot, errorBanner,
+    h("div", { class: "table-body" },
+      h("div", { class: "main-column" },
+        h("div", { class: "table-bar" }, statusBanner, controls),
+        stepCaption, seats, pregame, endPanel, gameArea, mySeatSlot),
+      sideColumn));
+  root.append(tablePage);
+
+  function drawLayoutClasses() {
+    const info = table();
+    tablePage.className = ["table-page", info ? `game-${info.game}` : "", info ? `status-${info.status}` : "",
+      info ? `players-${info.seats.length}` : "", drawerButton.getAttribute("aria-expanded") === "true" ? "drawer-open" : "",
+      info?.game === "geister" && message?.view?.phase === "setup" && !message.view.set_up?.[mySeat()] ? "phase-setup" : ""].filter(Boolean).join(" ");
+  }
 
   function drawHead() {
     clear(head);
@@ -160,7 +186,9 @@ export function tablePage(root, connection, tableId) {
       h("button", { class: "invite", onclick: (event) => copyLink(link, event.currentTarget), title: link }, t("lobby.invite")),
       game ? h("a", { class: "help-link button", href: `/help/${language()}/${game}.html`, target: "_blank" }, t("table.help")) : null,
       h("span", { class: "spectators muted" }, info ? t("table.spectators", { n: info.spectators ?? 0 }) : ""),
+      drawerButton,
     ].filter(Boolean));
+    drawerButton.textContent = t("table.drawer");
   }
 
   let identityShown = null;
@@ -639,6 +667,7 @@ export function tablePage(root, connection, tableId) {
   }
 
   function drawAll() {
+    drawLayoutClasses();
     drawHead();
     drawIdentity();
     drawSeats();

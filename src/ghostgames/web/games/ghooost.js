@@ -57,7 +57,15 @@ function bouhToken(t) {
 }
 
 export function createRenderer(ctx) {
-  const { t, act } = ctx;
+  const { t } = ctx;
+  // The player's next move is their "continue": it folds away a round summary still shown.
+  const act = (text) => {
+    if (roundPanel !== null) {
+      roundPanel = null;
+      draw();
+    }
+    return ctx.act(text);
+  };
   let view = null;
   let picked = new Set(); // indexes into the sorted hand
   let handKey = "";
@@ -65,12 +73,10 @@ export function createRenderer(ctx) {
   let arrivals = null;
   let tookBy = null;
   let roundsSeen = null; // rounds finished at the last update (null: nothing drawn yet)
-  let roundPanel = null; // the finished round whose panel shows, until dismissed or a few seconds passed
-  let roundTimer = null;
+  let roundPanel = null; // the finished round whose panel shows, until closed or the player's next move
   const root = h("div", { class: "ghooost" });
 
   function closeRoundPanel() {
-    clearTimeout(roundTimer);
     roundPanel = null;
     draw();
   }
@@ -213,8 +219,9 @@ export function createRenderer(ctx) {
     const handRow = h("div", { class: "hand", role: "group", "aria-label": t("ghooost.your_hand"), dataset: { animOrigin: "hand" } });
     hand.forEach((card, index) => {
       const playableAlone = [...legal].some((text) => text.startsWith("play ") && text.slice(5).split(" ").includes(card));
+      // On my turn the cards that are in no legal play are dimmed, as The Last does (issue 32 point 22).
       const el = h("button", {
-          class: `card ${picked.has(index) ? "picked" : ""} ${myTurn && playableAlone ? "playable" : ""}`,
+          class: `card ${picked.has(index) ? "picked" : ""} ${myTurn && playableAlone ? "playable" : ""} ${myTurn && !playableAlone ? "unplayable" : ""}`,
           dataset: { card },
           "aria-pressed": picked.has(index) ? "true" : "false",
           "aria-label": card === "K" ? t("ghooost.kitty") : card === "X" ? t("ghooost.copy") : t("ghooost.card", { value: card }),
@@ -254,16 +261,18 @@ export function createRenderer(ctx) {
     root.append(...[
       h("div", { class: "others" }, others.map(seatPanel)),
       banner,
-      h("div", { class: "centre" }, crypt, cemetery, kitty, discard),
+      // The round just finished lies over the middle of the table (nothing under the pointer moves) until
+      // the player closes it or makes their first move of the next round (issue 32 point 12).
+      h("div", { class: "centre-wrap" },
+        h("div", { class: "centre" }, crypt, cemetery, kitty, discard),
+        finished
+          ? h("section", { class: "round-panel", "aria-labelledby": "round-panel-title" },
+              h("h3", { id: "round-panel-title" }, t("ghooost.round_over", { n: finished.round + 1 })),
+              roundSummary(finished),
+              h("p", { class: "hint" }, t("ghooost.scoring_explain")),
+              h("button", { class: "round-close", onclick: closeRoundPanel }, t("end.close")))
+          : null),
       mine ? h("div", { class: "my-area" }, seatPanel(mine), handRow, buttons) : null,
-      // below the hand: a round ending never moves the cards under the pointer
-      finished
-        ? h("section", { class: "round-panel", "aria-labelledby": "round-panel-title" },
-            h("h3", { id: "round-panel-title" }, t("ghooost.round_over", { n: finished.round + 1 })),
-            roundSummary(finished),
-            h("p", { class: "hint" }, t("ghooost.scoring_explain")),
-            h("button", { class: "round-close", onclick: closeRoundPanel }, t("end.close")))
-        : null,
       view.match && view.rounds.length ? roundsTable() : null,
     ].filter(Boolean));
   }
@@ -292,10 +301,8 @@ export function createRenderer(ctx) {
       }
       const rounds = next.rounds?.length ?? 0;
       if (roundsSeen !== null && rounds > roundsSeen && next.match) {
-        // A round just ended: show it before the next deal is played, for a while or until closed.
+        // A round just ended: show it over the next deal until the player closes it or moves.
         roundPanel = rounds - 1;
-        clearTimeout(roundTimer);
-        roundTimer = setTimeout(closeRoundPanel, 12000);
       }
       roundsSeen = rounds;
       view = next;

@@ -50,11 +50,18 @@ function trickCards(trick, who, t) {
 }
 
 export function createRenderer(ctx) {
-  const { t, act } = ctx;
+  const { t } = ctx;
   let view = null;
   let roundsSeen = null; // how many rounds were counted at the last update (null: none drawn yet)
-  let roundPanel = null; // the index of the counted round whose panel shows, until dismissed
-  let roundTimer = null;
+  let roundPanel = null; // the index of the counted round whose panel shows, until closed or the next move
+  // The player's next move is their "continue": it folds away a round summary still shown.
+  const act = (text) => {
+    if (roundPanel !== null) {
+      roundPanel = null;
+      draw();
+    }
+    return ctx.act(text);
+  };
   const root = h("div", { class: "thelast" });
 
   function who(name) {
@@ -66,7 +73,6 @@ export function createRenderer(ctx) {
   }
 
   function closeRoundPanel() {
-    clearTimeout(roundTimer);
     roundPanel = null;
     draw();
   }
@@ -184,10 +190,10 @@ export function createRenderer(ctx) {
         h("span", {}, t("thelast.round", { n: view.round, total: view.rounds })),
         view.players === 2 ? h("span", { class: "muted" }, t("thelast.ghost_plays")) : null),
       piles,
-      h("div", { class: "centre" }, points, trick),
-      decision,
-      view.hand ? h("div", { class: "my-area" }, h("h4", {}, t("thelast.your_hand")), handRow) : null,
-      counted, // below the hand: a round ending never moves the cards under the pointer
+      // The round just counted lies over the middle of the table (nothing under the pointer moves).
+      h("div", { class: "centre-wrap" }, h("div", { class: "centre" }, points, trick), counted),
+      // The hand and what to decide now are one area, docked at the bottom of a phone's screen.
+      view.hand ? h("div", { class: "my-area" }, decision, h("h4", {}, t("thelast.your_hand")), handRow) : decision,
       scoresTable(),
     ].filter(Boolean));
   }
@@ -207,10 +213,8 @@ export function createRenderer(ctx) {
     update(next) {
       const counted = next.round_penalties.length;
       if (roundsSeen !== null && counted > roundsSeen) {
-        // A round was just counted: say so before the next one is played, for a while or until closed.
+        // A round was just counted: say so over the next deal until the player closes it or moves.
         roundPanel = counted - 1;
-        clearTimeout(roundTimer);
-        roundTimer = setTimeout(closeRoundPanel, 12000);
       }
       roundsSeen = counted;
       view = next;

@@ -1,0 +1,148 @@
+"""Issue 32, the layout: during play, without scrolling, a player sees the board or the trick, their own
+hand, the actions they can take now, whose turn it is and every clock; on a phone the hand and the action
+bar are docked at the bottom of the screen (points 1 and 2, "Fits the screen").
+
+One table per game and player count (Geister; Ghooost! with 3 and 6 players; The Last with 4 and 5), each
+with a clock and bots in the other seats, looked at in the setup (Geister) and on my own turn at five
+screen sizes, by resizing one page. Each look also writes a screenshot of what the screen shows, without
+scrolling, to tests/web/screenshots/fit-<game>-<players>p-<phase>-<W>x<H>.png (gitignored), for a reviewer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.server.harness import ServerProcess
+from tests.web.pages import choose_instant_pace, create_table, enter_as_guest, start_with_bots, wait_turn_or_end
+
+SIZES = [(1280, 800), (1366, 768), (1920, 1080), (390, 844), (360, 740)]
+LAPTOPS = SIZES[:3]
+PHONES = SIZES[3:]
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+
+# What must be on the screen, per game: the board or trick area, my hand, the actions I can take now (the
+# game's and the table's, such as Resign), whose turn it is (the banner and the plate of the seat to act)
+# and every clock.
+PARTS: dict[str, dict[str, str]] = {
+    "geister-setup": {"board": ".board-wrap", "hand": ".setup-tray", "actions": ".setup-buttons, .controls"},
+    "geister-play": {"board": ".board-wrap", "actions": ".controls"},
+    "ghooost-play": {"board": ".ghooost .centre", "hand": ".my-area .hand", "actions": ".action-buttons, .controls"},
+    "thelast-play": {"board": ".thelast .centre", "hand": ".my-area .hand",
+                     "actions": ".hand .card.playable, .hand .card.swappable, .decision, .controls"},
+}
+COMMON = {"turn": ".turn-banner, .plate.to-act", "clock": "[data-clock-seat]"}
+
+MEASURE = """(parts) => {
+  const view = { width: document.documentElement.clientWidth, height: window.innerHeight };
+  const found = {};
+  for (const [part, selector] of Object.entries(parts)) {
+    found[part] = [...document.querySelectorAll(selector)]
+      .filter((el) => el.getClientRects().length)  // drawn (not display: none)
+      .map((el) => { const r = el.getBoundingClientRect();
+        return { what: (el.className.baseVal ?? el.className) || el.tagName, text: el.textContent.slice(0, 30),
+                 left: r.left, top: r.top, right: r.right, bottom: r.bottom }; });
+  }
+  return { view, found, scrollY: window.scrollY, scrollWidth: document.documentElement.scrollWidth };
+}"""
+
+SETTLED = "() => document.getAnimations().filter((a) => a.playState === 'running').length === 0"
+
+
+def look(page: Page, name: str, phase: str, players: int, size: tuple[int, int]) -> list[str]:
+    """Resize the page to `size`, scroll to the top and say what of PARTS lies outside the screen."""
+    width, height = size
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.wait_for_function(SETTLED)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    parts = {**PARTS[f"{name}-{phase}"], **COMMON}
+    seen: dict[str, Any] = page.evaluate(MEASURE, parts)
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"fit-{name}-{players}p-{phase}-{width}x{height}.png"))
+    where = f"{name} {players}p {phase} {width}x{height}"
+    problems = []
+    if seen["scrollWidth"] > seen["view"]["width"]:
+        problems.append(f"{where}: the page scrolls sideways ({seen['scrollWidth']} > {seen['view']['width']})")
+    for part in parts:
+        boxes = seen["found"][part]
+        if not boxes:
+            problems.append(f"{where}: no {part} on the page ({parts[part]})")
+        for box in boxes:
+            outside = (box["left"] < -1 or box["top"] < -1 or box["right"] > seen["view"]["width"] + 1
+                       or box["bottom"] > seen["view"]["height"] + 1)
+            if outside:
+                problems.append(f"{where}: the {part} {box['what']!r} ({box['text']!r}) lies at "
+                                f"{box['left']:.0f},{box['top']:.0f}-{box['right']:.0f},{box['bottom']:.0f}, "
+                                f"outside {seen['view']['width']}x{seen['view']['height']}")
+    clocks = [box for box in seen["found"]["clock"]]
+    if len(clocks) != players:
+        problems.append(f"{where}: {len(clocks)} clocks shown for {players} players")
+    # The hand and the actions are docked over the rest on a phone: they must not cover the board or trick.
+    board = seen["found"]["board"]
+    for part in ("hand", "actions"):
+        for box in seen["found"].get(part, []):
+            covers = box["top"] < board[0]["bottom"] - 1 < box["bottom"] if board else False
+            if covers and "controls" not in box["what"]:
+                problems.append(f"{where}: the {part} covers the bottom of the board or trick")
+    if size in PHONES and name != "geister":
+        hand = seen["found"]["hand"]
+        if hand and seen["view"]["height"] - hand[0]["bottom"] > 80:
+            problems.append(f"{where}: the hand is not docked at the bottom of the screen (it ends at "
+                            f"{hand[0]['bottom']:.0f} of {seen['view']['height']})")
+    return problems
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 800})
+    opened = context.new_page()
+    yield opened
+    context.close()
+
+
+def open_table(page: Page, server: ServerProcess, name: str, players: int, who: str) -> None:
+    """A table of `name` for `players` with a 10-minute clock, bots in the other seats, started, and the
+    page waiting for my turn."""
+    enter_as_guest(page, server.http_url, who)
+    choose_instant_pace(page)
+    page.locator(f"form.create-form[data-game={name}]").evaluate("() => 0")  # the lobby is drawn
+    page.locator(f".game-tile[data-game={name}] details.advanced summary").click()
+    page.locator(f"form.create-form[data-game={name}] select[name=clock]").select_option("600+10")
+    create_table(page, name, players)
+    start_with_bots(page)
+    assert wait_turn_or_end(page)
+
+
+CASES = [("geister", 2), ("ghooost", 3), ("ghooost", 6), ("thelast", 4), ("thelast", 5)]
+
+
+@pytest.mark.parametrize(("name", "players"), CASES, ids=[f"{name}-{n}p" for name, n in CASES])
+def test_32_1_2_the_table_fits_every_screen_in_the_setup_and_on_my_turn(
+        server: ServerProcess, page: Page, name: str, players: int) -> None:
+    open_table(page, server, name, players, f"Fit{name[:3]}{players}")
+    problems: list[str] = []
+    if name == "geister":
+        page.wait_for_selector(".setup-tray")
+        for size in SIZES:
+            problems += look(page, name, "setup", players, size)
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.click("button.setup-random")
+        page.click("button.setup-ready")
+        page.wait_for_selector(".setup-tray", state="detached")
+        assert wait_turn_or_end(page)
+        page.wait_for_selector(".square.movable")
+    for size in SIZES:
+        problems += look(page, name, "play", players, size)
+    assert not problems, "\n".join(problems)
+    # on the phone (the last size) the chat and the log are a drawer, opened and closed from the head
+    chat = page.locator(".chat-input")
+    expect(chat).to_be_hidden()
+    page.click("button.drawer-toggle")
+    expect(chat).to_be_in_viewport()
+    expect(page.locator("button.drawer-toggle")).to_have_attribute("aria-expanded", "true")
+    page.click("button.drawer-toggle")
+    expect(chat).to_be_hidden()
