@@ -2,15 +2,15 @@
 // (/ is the lobby, /table/{id} a table, /player/{name}, /ratings/{game} and /replay/{id} the players'
 // pages; the server answers them all with this index.html).
 
-import { pacePicker } from "./animate.js";
 import { h } from "./dom.js";
-import { languagePicker, onLanguageChange, preferredLanguage, setLanguage, t } from "./i18n.js";
+import { onLanguageChange, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { Connection, session } from "./net.js";
+import { settingsMenu } from "./settings.js";
 
 async function main() {
   await setLanguage(preferredLanguage());
-  document.getElementById("picker-slot").append(pacePicker(t, onLanguageChange), languagePicker());
   const connection = new Connection();
+  document.getElementById("picker-slot").append(settingsMenu(connection));
   const status = document.getElementById("connection");
   let lastStatus = "connecting";
   const showStatus = () => {

@@ -42,7 +42,7 @@ export async function replayPage(root, connection, recordId) {
   const ctx = { t, act: () => {}, seatName, seat: () => viewer, table: () => null, command: () => {} };
   const renderer = module.createRenderer(ctx);
 
-  const heading = h("h2", { class: "replay-title" });
+  const heading = h("h1", { class: "replay-title" });
   const whose = h("p", { class: "replay-viewer" });
   const position = h("span", { class: "replay-position", "aria-live": "polite" });
   const mover = h("p", { class: "replay-mover" });
@@ -136,6 +136,16 @@ export async function replayPage(root, connection, recordId) {
   });
   onLanguageChange(() => {
     renderer.redraw?.();
+    // the controls speak the new language too, not only after a reload
+    for (const [control, key] of [[first, "replay.first"], [prev, "replay.prev"], [next, "replay.next"], [end, "replay.last"]]) {
+      control.textContent = control.title = t(key);
+      control.setAttribute("aria-label", t(key));
+    }
+    play.title = t("replay.play");
+    play.setAttribute("aria-label", t("replay.play"));
+    slider.setAttribute("aria-label", t("replay.slider"));
+    copy.textContent = t("replay.copy_link");
+    controls.setAttribute("aria-label", t("replay.controls"));
     drawText();
   });
   draw();

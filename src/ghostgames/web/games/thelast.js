@@ -173,7 +173,7 @@ export function createRenderer(ctx) {
 
     const counted = roundPanel !== null && !view.outcome && view.round_penalties[roundPanel]
       ? h("section", { class: "round-panel", "aria-labelledby": "round-panel-title" },
-          h("h3", { id: "round-panel-title" }, t("thelast.round_over", { n: roundPanel + 1 })),
+          h("h2", { id: "round-panel-title" }, t("thelast.round_over", { n: roundPanel + 1 })),
           h("p", {}, t("thelast.round_over_hint")),
           pilesList(roundPanel),
           h("button", { class: "round-close", onclick: closeRoundPanel }, t("end.close")))
@@ -186,7 +186,7 @@ export function createRenderer(ctx) {
       piles,
       h("div", { class: "centre" }, points, trick),
       decision,
-      view.hand ? h("div", { class: "my-area" }, h("h4", {}, t("thelast.your_hand")), handRow) : null,
+      view.hand ? h("div", { class: "my-area" }, h("h2", {}, t("thelast.your_hand")), handRow) : null,
       counted, // below the hand: a round ending never moves the cards under the pointer
       scoresTable(),
     ].filter(Boolean));
@@ -222,7 +222,7 @@ export function createRenderer(ctx) {
       if (!view) return null;
       return h("div", { class: "end-details" },
         h("p", {}, t("thelast.end_explain")),
-        h("h3", {}, t("thelast.round_over", { n: view.round_penalties.length })),
+        h("h2", {}, t("thelast.round_over", { n: view.round_penalties.length })),
         pilesList(view.round_penalties.length - 1),
         scoresTable());
     },
