@@ -90,6 +90,7 @@ export function optionFields(game) {
 
 // "Play now": the fewest seats the game allows, the others filled with bots of this level, started at once.
 export const QUICK_BOT_LEVEL = "medium";
+const FORM_BOT_LEVEL = "easy"; // the full form's bots, as /bot add without a level
 
 const GHOST_PATH = "M7 35 V17 a13 13 0 0 1 26 0 V35 l-4.3 -3.5 l-4.4 3.5 l-4.3 -3.5 l-4.3 3.5 l-4.4 -3.5 z";
 
@@ -153,12 +154,15 @@ export function lobbyPage(root, connection) {
   };
   /** The bot level a tile's Play now and its form use: the player's choice, kept in the browser. */
   const LEVEL_KEY = "ghostgames.botLevel";
-  const chosenLevel = () => (BOT_LEVELS.includes(localStorage.getItem(LEVEL_KEY)) ? localStorage.getItem(LEVEL_KEY) : QUICK_BOT_LEVEL);
+  // Unless one was chosen: Play now meets a `medium` bot, the full form fills seats with `easy` ones.
+  const chosenLevel = (fallback = QUICK_BOT_LEVEL) => (BOT_LEVELS.includes(localStorage.getItem(LEVEL_KEY))
+    ? localStorage.getItem(LEVEL_KEY) : fallback);
   function levelPicker(game, where) {
+    const wanted = chosenLevel(where === "form" ? FORM_BOT_LEVEL : QUICK_BOT_LEVEL);
     const id = `level-${where}-${game.name}`;
     const select = h("select", { id, name: "bot-level", class: "bot-level",
         onchange: () => localStorage.setItem(LEVEL_KEY, select.value) },
-      BOT_LEVELS.map((level) => h("option", { value: level, selected: level === chosenLevel() }, t(`bot.${level}`))));
+      BOT_LEVELS.map((level) => h("option", { value: level, selected: level === wanted }, t(`bot.${level}`))));
     return [h("label", { for: id, class: "bot-level-label" }, t("table.bot_level")), select];
   }
   // Each tile's quick-play line and "Find an opponent" button, updated in place as the one wait goes on.

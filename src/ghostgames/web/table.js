@@ -150,7 +150,7 @@ export function tablePage(root, connection, tableId) {
   // Leaving a running game asks first (the Lobby link, any link away; closing or reloading the tab gets
   // the browser's own question): a bot plays the seat to the end, and a rated game counts as a loss.
   const playingNow = () => !closed() && table()?.status === "started" && mySeat() !== null && mySeat() !== undefined && !gaveUp();
-  const leaveDialog = h("div", { class: "confirm leave-confirm", role: "alertdialog", "aria-modal": "true",
+  const leaveDialog = h("div", { class: "leave-confirm", role: "alertdialog", "aria-modal": "true",
     "aria-labelledby": "leave-question", "aria-describedby": "leave-why", hidden: true });
   let leaving = false;
   let leaveReturn = null;
