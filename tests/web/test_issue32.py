@@ -347,10 +347,11 @@ def test_15_show_more_replay_controls_and_bot_names_follow_the_language(
     expect(page.locator(".ratings-more")).to_have_text(french["profile.more"])
     record = page.evaluate("async () => (await (await fetch('/api/players/Linguist/games')).json()).items[0].id")
     page.goto(f"{server.http_url}/replay/{record}")
+    expect(page.locator(".replay-players")).to_contain_text("robot moyen")  # not "medium bot"
     choose_language(page, "de")
-    expect(page.locator("button.replay-next")).not_to_have_text("Suivant")
-    en = json.loads((I18N / "de.json").read_text(encoding="utf-8"))
-    expect(page.locator("button.replay-next")).to_have_text(en["replay.next"])
+    german = json.loads((I18N / "de.json").read_text(encoding="utf-8"))
+    expect(page.locator("button.replay-next")).to_have_text(german["replay.next"])
+    expect(page.locator("button.replay-first")).to_have_text(german["replay.first"])
 
 
 def test_15_french_says_robot_everywhere() -> None:
