@@ -57,7 +57,7 @@ def wait_for_change(page: Page, before: int) -> None:
 def open_settings(page: Page) -> None:
     """Unfold the top bar's settings menu (sound, notifications, pace, language, log out)."""
     menu = page.locator("details.settings-menu")
-    if menu.get_attribute("open") is None:
+    if menu.count() and menu.get_attribute("open") is None:
         menu.locator("summary").click()
 
 

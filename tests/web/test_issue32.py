@@ -173,7 +173,7 @@ def test_7_show_more_hides_when_there_is_nothing_more_and_never_repeats_a_page(
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url) if "/api/ratings/" in request.url else None)
     page.goto(server.http_url + "/ratings/geister")
-    page.wait_for_selector(".ratings-page h1")
+    page.wait_for_selector(".ratings-page .ratings-more", state="attached")
     expect(page.locator(".ratings-more")).to_be_hidden()
     page.evaluate("() => document.querySelector('.ratings-more').click()")
     page.wait_for_timeout(300)

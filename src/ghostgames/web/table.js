@@ -677,7 +677,7 @@ export function tablePage(root, connection, tableId) {
       } else {
         statusBanner.append(t("table.waiting_for", { names: toAct.map(seatName).join(", ") || "…" }));
       }
-    } else if (info.status === "finished") {
+    } else if (info.status === "finished" || closed()) {
       statusBanner.classList.add("finished");
       const result = h("div", { class: "result" }, h("strong", {}, t("result.title")), " ", resultText(info));
       const outcome = info.result?.outcome;
