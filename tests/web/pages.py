@@ -54,10 +54,24 @@ def wait_for_change(page: Page, before: int) -> None:
     page.wait_for_function(f"() => Number(document.body.dataset.tableVersion) > {before}")
 
 
+def open_settings(page: Page) -> None:
+    """Unfold the top bar's settings menu (sound, notifications, pace, language, log out)."""
+    menu = page.locator("details.settings-menu")
+    if menu.count() and menu.get_attribute("open") is None:
+        menu.locator("summary").click()
+
+
+def choose_language(page: Page, lang: str) -> None:
+    open_settings(page)
+    page.select_option("#language-picker", lang)
+
+
 def choose_instant_pace(page: Page) -> None:
     """Whole games played by a test go at the pace "instant" (the top bar's choice, kept in the browser):
     the bots' moves are drawn at once instead of a step at a time, as for a player in a hurry."""
+    open_settings(page)
     page.select_option("#pace-picker", "instant")
+    page.keyboard.press("Escape")  # folded away again
 
 
 def wait_turn_or_end(page: Page, timeout: float = 30_000) -> bool:

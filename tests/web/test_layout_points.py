@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 from ghostgames.games import get_game
 from ghostgames.rules.contract import State
 from tests.server.harness import ServerProcess
-from tests.web.pages import enter_as_guest, wait_turn_or_end
+from tests.web.pages import enter_as_guest, open_settings, wait_turn_or_end
 
 # The renderer of one game on the server's origin, with the page's own stylesheets, kept across updates.
 HARNESS = """<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
@@ -274,7 +274,10 @@ def test_32_23_the_login_box_the_chat_placeholder_the_pace_label_and_four_equal_
     expect(identity).to_contain_text("or")
     expect(identity).not_to_contain_text("Or with an account")
     expect(identity).to_contain_text("With an account:")
-    expect(page.locator("label.pace-field")).to_contain_text("Pace")  # a visible label for the pace picker
+    open_settings(page)  # the pace picker lives in the settings menu, with a visible label
+    label = page.locator("label[for='pace-picker']")
+    expect(label).to_be_visible()
+    expect(label).to_contain_text("Pace")
     enter_as_guest(page, server.http_url, "Placey")
     play_now(page, "thelast")
     for width, height in ((1280, 800), (1366, 768), (1920, 1080)):

@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, expect
 from tests.security.tokens import me
 from tests.server.harness import ServerProcess
 from tests.web.pages import (
+    choose_language,
     create_table,
     enter_as_guest,
     geister_move,
@@ -185,11 +186,11 @@ def test_the_language_picker_switches_every_text_and_is_remembered(server: Serve
     context = browser.new_context(locale="en-US")
     page = context.new_page()
     enter_as_guest(page, server.http_url, "Lena")
-    page.select_option("#language-picker", "de")
+    choose_language(page, "de")
     expect(page.locator(".games h2")).to_have_text("Spiele")
     create_table(page, "geister", 2)
     expect(page.locator(".log-title")).to_have_text("Spielverlauf")
-    page.select_option("#language-picker", "uk")
+    choose_language(page, "uk")
     expect(page.locator(".log-title")).to_have_text("Хід гри")
     expect(page.locator("input.chat-input")).to_have_attribute("placeholder", "Напишіть щось або / для команди")
     expect(page.locator(".table-head h1")).to_have_text("Гайстер")

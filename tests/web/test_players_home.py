@@ -52,7 +52,8 @@ def test_two_rated_games_against_a_bot_show_on_the_profile_with_a_replay_that_st
     card = page.locator(".rating-card[data-game=geister]")
     expect(card.locator(".rating-games")).to_contain_text("in 2 rated games")
     value = card.locator(".rating-value").inner_text()
-    assert re.fullmatch(r"\d+ ± \d+", value) and value != "1000 ± 1000"  # the rating moved
+    # the rating moved; after two games it is still provisional (issue 32, point 20): "927? (provisional)"
+    assert re.fullmatch(r"\d+ ± \d+|\d+\? \(provisional\)", value) and not value.startswith("1000")
     expect(card.locator("svg.rating-chart polyline")).to_have_count(1)
     page.screenshot(path=screenshot_path("profile"), full_page=True)
 

@@ -18,6 +18,7 @@ from ghostgames.games import get_game
 from tests.server.harness import ServerProcess
 from tests.web.browser import WEB, screenshot_path
 from tests.web.pages import (
+    choose_language,
     create_table,
     enter_as_guest,
     open_advanced,
@@ -340,7 +341,7 @@ def test_bug_10_plurals_follow_each_language(server: ServerProcess, browser: Bro
     expect(page.locator(".turn-banner")).to_have_text("Waiting for players: 2 seats are empty.")
     say(page, "/bot add")
     expect(page.locator(".turn-banner")).to_have_text("Waiting for players: 1 seat is empty.")
-    page.select_option("#language-picker", "fr")
+    choose_language(page, "fr")
     expect(page.locator(".turn-banner")).to_have_text("En attente de joueurs : 1 place libre.")
     page.context.close()
 

@@ -19,9 +19,11 @@ from ghostgames.rules.contract import State
 from tests.server.harness import ServerProcess
 from tests.web.browser import screenshot_path
 from tests.web.pages import (
+    choose_language,
     create_table,
     enter_as_guest,
     geister_setup,
+    open_settings,
     play_geister,
     play_ghooost,
     play_thelast,
@@ -206,7 +208,7 @@ def test_the_last_round_end_shows_everyones_face_down_cards_before_the_next_roun
     view = state.view(0)
     page = show(view)
     panel = page.locator(".round-panel")
-    expect(panel.locator("h3")).to_have_text("Round 1 is over")
+    expect(panel.locator("h2")).to_have_text("Round 1 is over")
     for seat, name in enumerate(["Ann", "Ben", "Cy"]):
         row = panel.locator(f".round-piles li[data-seat='{seat}']")
         expect(row).to_contain_text(name)
@@ -228,7 +230,7 @@ def test_a_ghooost_round_ends_with_a_panel_of_bouh_and_points_before_the_next_de
     assert view["outcome"] is None  # the match goes on: round 2 is dealt
     page = show(view)
     panel = page.locator(".round-panel")
-    expect(panel.locator("h3")).to_have_text("Round 1 is over")
+    expect(panel.locator("h2")).to_have_text("Round 1 is over")
     round_ = view["rounds"][0]
     names = ["Ann", "Ben", "Cy"]
     if round_["loser"] is not None:
@@ -453,6 +455,7 @@ def test_the_pace_of_moves_is_a_choice_kept_in_the_browser(server: ServerProcess
     context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.goto(server.http_url + "/")
+    open_settings(page)
     picker = page.locator("#pace-picker")
     expect(picker).to_have_value("normal")
     expect(picker.locator("option")).to_have_text(["Normal pace", "Fast", "Instant"])
@@ -463,7 +466,8 @@ def test_the_pace_of_moves_is_a_choice_kept_in_the_browser(server: ServerProcess
     picker.select_option("instant")
     assert page.evaluate(step) == 0
     page.reload()
+    open_settings(page)
     expect(page.locator("#pace-picker")).to_have_value("instant")
-    page.select_option("#language-picker", "fr")
+    choose_language(page, "fr")
     expect(page.locator("#pace-picker option")).to_have_text(["Rythme normal", "Rapide", "Instantané"])
     context.close()

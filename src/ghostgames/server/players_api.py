@@ -4,6 +4,7 @@ player's own records to download, and a finished game replayed from the seat its
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 from fastapi import APIRouter, Header, Path, Query, Request
@@ -22,6 +23,7 @@ from ghostgames.server.api import (
     replay_page,
     replays,
 )
+from ghostgames.storage import final_position
 from ghostgames.storage.ratings import BOT_PREFIX, person_key
 from ghostgames.storage.replay import PAGE_STEPS
 from ghostgames.tables import TableError
@@ -31,8 +33,9 @@ router = APIRouter(prefix="/api")
 
 def _key(name: str) -> str:
     """A path's player: a person's name (any case), or a bot level as "bot:hard" or "hard bot"."""
-    if name.lower().endswith(" bot") and ":" not in name:
-        return BOT_PREFIX + name[: -len(" bot")].lower()
+    found = re.fullmatch(r"(\S+) bot(?: \d+)?", name.lower())
+    if found and ":" not in name:
+        return BOT_PREFIX + found.group(1)
     return person_key(name)
 
 
@@ -127,3 +130,30 @@ async def my_seat_replay(record_id: str, request: Request, seat: int = Path(ge=0
     except TableError as err:
         return error_response(err)
     return await replay_page(request, stored, seat, start, count)
+
+
+@router.get("/tables/{table_id}/final")
+async def table_final(table_id: str, request: Request, authorization: str | None = Header(None)) -> Any:
+    """The last game finished at a table, for its address once the table has closed (and for the rating
+    changes of a rated game at its end): the result, the rating changes by seat, and the final position
+    as the reader may see it: their own seat's view when they played one (a token says who reads),
+    otherwise the spectator's; always made by the game's `view`, never the record itself."""
+    hub = _hub(request)
+    found = await asyncio.to_thread(hub.repo.table_record, table_id[:64])
+    if found is None:
+        return error_response(TableError("no_such_table", f"there is no table {table_id[:40]!r}",
+                                         table=table_id[:40]))
+    stored, changes = found
+    seat: int | None = None
+    if authorization:
+        try:
+            identity = await _identity(request, authorization)
+        except TableError:
+            identity = None  # an expired token reads what anybody reads
+        if identity is not None:
+            key = person_key(identity.name)
+            keys = stored.seat_keys or []
+            user = await asyncio.to_thread(hub.repo.get_user, identity.name)
+            if key in keys and user is not None and user.created_at <= stored.created_at:
+                seat = keys.index(key)
+    return await asyncio.to_thread(final_position, stored, changes, seat)

@@ -4,7 +4,7 @@ Other programs store finished games with `save_record(db_url, record, source)` a
 `list_records` / `get_record`; the table server shows them as spectator-only replays.
 """
 
-from ghostgames.storage.replay import public_replay, seat_replay
+from ghostgames.storage.replay import final_position, public_replay, seat_replay
 from ghostgames.storage.repository import (
     DEFAULT_URL,
     Append,
@@ -32,6 +32,7 @@ __all__ = [
     "SeqConflict",
     "StoredRecord",
     "User",
+    "final_position",
     "get_record",
     "list_records",
     "migrate",

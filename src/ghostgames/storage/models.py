@@ -62,7 +62,7 @@ class RecordRow(Base):
     """A finished game: (game, players, options, seed, actions) plus names and outcome. Holds secrets."""
 
     __tablename__ = "records"
-    __table_args__ = (Index("ix_records_created_at", "created_at"),)
+    __table_args__ = (Index("ix_records_created_at", "created_at"), Index("ix_records_table_id", "table_id", "id"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     game: Mapped[str] = mapped_column(String(32), index=True)
     players: Mapped[int] = mapped_column(Integer)

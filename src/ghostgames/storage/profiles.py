@@ -96,7 +96,7 @@ def games(session: Session, key: str, game: str | None, before: int | None, limi
     seats = {int(record_id): int(seat) for record_id, seat in session.execute(mine)}
     # the columns a list shows: never `actions` (long, and secret) nor the seed
     listed = select(RecordRow.id, RecordRow.game, RecordRow.players, RecordRow.names, RecordRow.outcome,
-                    RecordRow.rated, RecordRow.fair_play, RecordRow.created_at, RecordRow.table_id
+                    RecordRow.rated, RecordRow.fair_play, RecordRow.created_at, RecordRow.table_id, RecordRow.seat_keys
                     ).where(RecordRow.id.in_(list(seats)))
     records = {r.id: r for r in session.execute(listed)}
     rows = [(records[record_id], seat) for record_id, seat in sorted(seats.items(), reverse=True)]
@@ -111,7 +111,8 @@ def games(session: Session, key: str, game: str | None, before: int | None, limi
         change = changes.get(record.id)
         items.append({
             "id": record.id, "game": record.game, "players": record.players, "seat": seat,
-            "names": list(record.names), "result": results[seat] if seat < len(results) else None,
+            "names": list(record.names), "keys": [str(k) for k in record.seat_keys or []],
+            "result": results[seat] if seat < len(results) else None,
             "reason": (record.outcome or {}).get("reason"),
             "rated": bool(record.rated) and (record.fair_play is None or bool(record.fair_play.get("counts"))),
             **fair_play_json(bool(record.rated), record.fair_play),
@@ -154,3 +155,10 @@ def own_records(session: Session, key: str, limit: int) -> dict[str, Any]:
                         "record": {"game": row.game, "players": row.players, "options": dict(row.options),
                                    "seed": int(row.seed), "actions": [[int(s), str(t)] for s, t in row.actions]}})
     return {"records": records, "withheld": withheld}
+
+
+def record_ratings(session: Session, record_id: int) -> dict[int, dict[str, Any]]:
+    """The rating changes one rated record made, by seat: {"before": shown, "after": shown}."""
+    rows = session.scalars(select(RatingChangeRow).where(RatingChangeRow.record_id == record_id))
+    return {int(c.seat): {"before": Skill(c.mu_before, c.sigma_before).shown(), "after": Skill(c.mu, c.sigma).shown()}
+            for c in rows}

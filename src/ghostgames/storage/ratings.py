@@ -156,7 +156,7 @@ def fold_record(session: Session, record_id: int, game: str, keys: Sequence[str]
     changes = rate_game(skills, keys, outcome)
     for change in changes:
         row = rows.get(change.player)
-        name = str(names[change.seat]) if change.seat < len(names) else key_label(change.player)
+        name = _shown_name(change, names)
         if row is None:
             row = RatingRow(game=game, player=change.player, name=name, games=0, wins=0)
             session.add(row)
@@ -164,6 +164,14 @@ def fold_record(session: Session, record_id: int, game: str, keys: Sequence[str]
         row.games, row.wins, row.last_record = row.games + 1, row.wins + int(change.win), record_id
     _store_changes(session, record_id, game, changes)
     return changes
+
+
+def _shown_name(change: Change, names: Sequence[str]) -> str:
+    """The name a rating row shows: a person's as seated, a bot level's as its key reads ("hard bot", never
+    a seat's "hard bot 2")."""
+    if is_bot(change.player) or change.seat >= len(names):
+        return key_label(change.player)
+    return str(names[change.seat])
 
 
 def _store_changes(session: Session, record_id: int, game: str, changes: Iterable[Change]) -> None:
@@ -211,7 +219,7 @@ def rebuild(session: Session) -> int:
         skills = {key: standings[(game, key)].skill for key in keys if (game, key) in standings}
         changes = rate_game(skills, keys, outcome)
         for change in changes:
-            name = str(names[change.seat]) if change.seat < len(names) else key_label(change.player)
+            name = _shown_name(change, names)
             standing = standings.setdefault((game, change.player), _Standing(name, change.after))
             standing.name, standing.skill = name, change.after
             standing.games, standing.wins = standing.games + 1, standing.wins + int(change.win)

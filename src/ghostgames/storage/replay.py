@@ -12,9 +12,11 @@ the reader saw; the deltas are worked out from those redacted views only, so the
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
-from ghostgames.rules.contract import State
+from ghostgames.rules.contract import Outcome, State
+from ghostgames.storage.ratings import BOT_PREFIX, is_bot
 from ghostgames.storage.repository import StoredRecord
 
 # Steps in one page: with the bulky parts sent as deltas a step costs a few hundred bytes, so a page stays
@@ -120,3 +122,32 @@ def rebuild_views(page: dict[str, Any]) -> list[dict[str, Any]]:
     for step in page["steps"]:
         views.append(step["view"] if "view" in step else apply_delta(views[-1], step["delta"]))
     return views
+
+
+def final_position(stored: StoredRecord, ratings: Mapping[int, Mapping[str, Any]], seat: int | None) -> dict[str, Any]:
+    """A finished table as its address shows it after the table closed: the table's part shaped like a
+    live table's summary (status "closed", nothing to do), and the last position as `seat` (None: a
+    spectator) sees it. A game ended by a resignation is conceded first, so it reveals what it reveals at
+    its end at the live table, and nothing more."""
+    state = stored.record.replay()
+    if not state.is_over() and stored.outcome is not None:
+        state.concede(Outcome.from_json(stored.outcome))
+    keys = stored.seat_keys or []
+    seats = []
+    for index in range(stored.record.players):
+        key = keys[index] if index < len(keys) else ""
+        bot = key[len(BOT_PREFIX):] if is_bot(key) else None
+        name = stored.names[index] if index < len(stored.names) else None
+        seats.append({"seat": index, "kind": "bot" if bot else "human", "name": name, "bot": bot,
+                      "takeover": None, "connected": True})
+    table = {
+        "id": stored.table_id, "game": stored.record.game, "status": "closed", "round": 1, "version": 0,
+        "seats": seats, "settings": {}, "votes": {}, "options": stored.record.options,
+        "clock": {"mode": "none", "bank": [None] * len(seats), "deadline_in": [None] * len(seats)},
+        "to_act": [], "spectators": 0, "created_by": None, "rated": stored.rated, "rematch": [],
+        "result": None if stored.outcome is None else {"outcome": stored.outcome, "names": stored.names,
+                                                         "takeovers": {}},
+    }
+    return {"table": table, "seat": seat, "view": state.view(seat), "record": stored.id,
+            "created": stored.created_at.isoformat(),
+            "ratings": {str(s): dict(change) for s, change in ratings.items()}}

@@ -475,6 +475,16 @@ class Repository:
             row = session.get(RecordRow, record_id)
             return None if row is None else _stored(row)
 
+    def table_record(self, table_id: str) -> tuple[StoredRecord, dict[int, dict[str, Any]]] | None:
+        """The last game finished at a table (its record) and the rating changes it made by seat; None
+        when no game finished there. A table's address shows it once the table has closed."""
+        with self.sessions.begin() as session:
+            row = session.scalars(select(RecordRow).where(RecordRow.table_id == table_id)
+                                  .order_by(RecordRow.id.desc()).limit(1)).first()
+            if row is None:
+                return None
+            return _stored(row), profiles.record_ratings(session, int(row.id))
+
     def rebuild_ratings(self) -> int:
         """Fold every rated record again from nothing (`ghostgames ratings rebuild`)."""
         with self._writing(), self.sessions.begin() as session:

@@ -67,6 +67,8 @@ class Seat:
     takeover: str | None = None  # why a bot now plays the person's seat
     timeouts: int = 0  # timeouts in a row
     clock_turn: bool = False  # the clock ran out: a bot plays this one turn
+    twin: bool = False  # another seat holds a bot of the same level: the label carries the seat number
+
 
     @property
     def kind(self) -> str:
@@ -77,7 +79,9 @@ class Seat:
     @property
     def label(self) -> str:
         if self.bot is not None:
-            return f"{self.bot} bot"
+            # "easy bot" alone, "easy bot 2" and "easy bot 3" when two of a level sit (numbered by seat,
+            # from 1), so a log, a result or a record never confuses them
+            return f"{self.bot} bot {self.index + 1}" if self.twin else f"{self.bot} bot"
         return self.name or f"seat {self.index + 1}"
 
     def bot_level(self) -> str | None:
@@ -653,6 +657,11 @@ class Table:
             "votes": {n: sorted(v) for n, v in self.votes.items()},
         })
 
+    def _number_twins(self) -> None:
+        levels = [s.bot for s in self.seats if s.bot is not None]
+        for seat in self.seats:
+            seat.twin = seat.bot is not None and levels.count(seat.bot) > 1
+
     # --- carrying events out --------------------------------------------------------------------
     def apply(self, event: EventData, now: float) -> list[LogLine]:
         """Carry out one stored event; returns its log lines. Chat returns none (it is its own message)."""
@@ -669,6 +678,7 @@ class Table:
             raise ValueError(f"unknown table event {kind!r}")
         lines: list[LogLine] = handler(event, now)
         self._seat_by_name = None  # the handler may have seated or unseated someone
+        self._number_twins()
         if self.clocks is not None and self.status == "started":
             self.clocks.sync(self.clock_seats(), now)
         # Who sat where when the line was written: a line keeps its names when seats change later.
@@ -812,9 +822,11 @@ class Table:
             # Ended by the table (a resignation): the game ends too, so it shows what it reveals at its end.
             self.state.concede(Outcome.from_json(event["outcome"]))
         outcome = event["outcome"]
-        winners = [event["names"][i] for i, r in enumerate(outcome["results"]) if r["rank"] == 1]
+        first = [i for i, r in enumerate(outcome["results"]) if r["rank"] == 1]
+        winners = [event["names"][i] for i in first]
+        # the winners by seat too: a reader names them by seat, never by looking a label up
         return [LogLine("finished", f"game over ({outcome['reason']}); first: {', '.join(winners)}",
-                        {"reason": outcome["reason"], "winners": winners})]
+                        {"reason": outcome["reason"], "winners": winners, "winner_seats": first})]
 
     def _on_closed(self, event: EventData, now: float) -> list[LogLine]:
         self.status = "closed"

@@ -2,19 +2,15 @@
 // (/ is the lobby, /table/{id} a table, /player/{name}, /ratings/{game} and /replay/{id} the players'
 // pages; the server answers them all with this index.html).
 
-import { pacePicker } from "./animate.js";
 import { h } from "./dom.js";
-import { languagePicker, onLanguageChange, preferredLanguage, setLanguage, t } from "./i18n.js";
+import { onLanguageChange, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { Connection, session } from "./net.js";
+import { settingsMenu } from "./settings.js";
 
 async function main() {
   await setLanguage(preferredLanguage());
-  // The pace picker carries a visible label (issue 32 point 23), not only its accessible name.
-  const paceLabel = h("span", { class: "pace-label" }, t("ui.pace_label"));
-  onLanguageChange(() => (paceLabel.textContent = t("ui.pace_label")));
-  document.getElementById("picker-slot").append(
-    h("label", { class: "pace-field" }, paceLabel, pacePicker(t, onLanguageChange)), languagePicker());
   const connection = new Connection();
+  document.getElementById("picker-slot").append(settingsMenu(connection));
   const status = document.getElementById("connection");
   let lastStatus = "connecting";
   const showStatus = () => {

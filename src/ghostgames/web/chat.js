@@ -96,7 +96,7 @@ export function chatBox({ send, context }) {
   input.addEventListener("blur", () => setTimeout(() => { items = []; paint(); }, 150));
 
   const element = h("section", { class: "chat" },
-    h("h3", { "data-i18n": "chat.title" }, t("chat.title")),
+    h("h2", { "data-i18n": "chat.title" }, t("chat.title")),
     list,
     h("div", { class: "chat-entry" }, input, menu),
     h("p", { class: "hint", "data-i18n": "chat.hint" }, t("chat.hint")));

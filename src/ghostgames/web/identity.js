@@ -4,6 +4,7 @@ import { h } from "./dom.js";
 import { errorText } from "./errors.js";
 import { t } from "./i18n.js";
 import { api, session } from "./net.js";
+import { logOut } from "./settings.js";
 
 /** A form that gets a token and restarts the connection with it; `compact` shows only the guest name. */
 export function identityForm(connection, { compact = false } = {}) {
@@ -43,13 +44,7 @@ export function identityForm(connection, { compact = false } = {}) {
   return h("div", { class: "identity" }, guest, h("p", { class: "or" }, t("identity.or")), login, message);
 }
 
-/** Log out: the server ends the session (every token of the name issued so far, docs/protocol.md §1),
- * then the page forgets the token and reconnects as nobody; it forgets it too when the call fails. */
+/** Log out (the server forgets the token too when it can; see settings.js). */
 export function logout(connection) {
-  const forget = () => {
-    session.save(null, null);
-    connection.restart();
-  };
-  if (!session.token) return forget();
-  api("/logout", { method: "POST" }).then(forget, forget);
+  return logOut(connection);
 }

@@ -3,6 +3,7 @@
 // sit at, and the open and running tables, kept live by the server's lobby_update messages (changes
 // only; the whole list comes once per `lobby`).
 
+import { BOT_LEVELS } from "./chat.js";
 import { clear, h, s, whenNotPressed } from "./dom.js";
 import { errorText } from "./errors.js";
 import { has, onLanguageChange, t } from "./i18n.js";
@@ -89,6 +90,7 @@ export function optionFields(game) {
 
 // "Play now": the fewest seats the game allows, the others filled with bots of this level, started at once.
 export const QUICK_BOT_LEVEL = "medium";
+const FORM_BOT_LEVEL = "easy"; // the full form's bots, as /bot add without a level
 
 const GHOST_PATH = "M7 35 V17 a13 13 0 0 1 26 0 V35 l-4.3 -3.5 l-4.4 3.5 l-4.3 -3.5 l-4.3 3.5 l-4.4 -3.5 z";
 
@@ -143,7 +145,26 @@ export function lobbyPage(root, connection) {
   const showError = (error) => {
     message.hidden = false;
     message.textContent = errorText(error);
+    if (error?.code === "auth_required") {
+      // "Choose a name first": bring the name field to the eye and the keyboard
+      const field = whoSlot.querySelector("input[name=guest-name]");
+      field?.scrollIntoView({ block: "center" });
+      field?.focus({ preventScroll: true });
+    }
   };
+  /** The bot level a tile's Play now and its form use: the player's choice, kept in the browser. */
+  const LEVEL_KEY = "ghostgames.botLevel";
+  // Unless one was chosen: Play now meets a `medium` bot, the full form fills seats with `easy` ones.
+  const chosenLevel = (fallback = QUICK_BOT_LEVEL) => (BOT_LEVELS.includes(localStorage.getItem(LEVEL_KEY))
+    ? localStorage.getItem(LEVEL_KEY) : fallback);
+  function levelPicker(game, where) {
+    const wanted = chosenLevel(where === "form" ? FORM_BOT_LEVEL : QUICK_BOT_LEVEL);
+    const id = `level-${where}-${game.name}`;
+    const select = h("select", { id, name: "bot-level", class: "bot-level",
+        onchange: () => localStorage.setItem(LEVEL_KEY, select.value) },
+      BOT_LEVELS.map((level) => h("option", { value: level, selected: level === wanted }, t(`bot.${level}`))));
+    return [h("label", { for: id, class: "bot-level-label" }, t("table.bot_level")), select];
+  }
   // Each tile's quick-play line and "Find an opponent" button, updated in place as the one wait goes on.
   const quickLines = [];
   const findButtons = [];
@@ -184,6 +205,7 @@ export function lobbyPage(root, connection) {
     const bots = h("select", { name: "bots", id: `bots-${game.name}` },
       h("option", { value: "0" }, t("lobby.no_bots")),
       h("option", { value: "fill", selected: true }, t("lobby.fill_bots")));
+    const [levelLabel, level] = levelPicker(game, "form");
     return h("form", { class: "create-form", dataset: { game: game.name }, onsubmit: (event) => {
         event.preventDefault();
         if (!connection.user) {
@@ -195,7 +217,7 @@ export function lobbyPage(root, connection) {
         connection.request({ type: "create", game: game.name, seats: Number(seats.value), options,
           clock: clock.value, join: true })
           .then((ack) => {
-            const query = fill > 0 ? `?bots=${fill}` : "";
+            const query = fill > 0 ? `?bots=${fill}&level=${encodeURIComponent(level.value)}` : "";
             location.href = `/table/${encodeURIComponent(ack.table)}${query}`;
           }, showError);
       } },
@@ -203,13 +225,14 @@ export function lobbyPage(root, connection) {
       fields,
       h("div", { class: "field" }, h("label", { for: clock.id }, t("lobby.clock")), clock),
       h("div", { class: "field" }, h("label", { for: bots.id }, t("lobby.bots")), bots),
+      h("div", { class: "field" }, levelLabel, level),
       ratedRow,
       h("button", { type: "submit", class: "primary" }, t("lobby.create")),
     );
   }
 
   /** One click: a table with the fewest seats, you seated, bots in the others, started by the table page. */
-  function playNow(game, button) {
+  function playNow(game, button, level = chosenLevel()) {
     if (!connection.user) {
       showError({ code: "auth_required" });
       return;
@@ -220,7 +243,7 @@ export function lobbyPage(root, connection) {
     // no clock named: the game's own, so a rated game always ends
     connection.request({ type: "create", game: game.name, seats: seatsWanted, options, join: true })
       .then((ack) => {
-        const query = `?bots=${seatsWanted - 1}&level=${QUICK_BOT_LEVEL}&start=1`;
+        const query = `?bots=${seatsWanted - 1}&level=${encodeURIComponent(level)}&start=1`;
         location.href = `/table/${encodeURIComponent(ack.table)}${query}`;
       }, (error) => {
         button.disabled = false;
@@ -258,6 +281,7 @@ export function lobbyPage(root, connection) {
     if (!force && user === drawnUser) return;
     drawnUser = user;
     ratedBoxes.forEach((box) => box.sync());
+    if (connection.user && message.textContent === errorText({ code: "auth_required" })) message.hidden = true;
     clear(whoSlot).append(connection.user
       ? h("section", { class: "card identity-card" },
           h("h2", {}, t("lobby.you")),
@@ -285,8 +309,10 @@ export function lobbyPage(root, connection) {
           " · ", h("a", { href: `/help/${document.documentElement.lang}/${game.name}.html` }, t("ui.rules"))),
         h("div", { class: "tile-actions" },
           h("button", { type: "button", class: "primary play-now", dataset: { game: game.name },
-            onclick: (event) => playNow(game, event.currentTarget) }, t("lobby.play_now")),
+            onclick: (event) => playNow(game, event.currentTarget,
+              event.currentTarget.closest(".game-tile")?.querySelector(".tile-level select")?.value) }, t("lobby.play_now")),
           findButton(game)),
+        h("div", { class: "tile-level" }, ...levelPicker(game, "tile")),
         quickLine(game),
         h("details", { class: "advanced" },
           h("summary", {}, t("lobby.advanced")),

@@ -8,11 +8,33 @@ import { language, onLanguageChange, t } from "./i18n.js";
 import { api, session } from "./net.js";
 
 const PAGE = 20;
-const CHART = { width: 240, height: 64, pad: 4 };
+const CHART = { width: 280, height: 96, left: 40, right: 8, top: 8, bottom: 22 };
+// A rating is provisional while its uncertainty is this large or more (about the first ten games; a new
+// player's is 1000): shown as "927?" with the word "provisional", as the big sites do, not as "927 ± 968".
+export const PROVISIONAL_UNCERTAINTY = 750;
 
-/** "1104 ± 690": the shown rating and its uncertainty. */
+export const isProvisional = (rating) => rating.uncertainty >= PROVISIONAL_UNCERTAINTY;
+
+/** A rating as one number: "927?" while provisional, "1104" once it is sure enough. */
+export function shownRating(rating) {
+  return isProvisional(rating) ? `${rating.rating}?` : String(rating.rating);
+}
+
+/** "1104 ± 690", or "927? (provisional)" while it is uncertain. */
 export function ratingText(rating) {
-  return t("rating.value", { rating: rating.rating, uncertainty: rating.uncertainty });
+  return isProvisional(rating) ? t("rating.provisional", { rating: rating.rating })
+    : t("rating.value", { rating: rating.rating, uncertainty: rating.uncertainty });
+}
+
+/** An opponent as the record names them: a bot by its level (its seat too when two of a level sat) and
+ * linked to the level's page; a person by name. */
+function opponentName(game, seat) {
+  const key = game.keys?.[seat] ?? "";
+  const name = game.names[seat];
+  if (!key.startsWith("bot:")) return h("span", { class: "opponent" }, name);
+  const level = t(`bot.${key.slice(4)}`);
+  const label = / bot \d+$/.test(name) ? t("seat.bot", { seat: seat + 1, level }) : t("rating.bot", { level });
+  return h("a", { class: "opponent player-link", href: `/player/${encodeURIComponent(key)}` }, label);
 }
 
 /** A player's name as a link to their page; bots read as their level. */
@@ -21,17 +43,28 @@ export function playerLink(key, name) {
   return h("a", { class: "player-link", href: `/player/${encodeURIComponent(key)}` }, label);
 }
 
-function chart(history) {
+/** The rating over the last rated games, with its axes: the rating up the side (lowest and highest),
+ * the games along the bottom (the first and the last shown). */
+function chart(history, games) {
   const values = history.map((point) => point.rating);
   if (values.length < 2) return null;
   const low = Math.min(...values);
   const high = Math.max(...values);
   const span = Math.max(1, high - low);
-  const x = (i) => CHART.pad + (i * (CHART.width - 2 * CHART.pad)) / (values.length - 1);
-  const y = (v) => CHART.height - CHART.pad - ((v - low) * (CHART.height - 2 * CHART.pad)) / span;
+  const { width, height, left, right, top, bottom } = CHART;
+  const x = (i) => left + (i * (width - left - right)) / (values.length - 1);
+  const y = (v) => height - bottom - ((v - low) * (height - top - bottom)) / span;
   const points = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-  return s("svg", { class: "rating-chart", viewBox: `0 0 ${CHART.width} ${CHART.height}`, width: CHART.width,
-    height: CHART.height, role: "img", "aria-label": t("profile.chart", { from: values[0], to: values[values.length - 1] }) },
+  const firstGame = Math.max(1, games - values.length + 1);
+  const text = (attrs, value) => s("text", { class: "chart-label", "font-size": 10, fill: "currentColor", ...attrs }, String(value));
+  return s("svg", { class: "rating-chart", viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
+    "aria-label": t("profile.chart", { from: values[0], to: values[values.length - 1] }) },
+    s("path", { class: "chart-axis", d: `M${left} ${top} V${height - bottom} H${width - right}`, fill: "none",
+      stroke: "currentColor", "stroke-width": 1, opacity: 0.6 }),
+    text({ x: left - 4, y: y(high) + 4, "text-anchor": "end", class: "chart-label chart-high" }, high),
+    text({ x: left - 4, y: y(low) + 4, "text-anchor": "end", class: "chart-label chart-low" }, low),
+    text({ x: left, y: height - 6, "text-anchor": "start", class: "chart-label chart-first" }, t("profile.chart_game", { n: firstGame })),
+    text({ x: width - right, y: height - 6, "text-anchor": "end", class: "chart-label chart-last" }, t("profile.chart_game", { n: games })),
     s("polyline", { points, fill: "none", stroke: "currentColor", "stroke-width": 2 }));
 }
 
@@ -52,7 +85,10 @@ export async function profilePage(root, connection, name) {
   const more = h("button", { type: "button", class: "profile-more", hidden: true, onclick: () => load() }, t("profile.more"));
   const downloadNote = h("span", { class: "download-note", role: "status" });
 
+  let loaded = false;
   async function load() {
+    if (loaded && next === null) return; // nothing more: never the first page twice
+    loaded = true;
     const query = new URLSearchParams({ limit: String(PAGE) });
     if (next !== null) query.set("before", String(next));
     try {
@@ -84,17 +120,18 @@ export async function profilePage(root, connection, name) {
   }
 
   function gameItem(game) {
-    const opponents = game.names.filter((_, seat) => seat !== game.seat);
+    const opponents = game.names.map((_, seat) => seat).filter((seat) => seat !== game.seat)
+      .flatMap((seat, i) => (i ? [", ", opponentName(game, seat)] : [opponentName(game, seat)]));
     const when = new Date(game.created).toLocaleString(language());
     const change = game.rating
-      ? h("span", { class: "rating-change" }, t("profile.change", { before: game.rating.before.rating, after: game.rating.after.rating }))
+      ? h("span", { class: "rating-change" }, t("profile.change", { before: shownRating(game.rating.before), after: shownRating(game.rating.after) }))
       : h("span", { class: "unrated" }, t("profile.unrated"));
     const links = [h("a", { class: "replay-link", href: `/replay/${game.id}` }, t("profile.replay"))];
     if (mine) links.push(h("a", { class: "replay-mine", href: `/replay/${game.id}?seat=${game.seat}` }, t("profile.my_seat")));
     return h("li", { class: "profile-game", dataset: { record: game.id } },
       h("span", { class: "game-name" }, t(`game.${game.game}`)), " ",
       h("span", { class: `result result-${game.result?.result || "none"}` }, resultWord(game.result)), " ",
-      h("span", { class: "opponents" }, t("profile.against", { names: opponents.join(", ") })), " ",
+      h("span", { class: "opponents" }, t("profile.against_prefix"), " ", ...opponents), " ",
       change, " ", h("time", { datetime: game.created }, when), " ", ...links);
   }
 
@@ -103,6 +140,7 @@ export async function profilePage(root, connection, name) {
     if (!games.length) gameList.append(h("li", { class: "empty" }, t("profile.no_games")));
     for (const game of games) gameList.append(gameItem(game));
     more.hidden = next === null;
+    more.textContent = t("profile.more");
   }
 
   function draw() {
@@ -110,15 +148,17 @@ export async function profilePage(root, connection, name) {
     const played = Object.values(profile.games).reduce((a, b) => a + b, 0);
     const cards = profile.ratings.map((rating) => h("section", { class: "rating-card", dataset: { game: rating.game } },
       h("h3", {}, h("a", { href: `/ratings/${rating.game}` }, t(`game.${rating.game}`))),
-      h("p", { class: "rating-value" }, ratingText(rating)),
-      h("p", { class: "rating-games" }, t("profile.record", { games: rating.games, wins: rating.wins })),
-      chart(rating.history)));
+      h("p", { class: `rating-value${isProvisional(rating) ? " provisional" : ""}` }, ratingText(rating)),
+      h("p", { class: "rating-games" }, t("profile.record", { wins: t("profile.wins", { n: rating.wins }),
+        games: t("profile.rated_games", { n: rating.games }) })),
+      chart(rating.history, rating.games)));
     clear(body).append(
-      h("h2", { class: "profile-name" }, title),
+      h("h1", { class: "profile-name" }, title),
       profile.since ? h("p", { class: "profile-since" }, t("profile.since", { date: new Date(profile.since).toLocaleDateString(language()) })) : null,
       h("p", { class: "profile-played" }, t("profile.played", { n: played })),
+      h("h2", { class: "profile-ratings" }, t("profile.ratings")),
       h("div", { class: "rating-cards" }, cards.length ? cards : h("p", {}, t("profile.no_ratings"))),
-      h("h3", {}, t("profile.recent")),
+      h("h2", {}, t("profile.recent")),
       gameList, more,
       mine ? h("p", { class: "profile-download" },
         h("button", { type: "button", class: "download-records", onclick: download }, t("profile.download")), " ", downloadNote) : null,
@@ -143,6 +183,7 @@ export async function ratingsPage(root, connection, game) {
   const note = h("p", { role: "status" });
 
   async function load() {
+    if (next === null) return; // the last page is shown: nothing more to ask for
     try {
       const page = await api(`/ratings/${game}?offset=${next}&limit=50`);
       rows.push(...page.items);
@@ -161,13 +202,14 @@ export async function ratingsPage(root, connection, game) {
         h("td", {}, ratingText(row)), h("td", {}, String(row.games)), h("td", {}, String(row.wins))));
     }
     clear(body).append(
-      h("h2", {}, t("rating.title", { game: t(`game.${game}`) })),
-      h("nav", { class: "ratings-games" }, GAMES.map((g) => h("a", { href: `/ratings/${g}`, "aria-current": g === game ? "page" : null }, t(`game.${g}`)))),
+      h("h1", {}, t("rating.title", { game: t(`game.${game}`) })),
+      h("nav", { class: "ratings-games", "aria-label": t("rating.games_nav") }, GAMES.map((g) => h("a", { href: `/ratings/${g}`, "aria-current": g === game ? "page" : null }, t(`game.${g}`)))),
       rows.length ? h("table", { class: "leaderboard" },
         h("thead", {}, h("tr", {}, ...["rating.place", "rating.player", "rating.rating", "rating.games", "rating.wins"].map((key) => h("th", {}, t(key))))),
         list) : h("p", { class: "empty" }, t("rating.empty")),
       more, note);
     more.hidden = next === null;
+    more.textContent = t("profile.more");
   }
 
   onLanguageChange(draw);

@@ -100,14 +100,21 @@ export async function replayPage(root, connection, recordId) {
 
   const seatName = (seat) => {
     if (seat === "ghost") return t("thelast.ghost");
-    return replay.names?.[seat] ?? t("seat.number", { seat: Number(seat) + 1 });
+    const name = replay.names?.[seat];
+    // a bot's label ("hard bot", "easy bot 3"; no person may take such a name) in the reader's language
+    const bot = /^(\S+) bot( \d+)?$/.exec(name ?? "");
+    if (bot) {
+      const level = t(`bot.${bot[1]}`);
+      return bot[2] ? t("seat.bot", { seat: Number(seat) + 1, level }) : t("rating.bot", { level });
+    }
+    return name ?? t("seat.number", { seat: Number(seat) + 1 });
   };
   const module = await GAME_MODULES[replay.game]();
   // The replay never acts: the renderer's clicks go nowhere, and its views carry no legal moves.
   const ctx = { t, act: () => {}, seatName, seat: () => viewer, table: () => null, command: () => {} };
   const renderer = module.createRenderer(ctx);
 
-  const heading = h("h2", { class: "replay-title" });
+  const heading = h("h1", { class: "replay-title" });
   const whose = h("p", { class: "replay-viewer" });
   const position = h("span", { class: "replay-position", "aria-live": "polite" });
   const mover = h("p", { class: "replay-mover" });
@@ -147,7 +154,7 @@ export async function replayPage(root, connection, recordId) {
   function drawText() {
     heading.textContent = t("replay.title", { id: replay.id, game: t(`game.${replay.game}`) });
     whose.textContent = viewer === null ? t("replay.spectator") : t("replay.seat_view", { seat: viewer + 1, name: seatName(viewer) });
-    players.textContent = replay.names.map((name, seat) => `${seat + 1}. ${name}`).join("  ·  ");
+    players.textContent = replay.names.map((name, seat) => `${seat + 1}. ${seatName(seat)}`).join("  ·  ");
     position.textContent = index === 0 ? t("replay.start", { total: last }) : t("replay.move", { n: index, total: last });
     const acting = pages.step(index).seat;
     mover.textContent = acting === null || acting === undefined ? "" : t("replay.moved", { name: seatName(acting) });
@@ -217,6 +224,16 @@ export async function replayPage(root, connection, recordId) {
   });
   onLanguageChange(() => {
     renderer.redraw?.();
+    // the controls speak the new language too, not only after a reload
+    for (const [control, key] of [[first, "replay.first"], [prev, "replay.prev"], [next, "replay.next"], [end, "replay.last"]]) {
+      control.textContent = control.title = t(key);
+      control.setAttribute("aria-label", t(key));
+    }
+    play.title = t("replay.play");
+    play.setAttribute("aria-label", t("replay.play"));
+    slider.setAttribute("aria-label", t("replay.slider"));
+    copy.textContent = t("replay.copy_link");
+    controls.setAttribute("aria-label", t("replay.controls"));
     drawText();
   });
   draw();

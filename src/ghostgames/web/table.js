@@ -10,6 +10,8 @@ import { has, language, onLanguageChange, t } from "./i18n.js";
 import { identityForm } from "./identity.js";
 import { CLOCKS, SEAT_OPTIONS, choiceLabel, choicesOf, clockLabel, copyLink, optionHelp, optionLabel } from "./lobby.js";
 import { api } from "./net.js";
+import { shownRating } from "./profile.js";
+import { notifyTurn, playTurnSound } from "./settings.js";
 
 const GAME_MODULES = {
   geister: () => import("./games/geister.js"),
@@ -45,8 +47,15 @@ export function tablePage(root, connection, tableId) {
   let gameSpecs = null;
   let clockBase = 0;
   const logLines = [];
+  // The table's last game from its record (GET /api/tables/{id}/final): what the address shows once the
+  // table has closed, and the rating changes of a rated game at its end.
+  let final = null;
+  let finalAsked = null; // the result it was asked for (one request per finished game)
+  let noTable = false; // no table and no finished game here: say so and offer the lobby
 
   const table = () => message?.table;
+  /** The table closed: its address shows the last game from the record, nothing to do there. */
+  const closed = () => Boolean(message?.closed);
   const mySeat = () => (message ? message.seat : null);
   /** I left or resigned this running game: a bot plays my seat to the end, I only watch it. */
   const gaveUp = () => ["left", "resigned"].includes(table()?.seats?.[mySeat()]?.takeover);
@@ -129,13 +138,53 @@ export function tablePage(root, connection, tableId) {
   const seats = h("section", { class: "seats seats-others", "aria-label": t("table.seats"), "data-i18n-aria-label": "table.seats" });
   const mySeatSlot = h("section", { class: "seats seats-mine" });
   const logList = h("ol", { class: "log-lines" });
-  const logBox = h("section", { class: "log" }, h("h3", { class: "log-title", "data-i18n": "log.title" }, t("log.title")), logList);
+  const logBox = h("section", { class: "log" }, h("h2", { class: "log-title", "data-i18n": "log.title" }, t("log.title")), logList);
   const chat = chatBox({
     send: (text) => command(text, { withVersion: false }),
     context: () => ({
       gameCommands: renderer?.commands || [],
       optionNames: gameSpecs && table() ? Object.keys(gameSpecs[table().game]?.options || {}).concat(["clock", "rated"]) : [],
     }),
+  });
+
+  // Leaving a running game asks first (the Lobby link, any link away; closing or reloading the tab gets
+  // the browser's own question): a bot plays the seat to the end, and a rated game counts as a loss.
+  const playingNow = () => !closed() && table()?.status === "started" && mySeat() !== null && mySeat() !== undefined && !gaveUp();
+  const leaveDialog = h("div", { class: "leave-confirm", role: "alertdialog", "aria-modal": "true",
+    "aria-labelledby": "leave-question", "aria-describedby": "leave-why", hidden: true });
+  let leaving = false;
+  let leaveReturn = null;
+  function askBeforeLeaving(href, from) {
+    leaveReturn = from;
+    const stay = () => {
+      leaveDialog.hidden = true;
+      leaveReturn?.focus?.();
+    };
+    clear(leaveDialog).append(
+      h("p", { id: "leave-question", class: "confirm-question" }, t("table.leave_confirm")),
+      h("p", { id: "leave-why" }, t(table()?.rated ? "table.leave_rated" : "table.leave_unrated")),
+      h("div", { class: "confirm-buttons" },
+        h("a", { class: "button danger do-leave-page", href, onclick: () => (leaving = true) }, t("table.leave_yes")),
+        h("button", { type: "button", class: "leave-cancel primary", onclick: stay }, t("table.leave_no"))));
+    leaveDialog.onkeydown = (event) => {
+      if (event.key === "Escape") stay();
+    };
+    leaveDialog.hidden = false;
+    leaveDialog.querySelector(".leave-cancel").focus();
+  }
+  document.addEventListener("click", (event) => {
+    if (!playingNow() || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    const link = event.target.closest?.("a[href]");
+    if (!link || link.target === "_blank" || link.closest(".leave-confirm")) return;
+    const url = new URL(link.href, location.href);
+    if (url.origin === location.origin && url.pathname === location.pathname) return; // this very table
+    event.preventDefault();
+    askBeforeLeaving(link.href, link);
+  }, true);
+  window.addEventListener("beforeunload", (event) => {
+    if (!playingNow() || leaving) return;
+    event.preventDefault();
+    event.returnValue = ""; // the browser asks in its own words
   });
 
   // The layout (issue 32, docs/web.md "The table fits the screen"): whose turn it is and the table's
@@ -157,7 +206,7 @@ export function tablePage(root, connection, tableId) {
   const drawerButton = h("button", { class: "drawer-toggle", "aria-controls": "table-side", "aria-expanded": "false",
     onclick: () => openDrawer(!tablePage.classList.contains("drawer-open")) }, t("table.drawer"));
   tablePage.append(
-    head, identitySlot, errorBanner,
+    leaveDialog, head, identitySlot, errorBanner,
     h("div", { class: "table-body" },
       h("div", { class: "main-column" },
         h("div", { class: "table-bar" }, statusBanner, controls),
@@ -177,15 +226,26 @@ export function tablePage(root, connection, tableId) {
     const info = table();
     const game = info?.game;
     const link = `${location.origin}/table/${encodeURIComponent(tableId)}`;
+    if (noTable) {
+      head.append(h("h1", {}, t("table.none_title")),
+        h("p", { class: "no-table" }, t("error.no_such_table", { table: tableId }), " ",
+          h("a", { class: "button primary to-lobby", href: "/" }, t("table.to_lobby"))));
+      return;
+    }
+    const replay = final?.record ? `/replay/${final.record}` : null;
     head.append(...[
       h("h1", {}, game ? t(`game.${game}`) : t("table.loading")),
       h("span", { class: "table-id" }, t("table.id", { id: tableId })),
       info ? h("span", { class: `chip status-${info.status}` }, t(`status.table.${info.status}`)) : null,
       info && info.round > 1 ? h("span", { class: "chip" }, t("table.game_number", { n: info.round })) : null,
       info ? h("span", { class: `chip rated rated-${info.rated ? "on" : "off"}` }, t(info.rated ? "table.rated" : "table.unrated")) : null,
-      h("button", { class: "invite", onclick: (event) => copyLink(link, event.currentTarget), title: link }, t("lobby.invite")),
+      closed() ? null : h("button", { class: "invite", onclick: (event) => copyLink(link, event.currentTarget), title: link }, t("lobby.invite")),
+      replay && (closed() || info?.status === "closed") ? h("a", { class: "button replay-link", href: replay }, t("table.replay")) : null,
+      replay && (closed() || info?.status === "closed") && Number.isInteger(final.seat)
+        ? h("a", { class: "button replay-mine", href: `${replay}?seat=${final.seat}` }, t("profile.my_seat")) : null,
       game ? h("a", { class: "help-link button", href: `/help/${language()}/${game}.html`, target: "_blank" }, t("table.help")) : null,
-      h("span", { class: "spectators muted" }, info ? t("table.spectators", { n: info.spectators ?? 0 }) : ""),
+      closed() ? null : h("span", { class: "spectators muted" }, info ? t("table.spectators", { n: info.spectators ?? 0 }) : ""),
+      closed() ? h("p", { class: "closed-note" }, t("table.closed_note")) : null,
       drawerButton,
     ].filter(Boolean));
     drawerButton.textContent = t("table.drawer");
@@ -193,7 +253,7 @@ export function tablePage(root, connection, tableId) {
 
   let identityShown = null;
   function drawIdentity(force = false) {
-    const wanted = !connection.user && connection.ready;
+    const wanted = !connection.user && connection.ready && !closed() && !noTable;
     if (!force && wanted === identityShown) return; // keep what someone is typing
     identityShown = wanted;
     clear(identitySlot);
@@ -399,7 +459,7 @@ export function tablePage(root, connection, tableId) {
     if (table()?.status !== "started") confirmingResign = false;
     claimShown = claimable();
     const info = table();
-    if (!info || !connection.user) return;
+    if (!info || !connection.user || closed()) return;
     const seated = mySeat() !== null && mySeat() !== undefined;
     const empty = info.seats.filter((seat) => seat.kind === "empty");
     const bots = info.seats.filter((seat) => seat.kind === "bot");
@@ -449,7 +509,7 @@ export function tablePage(root, connection, tableId) {
     const info = table();
     if (!info || info.status !== "open") return;
     const spec = gameSpecs?.[info.game];
-    pregame.append(h("h3", {}, t("table.options")));
+    pregame.append(h("h2", {}, t("table.options")));
     const seated = mySeat() !== null && mySeat() !== undefined;
     const rows = h("dl", { class: "option-list" });
     for (const [name, option] of Object.entries(spec?.options || {})) {
@@ -530,8 +590,15 @@ export function tablePage(root, connection, tableId) {
   /** Outside the tab too: the title says "Your turn" and the favicon wears a badge while it is yours. */
   const favicon = document.querySelector("link[rel=icon]");
   const plainIcon = favicon?.getAttribute("href");
+  let wasMyTurn = false;
   function signalTurn(mine) {
     const game = table()?.game;
+    // It just became my turn: a short sound and, when the player asked for them, a notification
+    if (mine && !wasMyTurn) {
+      playTurnSound();
+      notifyTurn(t("table.title_your_turn"));
+    }
+    wasMyTurn = mine;
     document.title = mine ? t("table.title_your_turn")
       : game ? t("table.title", { game: t(`game.${game}`) }) : t("ui.title");
     document.body.dataset.myTurn = mine ? "1" : "0";
@@ -555,9 +622,59 @@ export function tablePage(root, connection, tableId) {
     return gameModule?.scoreText ? gameModule.scoreText(value, ctx, message?.view) : "";
   }
 
+  /** Which game a result is: its reason and ranks (the record's copy of the outcome may order its keys
+   * otherwise). */
+  const gameKey = (outcome) => (outcome ? `${outcome.reason}|${outcome.results.map((r) => r.rank).join(",")}` : "");
+
+  /** The table's last game from its record: asked once a rated game is over (its rating changes) and
+   * when the table closes (the replay link). */
+  function askFinal() {
+    const info = table();
+    if (!info || closed()) return;
+    const wanted = (info.status === "finished" && info.rated) || info.status === "closed";
+    const key = gameKey(info.result?.outcome);
+    if (!wanted || finalAsked === key) return;
+    finalAsked = key;
+    api(`/tables/${encodeURIComponent(tableId)}/final`).then((found) => {
+      found.key = gameKey(found.table?.result?.outcome);
+      final = found;
+      drawHead();
+      drawEndPanel();
+    }, () => {});
+  }
+
+  /** The rating changes of the game shown, by seat ("1000 → 927"), when it was rated. */
+  function ratingChanges(info) {
+    if (!final?.ratings || !info?.result || final.key !== gameKey(info.result.outcome)) return {};
+    return final.ratings;
+  }
+
+  /** The address of a table that is gone: its last game from the record, or "no such table". */
+  function showClosedTable() {
+    if (message && !closed() && table()?.status !== "closed") return; // a live table: nothing to do
+    api(`/tables/${encodeURIComponent(tableId)}/final`).then((found) => {
+      found.key = gameKey(found.table?.result?.outcome);
+      final = found;
+      message = { type: "table", table: found.table, seat: found.seat, view: found.view, closed: true };
+      document.body.dataset.tableStatus = "closed";
+      hideError();
+      chat.element.hidden = true;
+      logBox.hidden = true;
+      drawAll();
+      drawIdentity(true);
+    }, () => {
+      noTable = true;
+      hideError();
+      chat.element.hidden = true;
+      logBox.hidden = true;
+      drawAll();
+      drawIdentity(true);
+    });
+  }
+
   function drawEndPanel() {
     const info = table();
-    const outcome = info?.status === "finished" ? info.result?.outcome : null;
+    const outcome = info?.status === "finished" || closed() ? info.result?.outcome : null;
     if (!outcome || endPanelClosedAt === info.version) {
       endPanel.hidden = true;
       clear(endPanel);
@@ -570,6 +687,7 @@ export function tablePage(root, connection, tableId) {
     const headline = outcome.results.every((r) => r.result === "draw") ? t("result.draw")
       : t(winners.length > 1 ? "result.winners" : "result.winner", { names: winners.join(", ") });
     const reason = reasonWords(outcome.reason, ctx);
+    const changes = ratingChanges(info);
     const ranking = h("ol", { class: "end-ranking" },
       outcome.results
         .map((r, seat) => ({ ...r, seat }))
@@ -577,10 +695,13 @@ export function tablePage(root, connection, tableId) {
         .map((r) => {
           const score = scoreWords(r.score);
           const takeover = info.result.takeovers?.[r.seat];
+          const change = changes[String(r.seat)];
           return h("li", { class: `result-${r.result}`, dataset: { seat: r.seat } },
             h("span", { class: "end-rank" }, `${r.rank}.`), " ", h("strong", {}, names[r.seat] ?? seatName(r.seat)), " – ",
             t(`result.word.${r.result}`), score ? ` – ${score}` : "",
-            takeover ? ` (${t("result.bot_finished", { reason: t(`takeover.${takeover}`) })})` : "");
+            takeover ? ` (${t("result.bot_finished", { reason: t(`takeover.${takeover}`) })})` : "",
+            change ? h("span", { class: "end-rating" }, " – ",
+              t("end.rating_change", { before: shownRating(change.before), after: shownRating(change.after) })) : "");
         }));
     endPanel.append(
       h("h2", { id: "end-panel-title" }, t("end.title")),
@@ -589,7 +710,7 @@ export function tablePage(root, connection, tableId) {
       ranking,
       renderer?.endDetails?.() ?? null,
       h("div", { class: "end-buttons" },
-        h("button", { class: "end-close", onclick: () => {
+        closed() ? null : h("button", { class: "end-close", onclick: () => {
           endPanelClosedAt = info.version;
           drawEndPanel();
         } }, t("end.close"))));
@@ -613,7 +734,7 @@ export function tablePage(root, connection, tableId) {
       } else {
         statusBanner.append(t("table.waiting_for", { names: toAct.map(seatName).join(", ") || "…" }));
       }
-    } else if (info.status === "finished") {
+    } else if (info.status === "finished" || closed()) {
       statusBanner.classList.add("finished");
       const result = h("div", { class: "result" }, h("strong", {}, t("result.title")), " ", resultText(info));
       const outcome = info.result?.outcome;
@@ -754,7 +875,9 @@ export function tablePage(root, connection, tableId) {
     }
     if (line.kind === "finished") {
       const reason = sentence(reasonWords(args.reason, lineCtx));
-      const winners = (line.names?.length
+      // by seat when the line says (two "easy bot"s are two seats), else by the label as written
+      const winners = (Array.isArray(args.winner_seats) ? args.winner_seats.map((seat) => lineCtx.seatName(seat))
+        : line.names?.length
         ? (args.winners || []).map((label) => {
             const seat = line.names.findIndex((was) => was.name === label);
             return seat >= 0 ? nameThen(line, seat) : label;
@@ -841,7 +964,7 @@ export function tablePage(root, connection, tableId) {
 
   // --- messages from the server -------------------------------------------------------------------
   function applyTable(msg) {
-    if (msg.table?.id !== tableId) return;
+    if (msg.table?.id !== tableId || closed()) return;
     // A fresh table that came with an error may overtake updates still waiting their turn in the pacer.
     if (message && msg.table.version < message.table.version && !msg.history) return;
     const firstTime = message === null;
@@ -863,6 +986,7 @@ export function tablePage(root, connection, tableId) {
     }
     drawAll();
     autoActions(firstTime);
+    askFinal();
   }
 
   function autoActions() {
@@ -917,10 +1041,16 @@ export function tablePage(root, connection, tableId) {
   });
   function reportError(msg) {
     showError(msg);
-    chat.add("error", errorText(msg));
+    // "The table changed meanwhile" is news only for a moment: the banner says it and goes; the chat
+    // keeps what lasts
+    if (msg.code !== "stale_version") chat.add("error", errorText(msg));
   }
   connection.on("error", (msg) => {
     if (msg.table && msg.table !== tableId) return;
+    if (msg.code === "no_such_table" && (msg.args?.table ?? tableId) === tableId) {
+      showClosedTable(); // closed (its last game from the record) or never here: no "Loading" forever
+      return;
+    }
     // A stale request is the command's own business: it resends it quietly or reports it (see command).
     if (!(msg.code === "stale_version" && msg.id)) reportError(msg);
     if (msg.fresh) whenNotPressed(() => applyTable(msg.fresh));

@@ -191,8 +191,16 @@ export function createRenderer(ctx) {
   // --- the board ----------------------------------------------------------------------------------
   function draw() {
     if (!view) return;
+    const active = document.activeElement;
+    const fromTray = Boolean(active && root.contains(active) && active.closest(".setup-tray"));
     redrawAnimated(root, () => redrawKeepingFocus(root, paint));
     slide = null; // each move slides once, not again on a click that redraws
+    if (fromTray && !root.querySelector(".setup-tray")) {
+      // Ready was pressed and the setup taken: the tray is gone, so the keyboard goes on from the board
+      // (my first ghost) rather than from the top of the page
+      const square = root.querySelector(".board .square[data-owner=bottom]") || root.querySelector(".board .square");
+      square?.focus({ preventScroll: true });
+    }
   }
 
   function paint() {
@@ -313,7 +321,7 @@ export function createRenderer(ctx) {
       for (let i = 0; i < taken.good; i++) pics.push(ghostSvg("good", owner === seat || (seat === null && owner === 0), 28));
       for (let i = 0; i < taken.bad; i++) pics.push(ghostSvg("bad", owner === seat || (seat === null && owner === 0), 28));
       return h("div", { class: `captured captured-${owner === bottom ? "bottom" : "top"}`, dataset: { owner } },
-        h("h4", {}, t("geister.captured_from", { name: ctx.seatName(owner) })),
+        h("h2", {}, t("geister.captured_from", { name: ctx.seatName(owner) })),
         h("div", { class: "captured-pics" }, pics.length ? pics : h("span", { class: "muted" }, "–")),
         h("p", { class: "captured-count" }, t("geister.captured_count", {
           good: t("geister.captured_good", { n: taken.good }), bad: t("geister.captured_bad", { n: taken.bad }) })),

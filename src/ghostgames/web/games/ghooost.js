@@ -267,7 +267,7 @@ export function createRenderer(ctx) {
         h("div", { class: "centre" }, crypt, cemetery, kitty, discard),
         finished
           ? h("section", { class: "round-panel", "aria-labelledby": "round-panel-title" },
-              h("h3", { id: "round-panel-title" }, t("ghooost.round_over", { n: finished.round + 1 })),
+              h("h2", { id: "round-panel-title" }, t("ghooost.round_over", { n: finished.round + 1 })),
               roundSummary(finished),
               h("p", { class: "hint" }, t("ghooost.scoring_explain")),
               h("button", { class: "round-close", onclick: closeRoundPanel }, t("end.close")))

@@ -179,7 +179,7 @@ export function createRenderer(ctx) {
 
     const counted = roundPanel !== null && !view.outcome && view.round_penalties[roundPanel]
       ? h("section", { class: "round-panel", "aria-labelledby": "round-panel-title" },
-          h("h3", { id: "round-panel-title" }, t("thelast.round_over", { n: roundPanel + 1 })),
+          h("h2", { id: "round-panel-title" }, t("thelast.round_over", { n: roundPanel + 1 })),
           h("p", {}, t("thelast.round_over_hint")),
           pilesList(roundPanel),
           h("button", { class: "round-close", onclick: closeRoundPanel }, t("end.close")))
@@ -193,7 +193,7 @@ export function createRenderer(ctx) {
       // The round just counted lies over the middle of the table (nothing under the pointer moves).
       h("div", { class: "centre-wrap" }, h("div", { class: "centre" }, points, trick), counted),
       // The hand and what to decide now are one area, docked at the bottom of a phone's screen.
-      view.hand ? h("div", { class: "my-area" }, decision, h("h4", {}, t("thelast.your_hand")), handRow) : decision,
+      view.hand ? h("div", { class: "my-area" }, decision, h("h2", {}, t("thelast.your_hand")), handRow) : decision,
       scoresTable(),
     ].filter(Boolean));
   }
@@ -226,7 +226,7 @@ export function createRenderer(ctx) {
       if (!view) return null;
       return h("div", { class: "end-details" },
         h("p", {}, t("thelast.end_explain")),
-        h("h3", {}, t("thelast.round_over", { n: view.round_penalties.length })),
+        h("h2", {}, t("thelast.round_over", { n: view.round_penalties.length })),
         pilesList(view.round_penalties.length - 1),
         scoresTable());
     },
