@@ -15,6 +15,7 @@ import pytest
 
 from ghostgames.rules.contract import Outcome
 from ghostgames.server.auth import check_name
+from ghostgames.storage.replay import rebuild_views
 from ghostgames.tables import Context, Table, TableError, creation_event, parse_command
 from tests.server.harness import Client, ServerProcess
 
@@ -80,15 +81,19 @@ def _get(server: ServerProcess, path: str, token: str | None = None) -> tuple[in
         return err.code, json.loads(err.read())
 
 
-async def _finished_geister(server: ServerProcess, token: str, level: str = "easy") -> str:
+async def _finished_geister(server: ServerProcess, token: str, level: str = "easy", moves: int = 1) -> str:
+    """Alice sets up, makes `moves - 1` moves, and resigns on her next turn (the bot has as many moves)."""
     async with await Client.connect(server, token=token) as alice:
-        table_id = await alice.create("geister", 2)
+        table_id = await alice.create("geister", 2, {"first": 0})
         await alice.command(table_id, f"/bot add {level}", version=None)
         await alice.command(table_id, "/start", version=None)
-        state = await alice.until_table(table_id, lambda m: m["view"] is not None and 0 in m["table"]["to_act"])
-        legal = state["view"]["legal"]
-        await alice.act(table_id, legal[0])
-        await alice.until_table(table_id, lambda m: 0 not in m["table"]["to_act"] or m["table"]["status"] != "started")
+        for _ in range(moves):
+            state = await alice.until_table(
+                table_id, lambda m: m["view"] is not None and 0 in m["table"]["to_act"] and m["view"]["legal"])
+            await alice.act(table_id, state["view"]["legal"][0])
+            await alice.until_table(table_id, lambda m: 0 not in m["table"]["to_act"]
+                                    or m["table"]["status"] != "started")
+        await alice.until_table(table_id, lambda m: 0 in m["table"]["to_act"] or m["table"]["status"] != "started")
         await alice.command(table_id, "/resign", version=None)
         await alice.until_table(table_id, lambda m: m["table"]["status"] == "finished")
     return table_id
@@ -119,7 +124,7 @@ def test_6_a_closed_tables_address_shows_the_result_and_the_position_its_reader_
     replay = closing_server.get(f"/api/records/{spectator['record']}/replay")
     assert replay["table"] == table_id
     # the spectator's view is the replay's last step (no disclose vote: no colours of ghosts on the board)
-    assert spectator["view"]["ghosts"] == replay["steps"][-1]["view"]["ghosts"]
+    assert spectator["view"]["ghosts"] == rebuild_views(replay)[-1]["ghosts"]
     assert spectator["view"]["phase"] == "over"  # conceded, as the live table showed it
     on_board = [g for g in spectator["view"]["ghosts"] if g["status"] == "board"]
     assert on_board and all(g.get("colour") in (None, "unknown") for g in on_board), on_board
@@ -139,7 +144,8 @@ def test_6_a_closed_tables_address_shows_the_result_and_the_position_its_reader_
 
 def test_8_a_rated_games_rating_changes_come_with_the_finished_table(closing_server: ServerProcess) -> None:
     status, account = closing_server.post("/api/register", {"name": "Rater", "password": "secret-pw"})
-    table_id = asyncio.run(_finished_geister(closing_server, account["token"], "hard"))
+    # enough moves of each side for the game to count (docs/server.md, "Fair play in ratings")
+    table_id = asyncio.run(_finished_geister(closing_server, account["token"], "hard", moves=3))
     status, final = _get(closing_server, f"/api/tables/{table_id}/final")
     assert status == 200 and final["table"]["rated"] is True
     change = final["ratings"]["0"]

@@ -8,6 +8,7 @@ counts, marks a provisional rating and draws its chart with axes. Each failed be
 from __future__ import annotations
 
 import json
+import random
 import re
 import time
 from collections.abc import Iterator
@@ -23,6 +24,8 @@ from tests.web.pages import (
     choose_language,
     create_table,
     enter_as_guest,
+    geister_move,
+    geister_setup,
     open_settings,
     play_thelast,
     start_with_bots,
@@ -195,6 +198,14 @@ def test_8_a_rated_games_end_panel_shows_each_rating_change(
     page = new_page(pages, browser)
     register(page, server.http_url, "Ratna")
     play_now(page, "geister")
+    # each side makes its setup and two moves, so the game counts (docs/server.md, "Fair play in ratings")
+    rng = random.Random(8)
+    assert wait_turn_or_end(page)
+    geister_setup(page, rng)
+    for _ in range(2):
+        assert wait_turn_or_end(page)
+        geister_move(page, rng, drag=False)
+    assert wait_turn_or_end(page)
     resign(page)
     mine = page.locator(".end-ranking li", has_text="Ratna")
     expect(mine.locator(".end-rating")).to_have_text(re.compile(r"rating 1000\?? → \d+\??"))
