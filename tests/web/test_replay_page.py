@@ -198,3 +198,19 @@ def test_18_axe_finds_nothing_on_a_replay(server: ServerProcess, page: Page, gam
         violations = Axe().run(page).response["violations"]
         found = [f"{v['id']} ({v.get('impact')}): {v['help']} {v['nodes'][0]['target']}" for v in violations]
         assert found == [], (seat, move)
+
+
+def test_11_the_move_list_of_a_long_replay_gets_its_words_as_the_reader_scrolls_to_them(
+        server: ServerProcess, page: Page) -> None:
+    record, _ = random_record("ghooost", 2, 0, {"max_turns": 5000, "max_rounds": 100})
+    record_id = open_repository(server.db_url).save_record(record, "table", ["Ann", "Ben"])
+    fetched: list[int] = []
+    page.on("response", lambda r: fetched.extend(int(m) for m in re.findall(r"/replay\?from=(\d+)", r.url)))
+    open_replay(page, server.http_url, record_id, None, 1300)
+    items = page.locator(".replay-moves > li > button .move-words")
+    expect(items.nth(1299)).not_to_have_text("")
+    assert items.nth(699).inner_text() == "" and sorted(set(fetched)) == [0, 1000]
+    page.evaluate("() => document.querySelector('.replay-moves [data-step=\"700\"]').scrollIntoView()")
+    expect(items.nth(699)).not_to_have_text("")
+    assert sorted(set(fetched)) == [0, 500, 1000]
+    assert shown(page) == 1300

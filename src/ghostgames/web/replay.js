@@ -189,8 +189,23 @@ export async function replayPage(root, connection, recordId) {
       const end = Math.min(last, start + pages.size - 1);
       for (let step = Math.max(1, start); step <= end; step += 1) {
         moveButtons[step].querySelector(".move-words").textContent = stepWords(step);
+        unseen?.unobserve(moveButtons[step].parentElement);
       }
     }
+  }
+
+  // Moves of a page not fetched yet get their words when the reader scrolls the list to them: that page
+  // is fetched then (one request per page, as for stepping there).
+  let unseen = null;
+  function watchUnfetched() {
+    if (!("IntersectionObserver" in window)) return;
+    unseen = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        const step = Number(entry.target.firstChild.dataset.step);
+        if (entry.isIntersecting && !pages.has(step)) pages.load(step).then(() => fillMoves(), () => {});
+      }
+    }, { root: moveList });
+    for (let step = 1; step <= last; step += 1) if (!pages.has(step)) unseen.observe(moveButtons[step].parentElement);
   }
 
   /** Mark the move shown and keep it in sight inside the list (the page itself does not scroll). */
@@ -326,4 +341,5 @@ export async function replayPage(root, connection, recordId) {
     fillMoves(true);
   });
   draw();
+  watchUnfetched();
 }
