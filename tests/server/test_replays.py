@@ -19,6 +19,7 @@ from ghostgames.server import replays as replays_module
 from ghostgames.server.replays import ReplayCache, Replays
 from ghostgames.storage import StoredRecord, save_record
 from ghostgames.storage.replay import PAGE_STEPS, apply_delta, rebuild_views, seat_replay, view_delta
+from ghostgames.tables.log import LogLine, action_is_public
 from tests.server.harness import ServerProcess
 
 LONG_OPTIONS = {"max_turns": 5000, "max_rounds": 100}  # the largest a table allows
@@ -147,6 +148,28 @@ def test_every_page_of_every_seat_rebuilds_the_views_it_covers() -> None:
             page = json.loads(json.dumps(seat_replay(stored(record), seat, start, count)))
             views = rebuild_views(page)
             assert views == [json.loads(json.dumps(s.view(seat))) for s in states[start:start + count]]
+
+
+@pytest.mark.parametrize("game", ["geister", "ghooost", "thelast"])
+def test_each_step_tells_its_reader_what_the_live_log_told_them_about_its_action(game: str) -> None:
+    """Issue 32, point 11: a step carries the action's events and, where the log showed it, its text, as
+    the live log line for that reader (`LogLine.for_reader`); another seat's secret stays `null`."""
+    record, _ = random_record(game, 2, 32, None)
+    for seat in (None, 0, 1):
+        page = json.loads(json.dumps(seat_replay(stored(record), seat, 0, PAGE_STEPS)))
+        assert "events" not in page["steps"][0] and "action" not in page["steps"][0]
+        state = record.new_state()
+        for step, (acting, text) in zip(page["steps"][1:], record.actions, strict=False):
+            events = state.apply(acting, text)
+            public = action_is_public(text, events)
+            line = (LogLine("action", "", {}, {}, tuple(events)) if public
+                    else LogLine("action", "", {}, {acting: ("", {})}, tuple(events))).for_reader(seat)
+            assert step["events"] == json.loads(json.dumps(line["events"]))
+            assert step["action"] == (text if public or acting == seat else None)
+    if game == "geister":  # the setups are secret: each seat reads only its own
+        page = seat_replay(stored(record), None, 0, 3)
+        assert [step.get("action") for step in page["steps"]] == [None, None, None]
+        assert seat_replay(stored(record), 0, 0, 3)["steps"][1]["action"].startswith("setup ")
 
 
 def test_the_cache_keeps_the_recent_pages_within_its_bytes() -> None:

@@ -7,6 +7,11 @@ every later step only what changed since the step before (`view_delta`): a Ghooo
 round list grows by an entry or two a step, and sending it whole at every step made a replay grow with the
 square of its length (issue 31, hole 6). Rebuilding a page with `apply_delta` gives back exactly the views
 the reader saw; the deltas are worked out from those redacted views only, so they can reveal nothing more.
+
+Each step after the first also carries what the live log told this reader about its action (issue 32,
+point 11: the replay's captions in the log's words): the game's events redacted for the reader
+(`Event.for_seat`, as `LogLine.for_reader` sends them) and the action's text only where the log showed it
+to this reader (public by `action_is_public`, or the reader's own), else `null`.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from typing import Any
 from ghostgames.rules.contract import Outcome, State
 from ghostgames.storage.ratings import BOT_PREFIX, is_bot
 from ghostgames.storage.repository import StoredRecord
+from ghostgames.tables.log import action_is_public
 
 # Steps in one page: with the bulky parts sent as deltas a step costs a few hundred bytes, so a page stays
 # below a megabyte even when its first view holds a 5,000-turn round's log.
@@ -92,16 +98,22 @@ def seat_replay(stored: StoredRecord, seat: int | None, start: int = 0,
     previous: dict[str, Any] | None = None
     for step in range(end):
         acting: int | None = None
+        told: dict[str, Any] = {}
         if step > 0:
             acting, text = record.actions[step - 1]
-            state.apply(acting, text)
+            events = state.apply(acting, text)
+            if step >= start:
+                # what the live log told this reader about the action: its events as the reader may see
+                # them, and its text only when public or the reader's own (else `null`: a secret move)
+                told = {"action": text if acting == seat or action_is_public(text, events) else None,
+                        "events": [event.for_seat(seat) for event in events]}
         if step < start:
             continue
         view = state.clone().view(seat)
         if previous is None:
-            steps.append({"seat": acting, "view": view})
+            steps.append({"seat": acting, **told, "view": view})
         else:
-            steps.append({"seat": acting, "delta": view_delta(previous, view)})
+            steps.append({"seat": acting, **told, "delta": view_delta(previous, view)})
         previous = view
     return {**stored.summary(), "viewer": seat, "total": total, "from": start, "page": PAGE_STEPS,
             "next": end if end < total else None, "steps": steps}

@@ -5,11 +5,17 @@
 // The server sends a replay in pages (`?from=`): a page's first step has its whole view and each later
 // step only what changed (`delta`: `set` keys, lists that `append`ed, keys to `drop`). This page fetches
 // the pages it needs as the reader moves and rebuilds a step's view from its page's first view.
+//
+// A replay only shows: the renderers get `readOnly` and draw every position without a control (no setup
+// tray, no move, no hand to pick from). Each step's caption and its entry in the move list are the live
+// log's words for that action (words.js), from the events the server sends with the step as this reader
+// saw them; the last step says who won and why, from the record's outcome.
 
 import { clear, h } from "./dom.js";
 import { errorText } from "./errors.js";
 import { onLanguageChange, t } from "./i18n.js";
 import { api } from "./net.js";
+import { actionWords, reasonWords, sentence } from "./words.js";
 
 const GAME_MODULES = {
   geister: () => import("./games/geister.js"),
@@ -111,13 +117,14 @@ export async function replayPage(root, connection, recordId) {
   };
   const module = await GAME_MODULES[replay.game]();
   // The replay never acts: the renderer's clicks go nowhere, and its views carry no legal moves.
-  const ctx = { t, act: () => {}, seatName, seat: () => viewer, table: () => null, command: () => {} };
+  const ctx = { t, act: () => {}, seatName, seat: () => viewer, table: () => null, command: () => {}, readOnly: true };
   const renderer = module.createRenderer(ctx);
 
   const heading = h("h1", { class: "replay-title" });
   const whose = h("p", { class: "replay-viewer" });
   const position = h("span", { class: "replay-position", "aria-live": "polite" });
   const mover = h("p", { class: "replay-mover" });
+  const result = h("p", { class: "replay-result", hidden: true });
   const slider = h("input", { type: "range", class: "replay-slider", min: 0, max: last, value: index,
     "aria-label": t("replay.slider"), oninput: () => go(Number(slider.value)) });
   const button = (cls, key, onclick) => h("button", { type: "button", class: cls, title: t(key), "aria-label": t(key), onclick }, t(key));
@@ -129,10 +136,94 @@ export async function replayPage(root, connection, recordId) {
   const copy = h("button", { type: "button", class: "replay-link", onclick: () => copyLink() }, t("replay.copy_link"));
   const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": t("replay.controls") },
     first, prev, play, next, end, slider, position, copy);
-  const players = h("p", { class: "replay-players" });
+  // The players as the seats they sat in (not a ranking), each with their result.
+  const playersTitle = h("h2", { id: "replay-players-title" });
+  const players = h("ul", { class: "replay-players" });
+  // Every move, numbered from 1, in the log's words once its page is here; the one shown is marked.
+  const movesTitle = h("h2", { id: "replay-moves-title" });
+  const moveButtons = [];
+  const moveList = h("ol", { class: "replay-moves" });
+  for (let step = 1; step <= last; step += 1) {
+    const entry = h("button", { type: "button", class: "replay-move", dataset: { step },
+      onclick: () => {
+        pause();
+        go(step);
+      } }, h("span", { class: "move-no" }, `${step}.`), " ", h("span", { class: "move-words" }));
+    moveButtons[step] = entry;
+    moveList.append(h("li", {}, entry));
+  }
+  const filled = new Set(); // the pages whose moves are in words in the list
+  const keys = h("p", { class: "replay-keys" }, t("replay.keys"));
   clear(root);
-  root.append(h("div", { class: "replay-page" }, heading, whose, players, controls, mover,
-    h("div", { class: "game-area" }, renderer.element), h("p", { class: "replay-keys" }, t("replay.keys"))));
+  root.append(h("div", { class: "replay-page" }, heading, whose,
+    h("section", { class: "replay-seats", "aria-labelledby": "replay-players-title" }, playersTitle, players),
+    controls, mover, result,
+    h("div", { class: "replay-body" },
+      h("div", { class: "game-area" }, renderer.element),
+      h("nav", { class: "replay-move-list", "aria-labelledby": "replay-moves-title" }, movesTitle, moveList)),
+    keys));
+
+  /** A step's action in the live log's words; the server's events are already as this reader saw them. */
+  function stepWords(step) {
+    const info = pages.step(step);
+    if (info.seat === null || info.seat === undefined) return "";
+    if (!("events" in info)) return t("replay.moved", { name: seatName(info.seat) }); // a page from before events
+    return actionWords(info.seat, info.action, info.events, module, ctx);
+  }
+
+  /** The end of the game in the log's words: who won (or a draw) and why. */
+  function resultWords() {
+    const outcome = replay.outcome;
+    if (!outcome) return "";
+    const reason = sentence(reasonWords(outcome.reason, module, ctx));
+    const winners = outcome.results.map((r, seat) => (r.result === "win" ? seatName(seat) : null)).filter(Boolean);
+    return winners.length ? t("log.finished", { winners: winners.join(", "), reason }) : t("log.finished_draw", { reason });
+  }
+
+  /** The words of every move of the pages fetched so far (`all`: again, as after a change of language). */
+  function fillMoves(all = false) {
+    if (all) filled.clear();
+    for (const start of pages.pages.keys()) {
+      if (filled.has(start)) continue;
+      filled.add(start);
+      const end = Math.min(last, start + pages.size - 1);
+      for (let step = Math.max(1, start); step <= end; step += 1) {
+        moveButtons[step].querySelector(".move-words").textContent = stepWords(step);
+        unseen?.unobserve(moveButtons[step].parentElement);
+      }
+    }
+  }
+
+  // Moves of a page not fetched yet get their words when the reader scrolls the list to them: that page
+  // is fetched then (one request per page, as for stepping there).
+  let unseen = null;
+  function watchUnfetched() {
+    if (!("IntersectionObserver" in window)) return;
+    unseen = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        const step = Number(entry.target.firstChild.dataset.step);
+        if (entry.isIntersecting && !pages.has(step)) pages.load(step).then(() => fillMoves(), () => {});
+      }
+    }, { root: moveList });
+    for (let step = 1; step <= last; step += 1) if (!pages.has(step)) unseen.observe(moveButtons[step].parentElement);
+  }
+
+  /** Mark the move shown and keep it in sight inside the list (the page itself does not scroll). */
+  function markMove() {
+    moveList.querySelector("[aria-current]")?.removeAttribute("aria-current");
+    const current = moveButtons[index];
+    if (!current) {
+      moveList.scrollTop = 0;
+      return;
+    }
+    current.setAttribute("aria-current", "step");
+    const item = current.parentElement;
+    const top = item.offsetTop; // the list is the item's offset parent (position: relative)
+    if (top < moveList.scrollTop) moveList.scrollTop = top;
+    else if (top + item.offsetHeight > moveList.scrollTop + moveList.clientHeight) {
+      moveList.scrollTop = top + item.offsetHeight - moveList.clientHeight;
+    }
+  }
 
   function moveLink() {
     const query = new URLSearchParams();
@@ -154,10 +245,19 @@ export async function replayPage(root, connection, recordId) {
   function drawText() {
     heading.textContent = t("replay.title", { id: replay.id, game: t(`game.${replay.game}`) });
     whose.textContent = viewer === null ? t("replay.spectator") : t("replay.seat_view", { seat: viewer + 1, name: seatName(viewer) });
-    players.textContent = replay.names.map((name, seat) => `${seat + 1}. ${seatName(seat)}`).join("  ·  ");
+    playersTitle.textContent = t("replay.players");
+    movesTitle.textContent = t("replay.moves");
+    clear(players).append(...replay.names.map((name, seat) => {
+      const outcome = replay.outcome?.results?.[seat];
+      return h("li", { class: outcome ? `result-${outcome.result}` : null, dataset: { seat } }, outcome
+        ? t("replay.player", { seat: seat + 1, name: seatName(seat), result: t(`result.word.${outcome.result}`) })
+        : t("replay.player_plain", { seat: seat + 1, name: seatName(seat) }));
+    }));
     position.textContent = index === 0 ? t("replay.start", { total: last }) : t("replay.move", { n: index, total: last });
-    const acting = pages.step(index).seat;
-    mover.textContent = acting === null || acting === undefined ? "" : t("replay.moved", { name: seatName(acting) });
+    mover.textContent = stepWords(index);
+    const end = index === last ? resultWords() : "";
+    result.textContent = end;
+    result.hidden = !end;
     play.textContent = t(timer ? "replay.pause" : "replay.play");
   }
 
@@ -170,8 +270,10 @@ export async function replayPage(root, connection, recordId) {
     document.body.dataset.replayMove = String(index);
     document.body.dataset.replayLast = String(last);
     drawText();
+    fillMoves();
+    markMove();
     const ahead = pages.startOf(index) + pages.size;
-    if (ahead <= last && ahead - index <= PREFETCH) pages.load(ahead).catch(() => {}); // fetched again when needed
+    if (ahead <= last && ahead - index <= PREFETCH) pages.load(ahead).then(() => fillMoves(), () => {}); // fetched again when needed
   }
 
   async function go(to) {
@@ -233,8 +335,11 @@ export async function replayPage(root, connection, recordId) {
     play.setAttribute("aria-label", t("replay.play"));
     slider.setAttribute("aria-label", t("replay.slider"));
     copy.textContent = t("replay.copy_link");
+    keys.textContent = t("replay.keys");
     controls.setAttribute("aria-label", t("replay.controls"));
     drawText();
+    fillMoves(true);
   });
   draw();
+  watchUnfetched();
 }

@@ -11,6 +11,7 @@ import { identityForm } from "./identity.js";
 import { CLOCKS, SEAT_OPTIONS, choiceLabel, choicesOf, clockLabel, copyLink, optionHelp, optionLabel } from "./lobby.js";
 import { api } from "./net.js";
 import { shownRating } from "./profile.js";
+import { actionWords, eventSentences, reasonWords as sharedReasonWords, sentence } from "./words.js";
 import { notifyTurn, playTurnSound } from "./settings.js";
 
 const GAME_MODULES = {
@@ -605,15 +606,9 @@ export function tablePage(root, connection, tableId) {
     if (favicon) favicon.setAttribute("href", mine ? TURN_ICON : plainIcon);
   }
 
-  /** Why a game ended, in words: the game's own reasons, or a resignation named by who resigned. */
+  /** Why a game ended, in words (words.js, shared with the replay). */
   function reasonWords(reason, readerCtx) {
-    const claimed = /^claimed (win|draw): idle$/.exec(reason || "");
-    if (claimed) return t(`result.reason.claimed_${claimed[1]}`);
-    const resigned = /^seat (\d+) resigned$/.exec(reason || "");
-    if (resigned) return t("result.reason.resigned", { name: readerCtx.seatName(Number(resigned[1])) });
-    const reasonKey = gameModule?.REASONS?.[reason];
-    if (reasonKey) return t(reasonKey);
-    return gameModule?.reasonText?.(reason, readerCtx) || "";
+    return sharedReasonWords(reason, gameModule, readerCtx);
   }
 
   /** A seat's score in words ("12 points", "penalty 7"); games whose score is only win or loss say nothing. */
@@ -799,14 +794,6 @@ export function tablePage(root, connection, tableId) {
   }
 
   // --- the log and chat ---------------------------------------------------------------------------
-  /** A log sentence: capital first letter, closing full stop. */
-  function sentence(text) {
-    const trimmed = text.trim();
-    if (!trimmed) return "";
-    const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
-    return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
-  }
-
   /**
    * A seat's name as it was when `line` was written (the line's `names`), in the reader's language: the
    * log never renames the past after people leave and bots sit down. Lines without `names` use today's.
@@ -825,11 +812,7 @@ export function tablePage(root, connection, tableId) {
 
   /** The steps of an action line in words, one sentence per game event ("plays 8 8", "gambles: 7"). */
   function actionSteps(line) {
-    const lineCtx = lineContext(line);
-    return (line.events || [])
-      .map((event) => gameModule?.describeEvent?.(event, lineCtx))
-      .filter(Boolean)
-      .map(sentence);
+    return eventSentences(line.events, gameModule, lineContext(line));
   }
 
   /**
@@ -864,11 +847,7 @@ export function tablePage(root, connection, tableId) {
     const lineCtx = lineContext(line);
     const wasBot = (seat) => (line.names?.length ? Boolean(line.names[seat]?.bot) : table()?.seats?.[seat]?.kind === "bot");
     if (line.kind === "action") {
-      const described = actionSteps(line);
-      const name = lineCtx.seatName(args.seat);
-      let text = described.length
-        ? described.join(" ")
-        : args.action ? t("log.action", { name, action: args.action }) : t("log.action_secret", { name });
+      let text = actionWords(args.seat, args.action, line.events, gameModule, lineCtx);
       if (args.by === "bot" && !wasBot(args.seat)) text += ` (${t("log.by_bot")})`;
       if (args.by === "clock") text += ` (${t("log.by_clock")})`;
       return text;

@@ -78,9 +78,12 @@ export function createRenderer(ctx) {
     act(move.text);
   }
 
+  // A replay (ctx.readOnly) draws positions only: no setup tray, no moves, no drag, no clicks.
+  const readOnly = Boolean(ctx.readOnly);
+
   // --- setup ------------------------------------------------------------------------------------
   function inSetup() {
-    return view.phase === "setup" && view.seat !== null && view.seat !== undefined && !view.set_up[view.seat];
+    return !readOnly && view.phase === "setup" && view.seat !== null && view.seat !== undefined && !view.set_up[view.seat];
   }
 
   function trayLeft(colour) {
@@ -226,7 +229,8 @@ export function createRenderer(ctx) {
     for (const row of rows) {
       for (const col of cols) {
         const name = nameOf(col, row);
-        const cell = h("button", { class: `square ${(row + col) % 2 ? "" : "dark"}`, dataset: { square: name, animOrigin: `square:${name}` } });
+        const cell = h(readOnly ? "div" : "button", { class: `square ${(row + col) % 2 ? "" : "dark"}`, role: readOnly ? "img" : null,
+          dataset: { square: name, animOrigin: `square:${name}` } });
         const labels = [name];
         if (name in exitOwner) {
           const owner = exitOwner[name];
@@ -280,7 +284,7 @@ export function createRenderer(ctx) {
                 : t("geister.their_ghost", { name: ctx.seatName(ghost.owner) }),
           );
         }
-        if (!setup) {
+        if (!setup && !readOnly) {
           if (movable.has(name)) {
             cell.classList.add("movable");
             draggable(cell, {
@@ -306,8 +310,8 @@ export function createRenderer(ctx) {
             else selected = null;
             draw();
           });
-          if (name === lastFrom || name === lastTo) cell.classList.add("last-move");
         }
+        if (!setup && (name === lastFrom || name === lastTo)) cell.classList.add("last-move");
         cell.setAttribute("aria-label", labels.join(", "));
         grid.append(cell);
       }
@@ -344,7 +348,7 @@ export function createRenderer(ctx) {
       root.append(h("div", { class: "escape-bar" },
         escapes.map((m) => h("button", { class: "escape primary", onclick: () => sendMove(m) }, t("geister.escape", { square: m.from })))));
     }
-    if (!setup && view.phase === "setup" && seat !== null) {
+    if (!setup && !readOnly && view.phase === "setup" && seat !== null) {
       root.append(h("p", { class: "hint waiting-setup" }, t("geister.waiting_setup")));
     }
   }

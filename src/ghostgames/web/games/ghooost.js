@@ -58,6 +58,8 @@ function bouhToken(t) {
 
 export function createRenderer(ctx) {
   const { t } = ctx;
+  // A replay (ctx.readOnly) draws positions only: the hand is pictures, no picking, no drag, no buttons.
+  const readOnly = Boolean(ctx.readOnly);
   // The player's next move is their "continue": it folds away a round summary still shown.
   const act = (text) => {
     if (roundPanel !== null) {
@@ -175,7 +177,7 @@ export function createRenderer(ctx) {
       handKey = key;
     }
     const legal = new Set(view.legal || []);
-    const myTurn = legal.size > 0;
+    const myTurn = !readOnly && legal.size > 0;
 
     // Other seats first, in play order after mine; mine last beside the hand.
     const others = view.seats.filter((info) => info.seat !== view.seat);
@@ -220,11 +222,16 @@ export function createRenderer(ctx) {
     hand.forEach((card, index) => {
       const playableAlone = [...legal].some((text) => text.startsWith("play ") && text.slice(5).split(" ").includes(card));
       // On my turn the cards that are in no legal play are dimmed, as The Last does (issue 32 point 22).
+      const label = card === "K" ? t("ghooost.kitty") : card === "X" ? t("ghooost.copy") : t("ghooost.card", { value: card });
+      if (readOnly) {
+        handRow.append(h("div", { class: "card", role: "img", dataset: { card }, "aria-label": label }, cardSvg(card, t)));
+        return;
+      }
       const el = h("button", {
           class: `card ${picked.has(index) ? "picked" : ""} ${myTurn && playableAlone ? "playable" : ""} ${myTurn && !playableAlone ? "unplayable" : ""}`,
           dataset: { card },
           "aria-pressed": picked.has(index) ? "true" : "false",
-          "aria-label": card === "K" ? t("ghooost.kitty") : card === "X" ? t("ghooost.copy") : t("ghooost.card", { value: card }),
+          "aria-label": label,
           onclick: () => toggle(index, hand),
           ondblclick: () => {
             const single = matchingPlay([card]);

@@ -51,6 +51,8 @@ function trickCards(trick, who, t) {
 
 export function createRenderer(ctx) {
   const { t } = ctx;
+  // A replay (ctx.readOnly) draws positions only: the hand is pictures, no play, keep or swap.
+  const readOnly = Boolean(ctx.readOnly);
   let view = null;
   let roundsSeen = null; // how many rounds were counted at the last update (null: none drawn yet)
   let roundPanel = null; // the index of the counted round whose panel shows, until closed or the next move
@@ -88,7 +90,7 @@ export function createRenderer(ctx) {
   }
 
   function paint() {
-    const legal = new Set(view.legal || []);
+    const legal = new Set(readOnly ? [] : view.legal || []);
     const deciding = view.phase === "decide" && legal.has("keep");
     const hand = view.hand || [];
 
@@ -157,6 +159,10 @@ export function createRenderer(ctx) {
       const playable = legal.has(playText);
       const swappable = deciding && legal.has(swapText);
       const label = `${cardWord(card, t)}${playable ? `, ${t("thelast.playable")}` : ""}${swappable ? `, ${t("thelast.swap_this")}` : ""}`;
+      if (readOnly) {
+        handRow.append(h("div", { class: "card", role: "img", dataset: { card, anim: `card:${card}` }, "aria-label": label }, cardSvg(card)));
+        continue;
+      }
       const el = h("button", {
           class: `card ${playable ? "playable" : ""} ${swappable ? "swappable" : ""} ${legal.size && !playable && !swappable ? "unplayable" : ""}`,
           dataset: { card, anim: `card:${card}` },
