@@ -75,6 +75,19 @@ def play_now(page: Page, game: str) -> str:
     return page.url.split("?")[0]
 
 
+def resign_after_counting_moves(page: Page, seed: int = 8) -> None:
+    """Set up and make two Geister moves (the bot as many), then resign: a game that counts for ratings
+    (docs/server.md, "Fair play in ratings": each side needs three moves of its own)."""
+    rng = random.Random(seed)
+    assert wait_turn_or_end(page)
+    geister_setup(page, rng)
+    for _ in range(2):
+        assert wait_turn_or_end(page)
+        geister_move(page, rng, drag=False)
+    assert wait_turn_or_end(page)
+    resign(page)
+
+
 def resign(page: Page) -> None:
     page.click("button.do-resign")
     page.click("button.do-resign-confirm")
@@ -198,15 +211,7 @@ def test_8_a_rated_games_end_panel_shows_each_rating_change(
     page = new_page(pages, browser)
     register(page, server.http_url, "Ratna")
     play_now(page, "geister")
-    # each side makes its setup and two moves, so the game counts (docs/server.md, "Fair play in ratings")
-    rng = random.Random(8)
-    assert wait_turn_or_end(page)
-    geister_setup(page, rng)
-    for _ in range(2):
-        assert wait_turn_or_end(page)
-        geister_move(page, rng, drag=False)
-    assert wait_turn_or_end(page)
-    resign(page)
+    resign_after_counting_moves(page)
     mine = page.locator(".end-ranking li", has_text="Ratna")
     expect(mine.locator(".end-rating")).to_have_text(re.compile(r"rating 1000\?? → \d+\??"))
     expect(page.locator(".end-ranking li", has_text="bot 2").locator(".end-rating")).to_have_text(
@@ -436,14 +441,14 @@ def test_20_a_new_rating_is_provisional_counted_in_words_and_charted_with_axes(
     page = new_page(pages, browser)
     register(page, server.http_url, "Provo")
     play_now(page, "geister")
-    resign(page)
+    resign_after_counting_moves(page)
     page.goto(server.http_url + "/player/Provo")
     card = page.locator(".rating-card[data-game=geister]")
     expect(card.locator(".rating-value")).to_have_text(re.compile(r"^\d+\? \(provisional\)$"))
     expect(card.locator(".rating-games")).to_have_text("0 wins in 1 rated game")
     page.goto(server.http_url + "/")
     play_now(page, "geister")
-    resign(page)
+    resign_after_counting_moves(page, seed=9)
     page.goto(server.http_url + "/player/Provo")
     expect(card.locator(".rating-games")).to_have_text("0 wins in 2 rated games")
     chart = card.locator("svg.rating-chart")
