@@ -5,11 +5,8 @@ own records to download, and a replay from their own seat; a rebuild equals the 
 from __future__ import annotations
 
 import asyncio
-import json
 import subprocess
 import sys
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,14 +26,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 
 def get(server: ServerProcess, path: str, token: str | None = None) -> tuple[int, Any]:
-    request = urllib.request.Request(server.http_url + path)
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
+    return server.fetch(path, token)
 
 
 async def play_against_bot(server: ServerProcess, token: str | None, guest: str | None, game: str,

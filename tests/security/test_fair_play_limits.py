@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -23,14 +20,6 @@ def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]
                             env={"GHOSTGAMES_CREATE_PER_ADDRESS": str(PER_ADDRESS)}).start()
     yield process
     process.stop()
-
-
-def _get(server: ServerProcess, path: str) -> tuple[int, Any]:
-    try:
-        with urllib.request.urlopen(server.http_url + path, timeout=10) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
 
 
 def _guest(server: ServerProcess, name: str) -> str:
@@ -80,7 +69,7 @@ def test_somebody_playing_a_quick_game_cannot_be_seated_at_a_second_one(server: 
 ])
 def test_an_integer_out_of_range_is_a_422_that_names_the_range(server: ServerProcess, path: str) -> None:
     """Hole 9: these gave an HTTP 500 (SQLite's OverflowError)."""
-    status, answer = _get(server, path)
+    status, answer = server.fetch(path)
     assert status == 422, (path, status, answer)
     assert answer["code"] == "bad_request"
     assert "greater than or equal to" in answer["message"] or "less than or equal to" in answer["message"]

@@ -127,6 +127,17 @@ class ServerProcess:
         with urllib.request.urlopen(self.http_url + path, timeout=10) as answer:
             return json.loads(answer.read())
 
+    def fetch(self, path: str, token: str | None = None) -> tuple[int, Any]:
+        """GET with an optional Bearer token: (status, JSON body), refusals included (not raised)."""
+        request = urllib.request.Request(self.http_url + path)
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read())
+
     def post(self, path: str, body: Mapping[str, Any], token: str | None = None) -> tuple[int, Any]:
         request = urllib.request.Request(self.http_url + path, data=json.dumps(body).encode(), method="POST",
                                          headers={"Content-Type": "application/json"})

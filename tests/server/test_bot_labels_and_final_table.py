@@ -4,10 +4,7 @@ that outlives the table (point 6) with the rating changes of its game (point 8).
 from __future__ import annotations
 
 import asyncio
-import json
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -70,17 +67,6 @@ def closing_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerP
     process.stop()
 
 
-def _get(server: ServerProcess, path: str, token: str | None = None) -> tuple[int, Any]:
-    request = urllib.request.Request(server.http_url + path)
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
-
-
 async def _finished_geister(server: ServerProcess, token: str, level: str = "easy", moves: int = 1) -> str:
     """Alice sets up, makes `moves - 1` moves, and resigns on her next turn (the bot has as many moves)."""
     async with await Client.connect(server, token=token) as alice:
@@ -102,7 +88,7 @@ async def _finished_geister(server: ServerProcess, token: str, level: str = "eas
 def _wait_closed(server: ServerProcess, table_id: str) -> None:
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        if _get(server, f"/api/tables/{table_id}")[0] == 404:
+        if server.fetch(f"/api/tables/{table_id}")[0] == 404:
             return
         time.sleep(0.2)
     raise AssertionError("the finished table did not close")
@@ -114,7 +100,7 @@ def test_6_a_closed_tables_address_shows_the_result_and_the_position_its_reader_
     assert status == 200
     table_id = asyncio.run(_finished_geister(closing_server, account["token"]))
     _wait_closed(closing_server, table_id)
-    status, spectator = _get(closing_server, f"/api/tables/{table_id}/final")
+    status, spectator = closing_server.fetch(f"/api/tables/{table_id}/final")
     assert status == 200
     assert spectator["table"]["status"] == "closed" and spectator["table"]["id"] == table_id
     assert spectator["seat"] is None and spectator["table"]["result"]["outcome"]["reason"] == "seat 0 resigned"
@@ -129,16 +115,16 @@ def test_6_a_closed_tables_address_shows_the_result_and_the_position_its_reader_
     on_board = [g for g in spectator["view"]["ghosts"] if g["status"] == "board"]
     assert on_board and all(g.get("colour") in (None, "unknown") for g in on_board), on_board
     # the player reads their own seat: their own ghosts' colours
-    status, mine = _get(closing_server, f"/api/tables/{table_id}/final", account["token"])
+    status, mine = closing_server.fetch(f"/api/tables/{table_id}/final", account["token"])
     assert status == 200 and mine["seat"] == 0
     own = [g for g in mine["view"]["ghosts"] if g["owner"] == 0 and g["status"] == "board"]
     assert own and all(g.get("colour") in ("good", "bad") for g in own), own
     # somebody else's token reads the spectator's view
     status, other = closing_server.post("/api/guest", {"name": "Nosy"})
-    status, nosy = _get(closing_server, f"/api/tables/{table_id}/final", other["token"])
+    status, nosy = closing_server.fetch(f"/api/tables/{table_id}/final", other["token"])
     assert nosy["seat"] is None and nosy["view"] == spectator["view"]
     # a table where no game finished has nothing to show
-    status, missing = _get(closing_server, "/api/tables/nosuch/final")
+    status, missing = closing_server.fetch("/api/tables/nosuch/final")
     assert status == 404 and missing["code"] == "no_such_table"
 
 
@@ -146,7 +132,7 @@ def test_8_a_rated_games_rating_changes_come_with_the_finished_table(closing_ser
     status, account = closing_server.post("/api/register", {"name": "Rater", "password": "secret-pw"})
     # enough moves of each side for the game to count (docs/server.md, "Fair play in ratings")
     table_id = asyncio.run(_finished_geister(closing_server, account["token"], "hard", moves=3))
-    status, final = _get(closing_server, f"/api/tables/{table_id}/final")
+    status, final = closing_server.fetch(f"/api/tables/{table_id}/final")
     assert status == 200 and final["table"]["rated"] is True
     change = final["ratings"]["0"]
     assert change["before"]["rating"] == 1000 and change["after"]["rating"] < 1000  # resigned: lost
