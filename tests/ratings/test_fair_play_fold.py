@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from ghostgames.bench.records import random_record
-from ghostgames.fair_play import NONSTANDARD, PAIR, PAIR_LIMIT, PAIR_WINDOW, TOO_FEW_MOVES
 from ghostgames.storage import Repository
+from ghostgames.tables.fair_play import NONSTANDARD, PAIR, PAIR_LIMIT, PAIR_WINDOW, TOO_FEW_MOVES
 from tests.infra.services import Postgres
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)

@@ -1,4 +1,4 @@
-"""The fair-play rules as pure checks (ghostgames/fair_play.py), and what a table says about them before a
+"""The fair-play rules as pure checks (ghostgames/tables/fair_play.py), and what a table says about them before a
 game: own moves are counted from the table's events, nonstandard settings make a table unrated."""
 
 from __future__ import annotations
@@ -9,8 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ghostgames import fair_play
-from ghostgames.fair_play import (
+from ghostgames.games import get_game
+from ghostgames.tables import Context, Table, TableError, creation_event, fair_play, parse_command
+from ghostgames.tables.commands import GameAction
+from ghostgames.tables.fair_play import (
     NONSTANDARD,
     PAIR,
     PAIR_LIMIT,
@@ -25,9 +27,6 @@ from ghostgames.fair_play import (
     rated_pairs,
     settings_problems,
 )
-from ghostgames.games import get_game
-from ghostgames.tables import Context, Table, TableError, creation_event, parse_command
-from ghostgames.tables.commands import GameAction
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 

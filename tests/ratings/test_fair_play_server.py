@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from ghostgames.fair_play import NONSTANDARD, PAIR, PAIR_LIMIT, TOO_FEW_MOVES
+from ghostgames.tables.fair_play import NONSTANDARD, PAIR, PAIR_LIMIT, TOO_FEW_MOVES
 from tests.ratings.test_players_api import get, play_against_bot
 from tests.server.harness import Client, ServerProcess
 from tests.server.players import play_until_over

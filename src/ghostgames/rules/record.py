@@ -9,10 +9,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ghostgames.rules.contract import JSON, State
+from ghostgames.rules.registry import get_game
 
 
 @dataclass(slots=True)
 class GameRecord:
+    """`game` is a registered game's name (ghostgames.games registers every game when imported)."""
+
     game: str
     players: int
     options: dict[str, Any]
@@ -20,8 +23,6 @@ class GameRecord:
     actions: list[tuple[int, str]] = field(default_factory=list)
 
     def new_state(self) -> State[Any]:
-        from ghostgames.games import get_game
-
         return get_game(self.game).new(self.players, self.options, self.seed)
 
     def replay(self) -> State[Any]:

@@ -78,7 +78,7 @@ class RecordRow(Base):
     seat_keys: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     # each seat's moves made by its own player (not by a bot that took the seat over, nor on a clock's
-    # turn), kept from the table's events; null for records stored without them (ghostgames/fair_play.py)
+    # turn), kept from the table's events; null for records stored without them (ghostgames/tables/fair_play.py)
     own_moves: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
     # a rated record's fair-play verdict ({"counts", "problems"}), written by the fold and by a rebuild
     fair_play: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)

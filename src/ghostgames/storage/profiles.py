@@ -9,9 +9,9 @@ from typing import Any
 from sqlalchemy import and_, func, select
 from sqlalchemy.orm import Session
 
-from ghostgames.fair_play import Verdict
 from ghostgames.storage.models import RatingChangeRow, RatingRow, RecordPlayerRow, RecordRow, UserRow
 from ghostgames.storage.ratings import Skill, is_bot, key_label
+from ghostgames.tables.fair_play import Verdict
 
 HISTORY_POINTS = 60  # the chart on a profile shows the last this many rated games per game
 MAX_PAGE = 100

@@ -4,7 +4,7 @@ Plackett-Luce model), so `rebuild` and the live ratings agree by construction.
 A player is a key: a person's name in lower case (names are unique ignoring case and hold no ':'), or
 "bot:LEVEL" for a bot, each level its own player. A record is rated when its table was rated and every
 person at it had an account; its `seat_keys` say who sat where. A rated record counts only when the
-fair-play rules (ghostgames/fair_play.py) pass: its verdict is stored with it (`records.fair_play`), live
+fair-play rules (ghostgames/tables/fair_play.py) pass: its verdict is stored with it (`records.fair_play`), live
 and by `rebuild` alike. Every change is stored with its record.
 """
 
@@ -20,8 +20,8 @@ from openskill.models import PlackettLuce
 from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session, aliased
 
-from ghostgames import fair_play
 from ghostgames.storage.models import RatingChangeRow, RatingRow, RecordPlayerRow, RecordRow, UserRow
+from ghostgames.tables import fair_play
 
 MODEL = PlackettLuce()
 # The shown rating: the ordinal (mu - 3 sigma, a cautious estimate that only rises as games confirm it)

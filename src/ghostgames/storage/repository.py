@@ -73,7 +73,7 @@ class Append:
     record: tuple[GameRecord, list[str], dict[str, Any] | None] | None = None
     seat_keys: list[str] | None = None
     rated: bool = False
-    own_moves: list[int] | None = None  # each seat's moves by its own player (ghostgames/fair_play.py)
+    own_moves: list[int] | None = None  # each seat's moves by its own player (ghostgames/tables/fair_play.py)
 
 
 @dataclass(frozen=True, slots=True)

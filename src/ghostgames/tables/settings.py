@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from ghostgames import fair_play
 from ghostgames.games import GAMES, get_game
 from ghostgames.rules.contract import Game
 from ghostgames.rules.options import OptionError
+from ghostgames.tables import fair_play
 from ghostgames.tables.clock import ClockLimits, ClockSpec
 from ghostgames.tables.errors import TableError
 

@@ -3,7 +3,8 @@
 from ghostgames.games.geister.actions import Move, Setup
 from ghostgames.games.geister.game import GeisterGame
 from ghostgames.games.geister.state import GeisterOptions, GeisterState
+from ghostgames.rules.registry import register
 
-GAME = GeisterGame()
+GAME = register(GeisterGame())
 
 __all__ = ["GAME", "GeisterGame", "GeisterOptions", "GeisterState", "Move", "Setup"]

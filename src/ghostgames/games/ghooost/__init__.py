@@ -3,8 +3,9 @@
 from ghostgames.games.ghooost.actions import DONE, GAMBLE, PASS, TAKE, TURN, GhooostAction, Play, Simple
 from ghostgames.games.ghooost.game import GhooostGame
 from ghostgames.games.ghooost.state import GhooostOptions, GhooostState
+from ghostgames.rules.registry import register
 
-GAME = GhooostGame()
+GAME = register(GhooostGame())
 
 __all__ = [
     "DONE",

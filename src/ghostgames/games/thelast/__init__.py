@@ -3,7 +3,8 @@
 from ghostgames.games.thelast.actions import KEEP, Keep, Play, Swap, TheLastAction
 from ghostgames.games.thelast.game import TheLastGame
 from ghostgames.games.thelast.state import TheLastOptions, TheLastState
+from ghostgames.rules.registry import register
 
-GAME = TheLastGame()
+GAME = register(TheLastGame())
 
 __all__ = ["GAME", "KEEP", "Keep", "Play", "Swap", "TheLastAction", "TheLastGame", "TheLastOptions", "TheLastState"]
