@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from ghostgames.games import get_game
+from ghostgames.rules.reasons import REASONS
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "ghostgames" / "web"
 PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
@@ -82,10 +83,29 @@ def test_every_key_the_client_code_names_is_in_the_catalog() -> None:
 
 
 def test_every_server_error_code_has_a_translation() -> None:
-    codes = re.findall(r"^\| `(\w+)` \|", PROTOCOL.read_text(encoding="utf-8"), flags=re.MULTILINE)
+    text = PROTOCOL.read_text(encoding="utf-8")
+    errors = text[text.index("### 3.9 error") : text.index("### 3.10")]  # §3.11's reason codes are not errors
+    codes = re.findall(r"^\| `(\w+)` \|", errors, flags=re.MULTILINE)
     assert "illegal_action" in codes and "stale_version" in codes
     english = catalog("en")
     assert sorted(code for code in codes if f"error.{code}" not in english) == []
+
+
+def test_every_reason_code_has_a_text_with_its_arguments() -> None:
+    """The browser says why a game ended (`reason.<code>`) and why a move was refused (`rule.<code>`) from the
+    codes the games declare (docs/protocol.md §3.11); a seat argument is shown as `name`, the one other number
+    also as the count `n`, so a text may use those instead."""
+    english = catalog("en")
+    for kind, prefix in (("ending", "reason"), ("refusal", "rule")):
+        for code, reason in REASONS[kind].items():  # type: ignore[index]
+            keys = [k for k in english if base(k) == f"{prefix}.{code}"]
+            assert keys, f"no text {prefix}.{code}"
+            allowed = set(reason.arg_names) | ({"name"} if "seat" in reason.arg_names else set()) | {"n"}
+            for key in keys:
+                assert set(PLACEHOLDER.findall(english[key])) <= allowed, key
+    declared = {f"reason.{c}" for c in REASONS["ending"]} | {f"rule.{c}" for c in REASONS["refusal"]}
+    texts = {base(k) for k in english if k.startswith(("reason.", "rule."))}
+    assert sorted(texts - declared) == [], "texts for codes no game declares"
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -13,6 +13,7 @@ from ghostgames.rules.contract import (
     parse_json_action,
 )
 from ghostgames.rules.options import OptionError
+from ghostgames.rules.reasons import Reason
 from ghostgames.rules.record import GameRecord
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "IllegalAction",
     "OptionError",
     "Outcome",
+    "Reason",
     "SeatResult",
     "State",
     "derive_rng",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
@@ -18,21 +18,43 @@ from numpy.typing import NDArray
 from pydantic import BaseModel
 
 from ghostgames.rules.options import options_schema, validate_options
+from ghostgames.rules.reasons import GAME_OVER, NOT_YOUR_TURN, Reason, english, read_ending
 
 JSON = dict[str, Any]
 
 
 class IllegalAction(ValueError):
-    """An action that the rules do not allow now; `reason` says why in words a player understands.
+    """An action that the rules do not allow now, or cannot read; it changes nothing.
 
-    `rule` optionally names the refusal ("geister.setup_first") and `details` its values, so a client can
-    say the same, and what would work, in the reader's language; `reason` stays the English fallback."""
+    `code` names the refusal ("not_your_turn", "geister.no_ghost"; declared in rules/reasons.py and
+    games/<game>/reasons.py) and `details` holds its arguments, so a client can say the same in the
+    reader's language; `reason` is the English sentence for logs, terminals and old clients. Raise it with
+    a declared reason (`IllegalAction(NO_GHOST, square="b2")`: the words are made from the code), or with
+    words of your own and a code (`IllegalAction("...", NO_GHOST, square="b2")`). `rule` is the old name
+    of `code`."""
 
-    def __init__(self, reason: str, rule: str | None = None, **details: str | int) -> None:
+    def __init__(self, reason: str | Reason, rule: str | Reason | None = None, **details: Any) -> None:
+        if isinstance(reason, Reason):
+            rule, reason = reason, reason.words(details)
         super().__init__(reason)
         self.reason = reason
-        self.rule = rule
+        self.code: str | None = rule.code if isinstance(rule, Reason) else rule
         self.details = details
+
+    @property
+    def rule(self) -> str | None:
+        return self.code
+
+    def to_json(self) -> JSON:
+        """The wire form of a refusal: the English `message`, its `code` and `args`."""
+        return {"message": self.reason, "code": self.code, "args": dict(self.details)}
+
+    def __reduce__(self) -> tuple[Any, ...]:  # keep the code across processes (tournament workers)
+        return (_illegal_action, (self.reason, self.code, self.details))
+
+
+def _illegal_action(reason: str, code: str | None, details: dict[str, Any]) -> IllegalAction:
+    return IllegalAction(reason, code, **details)
 
 
 class Action(ABC):
@@ -80,35 +102,64 @@ class SeatResult:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """The end of a game: a result for every seat and the reason in words (e.g. "escape")."""
+    """The end of a game: a result for every seat, and why as a code with arguments ("exited",
+    {"seat": 0}; declared in rules/reasons.py and games/<game>/reasons.py). `reason` holds the English
+    words made from them, for logs and old clients; a reader's language makes its own from the code.
+
+    >>> from ghostgames.rules.reasons import RESIGNED
+    >>> end = Outcome.winner_takes_all(2, 1, RESIGNED, seat=0)
+    >>> end.code, end.args, end.reason
+    ('resigned', {'seat': 0}, 'seat 0 resigned')
+    >>> Outcome.from_json(end.to_json()) == end
+    True
+    """
 
     results: tuple[SeatResult, ...]
-    reason: str
+    code: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    reason: str = field(default="", compare=False)  # made from code and args when not given
+
+    def __post_init__(self) -> None:
+        if not self.reason:
+            object.__setattr__(self, "reason", english("ending", self.code, self.args))
 
     def to_json(self) -> JSON:
-        return {"results": [r.to_json() for r in self.results], "reason": self.reason}
+        return {"results": [r.to_json() for r in self.results], "reason": self.reason, "code": self.code,
+                "args": dict(self.args)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Outcome:
-        return cls(
-            tuple(SeatResult(r["result"], int(r["rank"]), float(r["score"])) for r in data["results"]),
-            str(data["reason"]),
-        )
+        """Read `to_json()`'s form; an outcome stored before codes (English `reason` only) gets the code
+        whose words it is, or `legacy` with the words as its `text`."""
+        results = tuple(SeatResult(r["result"], int(r["rank"]), float(r["score"])) for r in data["results"])
+        if "code" not in data:
+            return cls.because(results, str(data["reason"]))
+        return cls(results, str(data["code"]), dict(data.get("args") or {}), str(data.get("reason") or ""))
 
     @classmethod
-    def winner_takes_all(cls, players: int, winner: int, reason: str) -> Outcome:
+    def because(cls, results: tuple[SeatResult, ...], reason: Reason | str, **args: Any) -> Outcome:
+        """An outcome for a declared reason and its arguments; English words alone (the old way, still
+        used by callers outside the games) are read back to their code."""
+        if isinstance(reason, Reason):
+            return cls(results, reason.code, args)
+        code, read = read_ending(reason)
+        return cls(results, code, read, reason)
+
+    @classmethod
+    def winner_takes_all(cls, players: int, winner: int, reason: Reason | str, **args: Any) -> Outcome:
         """Two-sided games: one winner, everybody else lost."""
-        return cls(
+        return cls.because(
             tuple(
                 SeatResult("win", 1, 1.0) if s == winner else SeatResult("loss", 2, 0.0)
                 for s in range(players)
             ),
             reason,
+            **args,
         )
 
     @classmethod
-    def draw(cls, players: int, reason: str) -> Outcome:
-        return cls(tuple(SeatResult("draw", 1, 0.5) for _ in range(players)), reason)
+    def draw(cls, players: int, reason: Reason | str, **args: Any) -> Outcome:
+        return cls.because(tuple(SeatResult("draw", 1, 0.5) for _ in range(players)), reason, **args)
 
 
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
@@ -219,9 +270,9 @@ class State(ABC, Generic[A]):
         if isinstance(action, str):
             action = self.game.parse_action(action)
         if self.outcome() is not None:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(GAME_OVER)
         if seat not in self.to_act():
-            raise IllegalAction(f"it is not seat {seat}'s turn")
+            raise IllegalAction(NOT_YOUR_TURN, seat=seat)
         return self._apply(seat, action)
 
     @abstractmethod
@@ -244,7 +295,7 @@ class State(ABC, Generic[A]):
         views show what the game reveals at its end (Geister's `disclose`). Each game keeps its result in
         `_outcome`; a game that keeps it elsewhere overrides this."""
         if self.is_over():
-            raise IllegalAction("the game is over")
+            raise IllegalAction(GAME_OVER)
         self._outcome: Outcome | None = outcome
 
     # --- search and storage -------------------------------------------------------------------

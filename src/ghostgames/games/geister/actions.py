@@ -24,6 +24,7 @@ from ghostgames.games.geister.board import (
     step,
 )
 from ghostgames.rules.contract import JSON, Action, IllegalAction
+from ghostgames.rules.reasons import UNREADABLE
 
 FORMS = (
     "setup followed by the 4 squares of your good ghosts (e.g. 'setup b1 c1 d2 e2'), "
@@ -101,8 +102,8 @@ def parse_action(text: str) -> Setup | Move:
                     return MOVES[origin][direction]
             raise ValueError(f"{words[1]} is not next to {words[0]}; ghosts move one square, not diagonally")
     except ValueError as err:
-        raise IllegalAction(f"{err}. Type {FORMS}") from None
-    raise IllegalAction(f"cannot read {text!r}. Type {FORMS}")
+        raise IllegalAction(f"{err}. Type {FORMS}", UNREADABLE) from None
+    raise IllegalAction(f"cannot read {text!r}. Type {FORMS}", UNREADABLE)
 
 
 def _one_word(data: Any) -> bool:
@@ -118,6 +119,7 @@ def action_from_json(data: Mapping[str, Any]) -> Setup | Move:
     if kind == "move" and _one_word(data.get("from")) and _one_word(data.get("dir")):
         return parse_action(f"{data['from']} {data['dir']}")
     raise IllegalAction(
-        'a Geister action is {"type": "setup", "good": ["b1", ...]} or {"type": "move", "from": "b2", "dir": "n"}'
+        'a Geister action is {"type": "setup", "good": ["b1", ...]} or {"type": "move", "from": "b2", "dir": "n"}',
+        UNREADABLE,
     )
 

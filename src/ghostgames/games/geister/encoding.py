@@ -52,6 +52,7 @@ from numpy.typing import NDArray
 from ghostgames.games.geister.actions import MOVES, Move, Setup
 from ghostgames.games.geister.board import DIRECTIONS, SIZE, START, square_name
 from ghostgames.rules.contract import IllegalAction
+from ghostgames.rules.reasons import NO_SUCH_ACTION
 
 SQUARES = SIZE * SIZE
 SETUP_COUNT = 70
@@ -94,7 +95,7 @@ _SQUARE_OF_NAME: dict[str, int] = {square_name(sq): sq for sq in range(SQUARES)}
 
 def _check_seat(seat: int) -> None:
     if seat not in (0, 1):
-        raise IllegalAction(f"Geister seats are 0 and 1, not {seat}")
+        raise IllegalAction(f"Geister seats are 0 and 1, not {seat}", NO_SUCH_ACTION)
 
 
 # --- actions ---------------------------------------------------------------------------------------------
@@ -102,14 +103,15 @@ def action_index(action: Setup | Move, seat: int) -> int:
     _check_seat(seat)
     index = _INDEX[seat].get(action)
     if index is None:
-        raise IllegalAction(f"{action} is not an action seat {seat} can ever take in Geister")
+        raise IllegalAction(f"{action} is not an action seat {seat} can ever take in Geister", NO_SUCH_ACTION)
     return index
 
 
 def action_at(index: int, seat: int) -> Setup | Move:
     _check_seat(seat)
     if not 0 <= index < ACTION_COUNT:
-        raise IllegalAction(f"a Geister action index is in the range 0 to {ACTION_COUNT - 1}, not {index}")
+        raise IllegalAction(f"a Geister action index is in the range 0 to {ACTION_COUNT - 1}, not {index}",
+                            NO_SUCH_ACTION)
     return _ACTIONS[seat][index]
 
 

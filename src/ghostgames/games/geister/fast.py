@@ -16,7 +16,7 @@ One game is one row of int32, `FIELDS` long (a batch is a 2-D array, one game pe
     FIRST               the seat that moves first
     SET_UP, SET_UP+1    1 once that seat has placed its ghosts
     WINNER              RUNNING (-1), the winning seat, or DRAW (2)
-    REASON              why the game ended (REASONS[code] is the reference's text)
+    REASON              why the game ended: an index into ENDINGS (the reference's codes; 0 while running)
     ESCAPE_RULE         1: exit rule `escape`, 0: `reach`
     MAX_PLIES           the move limit, 0 for none
     DISCLOSE            1: the `disclose` option is on
@@ -43,10 +43,12 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from ghostgames.games.geister import reasons
 from ghostgames.games.geister.board import DIRECTIONS, EXITS, START, step
 from ghostgames.games.geister.encoding import MOVE_BASE, PLY_SCALE, SETUP_COUNT
 from ghostgames.games.geister.jit import compiled, compiled_parallel
 from ghostgames.games.geister.state import ESCAPES
+from ghostgames.rules.reasons import Reason
 
 if TYPE_CHECKING:
     from ghostgames.games.geister.actions import Move
@@ -62,14 +64,12 @@ TURN, PLY, FIRST, SET_UP, WINNER, REASON, ESCAPE_RULE, MAX_PLIES, DISCLOSE = 68,
 FIELDS = 78
 CAPTURED, ESCAPED, EMPTY, UNSET = -1, -2, -1, -1
 RUNNING, DRAW = -1, 2
-NO_REASON, REACHED, LEFT, TOOK_GOOD, TOOK_BAD, LIMIT = range(6)
-REASONS = (
-    "",
-    "a good ghost reached an exit",
-    "a good ghost escaped",
-    "captured all four good ghosts",
-    "captured all four bad ghosts",
-    "the {max_plies}-move limit was reached",
+# The reference's ending codes (reasons.py), numbered for the compiled code; 0 while the game runs.
+ENDINGS: tuple[Reason | None, ...] = (None, *reasons.ENDINGS)
+NO_REASON = 0
+REACHED, LEFT, TOOK_GOOD, TOOK_BAD, LIMIT = (
+    ENDINGS.index(r)
+    for r in (reasons.REACHED, reasons.LEFT_BOARD, reasons.GOOD_CAPTURED, reasons.BAD_CAPTURED, reasons.PLY_LIMIT)
 )
 MAX_MOVES = 40  # more than any position allows (8 ghosts x 4 steps, escapes included)
 SQUARES = 36
@@ -584,7 +584,7 @@ def batch_random_actions(states: Board, rng: Rng, out: NDArray[np.int64]) -> Non
 
 
 # --- to and from the reference ------------------------------------------------------------------------------
-_REASON_CODES = {text: code for code, text in enumerate(REASONS) if code not in (NO_REASON, LIMIT)}
+_ENDING_NUMBER = {r.code: number for number, r in enumerate(ENDINGS) if r is not None}
 
 
 def from_state(state: GeisterState) -> Board:
@@ -606,7 +606,7 @@ def from_state(state: GeisterState) -> Board:
     if outcome is not None:
         winners = [seat for seat, r in enumerate(outcome.results) if r.result == "win"]
         s[WINNER] = winners[0] if winners else DRAW
-        s[REASON] = _REASON_CODES.get(outcome.reason, LIMIT if not winners else NO_REASON)
+        s[REASON] = _ENDING_NUMBER.get(outcome.code, LIMIT if not winners else NO_REASON)
     return s
 
 
@@ -618,10 +618,11 @@ def to_json(s: Board, seed: int = 0) -> dict[str, Any]:
     winner = int(s[WINNER])
     max_plies = int(s[MAX_PLIES]) or None
     outcome = None
+    ending = ENDINGS[int(s[REASON])]
     if winner == DRAW:
-        outcome = Outcome.draw(2, REASONS[LIMIT].format(max_plies=max_plies)).to_json()
-    elif winner != RUNNING:
-        outcome = Outcome.winner_takes_all(2, winner, REASONS[int(s[REASON])]).to_json()
+        outcome = Outcome.draw(2, reasons.PLY_LIMIT, max_plies=max_plies).to_json()
+    elif winner != RUNNING and ending is not None:
+        outcome = Outcome.winner_takes_all(2, winner, ending).to_json()
     return {
         "game": "geister",
         "options": {"exit": "escape" if s[ESCAPE_RULE] else "reach", "max_plies": max_plies,

@@ -16,7 +16,23 @@ from pydantic import BaseModel, Field, field_validator
 from ghostgames.games.geister.actions import MOVES, STEPS, Move, Setup
 from ghostgames.games.geister.board import ESCAPE_DIRECTIONS, EXITS, OFF_BOARD, START, square_name
 from ghostgames.games.geister.deductions import Result, exit_deductions
+from ghostgames.games.geister.reasons import (
+    BAD_CAPTURED,
+    ESCAPE_FROM_EXIT,
+    ESCAPE_GOOD_ONLY,
+    GOOD_CAPTURED,
+    LEFT_BOARD,
+    NO_ESCAPE,
+    NO_GHOST,
+    NOT_START,
+    OWN_GHOST,
+    PLY_LIMIT,
+    REACHED,
+    SETUP_FIRST,
+    SETUP_OVER,
+)
 from ghostgames.rules.contract import JSON, Event, IllegalAction, Outcome, State
+from ghostgames.rules.reasons import GAME_OVER, NOT_YOUR_TURN, Reason
 
 if TYPE_CHECKING:
     from ghostgames.games.geister.game import GeisterGame
@@ -172,15 +188,13 @@ class GeisterState(State[GeisterAction]):
         origin = action.origin
         ghost = board[origin]
         if ghost >> 3 != seat:  # an empty square's -1 >> 3 is -1
-            raise IllegalAction(f"you have no ghost on {square_name(origin)}", "geister.no_ghost",
-                                square=square_name(origin))
+            raise IllegalAction(NO_GHOST, square=square_name(origin))
         target = action.target
         if target == OFF_BOARD:
             return self._escape(seat, action, ghost)
         other = board[target]
         if other >> 3 == seat:
-            raise IllegalAction(f"{square_name(target)} holds your own ghost", "geister.own_ghost",
-                                square=square_name(target))
+            raise IllegalAction(OWN_GHOST, square=square_name(target))
         board[origin] = -1
         board[target] = ghost
         self.occupied[seat] ^= action.squares
@@ -188,7 +202,7 @@ class GeisterState(State[GeisterAction]):
         if other >= 0:
             return self._capture(seat, action, ghost, other)
         if not self.escape and target in EXITS[seat] and self.good[ghost]:
-            return self._after_move(seat, action, ghost, None, seat, "a good ghost reached an exit")
+            return self._after_move(seat, action, ghost, None, seat, REACHED)
         # A quiet move, most of every game: the short way through _after_move.
         self.ply += 1
         self.turn = 1 - seat
@@ -196,7 +210,7 @@ class GeisterState(State[GeisterAction]):
         # tuple.__new__ skips NamedTuple's Python-level constructor (as in Ghooost!): one Event per move.
         events = [tuple.__new__(Event, ("move", {"seat": seat, "move": action.text, "ghost": ghost}, NO_PRIVATE))]
         if self.max_plies is not None and self.ply >= self.max_plies:
-            self._outcome = Outcome.draw(2, f"the {self.max_plies}-move limit was reached")
+            self._outcome = Outcome.draw(2, PLY_LIMIT, max_plies=self.max_plies)
             events.append(Event("end", self._outcome.to_json()))
         return events
 
@@ -204,26 +218,25 @@ class GeisterState(State[GeisterAction]):
         if isinstance(action, str):
             action = self.game.parse_action(action)
         if self._outcome is not None:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(GAME_OVER)
         if seat not in self.to_act():
-            raise IllegalAction(f"it is not seat {seat}'s turn")
+            raise IllegalAction(NOT_YOUR_TURN, seat=seat)
         return self._apply(seat, action)
 
     def _apply(self, seat: int, action: GeisterAction) -> list[Event]:
         if isinstance(action, Setup):
             return self._apply_setup(seat, action)
         if not self.playing:
-            raise IllegalAction("first place your ghosts: 'setup' and the 4 squares of your good ghosts",
-                                "geister.setup_first")
+            raise IllegalAction(SETUP_FIRST)
         return self.apply(seat, action)  # now on the hot path: the seat is to move in a running game
 
     def _apply_setup(self, seat: int, action: Setup) -> list[Event]:
         if not self.setup_phase() or self.set_up[seat]:
-            raise IllegalAction("the setup is over; move a ghost instead, e.g. 'b2 n'", "geister.setup_over")
+            raise IllegalAction(SETUP_OVER)
         start = START[seat]
         wrong = [square_name(s) for s in sorted(action.good) if s not in start]
         if wrong:
-            raise IllegalAction(_not_start_squares(seat, wrong))
+            raise IllegalAction(_not_start_squares(seat, wrong), NOT_START, squares=" ".join(wrong))
         for k, square in enumerate(start):
             self.good[seat * 8 + k] = square in action.good
         self.set_up[seat] = True
@@ -236,16 +249,15 @@ class GeisterState(State[GeisterAction]):
     def _escape(self, seat: int, move: Move, ghost: int) -> list[Event]:
         origin = move.origin
         if not self.escape:
-            raise IllegalAction("ghosts cannot leave the board under the 'reach' exit rule", "geister.no_escape")
+            raise IllegalAction(NO_ESCAPE)
         if origin not in EXITS[seat] or move.direction not in ESCAPE_DIRECTIONS[seat][origin]:
-            raise IllegalAction("a ghost can only leave the board from one of your exits, off its edge",
-                                "geister.escape_from_exit")
+            raise IllegalAction(ESCAPE_FROM_EXIT)
         if not self.good[ghost]:
-            raise IllegalAction("only a good ghost may leave by an exit", "geister.escape_good_only")
+            raise IllegalAction(ESCAPE_GOOD_ONLY)
         self.board[origin] = -1
         self.occupied[seat] ^= 1 << origin
         self.pos[ghost] = ESCAPED
-        return self._after_move(seat, move, ghost, None, seat, "a good ghost escaped")
+        return self._after_move(seat, move, ghost, None, seat, LEFT_BOARD)
 
     def _capture(self, seat: int, move: Move, ghost: int, other: int) -> list[Event]:
         """The board has changed already; take `other` off it and see whether that decides the game."""
@@ -261,17 +273,17 @@ class GeisterState(State[GeisterAction]):
                 else:
                     bad_left += 1
         winner: int | None = None
-        reason = ""
+        reason: Reason | None = None
         if good_left == 0:
-            winner, reason = seat, "captured all four good ghosts"
+            winner, reason = seat, GOOD_CAPTURED
         elif bad_left == 0:
-            winner, reason = enemy, "captured all four bad ghosts"
+            winner, reason = enemy, BAD_CAPTURED
         elif not self.escape and move.target in EXITS[seat] and good[ghost]:
-            winner, reason = seat, "a good ghost reached an exit"
+            winner, reason = seat, REACHED
         return self._after_move(seat, move, ghost, other, winner, reason)
 
     def _after_move(
-        self, seat: int, move: Move, ghost: int, captured: int | None, winner: int | None, reason: str
+        self, seat: int, move: Move, ghost: int, captured: int | None, winner: int | None, reason: Reason | None
     ) -> list[Event]:
         self.ply += 1
         self.turn = 1 - seat
@@ -285,10 +297,10 @@ class GeisterState(State[GeisterAction]):
             public["escaped"] = True
         self.moves.append(text)
         events = [Event("move", public)]
-        if winner is not None:
+        if winner is not None and reason is not None:
             self._outcome = Outcome.winner_takes_all(2, winner, reason)
         elif self.max_plies is not None and self.ply >= self.max_plies:
-            self._outcome = Outcome.draw(2, f"the {self.max_plies}-move limit was reached")
+            self._outcome = Outcome.draw(2, PLY_LIMIT, max_plies=self.max_plies)
         if self._outcome is not None:
             events.append(Event("end", self._outcome.to_json()))
         return events

@@ -26,6 +26,7 @@ from ghostgames.games.ghooost.cards import (
     card_text,
 )
 from ghostgames.rules.contract import JSON, Action, IllegalAction
+from ghostgames.rules.reasons import UNREADABLE
 
 MAX_SAME = 4  # at most four cards of a kind exist (4 ghosts per value; Kitty and Miss Copy at most 4)
 
@@ -61,19 +62,21 @@ class Play(Action):
     def __post_init__(self) -> None:
         value, count, copies = self.value, self.count, self.copies
         if not all(type(n) is int for n in (value, count, copies)):
-            raise IllegalAction("a play's value, count and copies are whole numbers")
+            raise IllegalAction("a play's value, count and copies are whole numbers", UNREADABLE)
         if not (value in GHOST_VALUES or value == KITTY):
-            raise IllegalAction(f"a play is of ghosts of value 1 to 14 or of Kitty ({KITTY}), not of {value}")
+            raise IllegalAction(f"a play is of ghosts of value 1 to 14 or of Kitty ({KITTY}), not of {value}",
+                                UNREADABLE)
         if count < 1:
             raise IllegalAction(
                 f"a play needs at least one ghost or Kitty card, not {count}: a play of no card is no play, "
-                "and Miss Copy is never played alone"
+                "and Miss Copy is never played alone", UNREADABLE
             )
         if count > MAX_SAME:
-            raise IllegalAction(f"there are only {MAX_SAME} cards of each value, not {count}")
+            raise IllegalAction(f"there are only {MAX_SAME} cards of each value, not {count}", UNREADABLE)
         if not 0 <= copies <= (0 if value == KITTY else MAX_SAME):
             raise IllegalAction(
-                "Miss Copy never copies Kitty" if value == KITTY else f"there are at most {MAX_SAME} Miss Copy cards"
+                "Miss Copy never copies Kitty" if value == KITTY else f"there are at most {MAX_SAME} Miss Copy cards",
+                UNREADABLE,
             )
         cards = " ".join([card_text(value)] * count + ["X"] * copies)
         size = count + copies
@@ -103,7 +106,8 @@ class Simple(Action):
 
     def __post_init__(self) -> None:
         if self.kind not in SIMPLE_KINDS:
-            raise IllegalAction(f"{self.kind!r} is no Ghooost! action; the simple ones are {', '.join(SIMPLE_KINDS)}")
+            raise IllegalAction(f"{self.kind!r} is no Ghooost! action; the simple ones are {', '.join(SIMPLE_KINDS)}",
+                                UNREADABLE)
 
     def __str__(self) -> str:
         return self.kind
@@ -224,8 +228,8 @@ def parse_action(text: str) -> GhooostAction:
         try:
             return read_play(words[1:])
         except ValueError as err:
-            raise IllegalAction(f"{err}. Type {FORMS}") from None
-    raise IllegalAction(f"cannot read {text!r}. Type {FORMS}")
+            raise IllegalAction(f"{err}. Type {FORMS}", UNREADABLE) from None
+    raise IllegalAction(f"cannot read {text!r}. Type {FORMS}", UNREADABLE)
 
 
 def action_from_json(data: Mapping[str, Any]) -> GhooostAction:
@@ -246,5 +250,5 @@ def action_from_json(data: Mapping[str, Any]) -> GhooostAction:
     raise IllegalAction(
         'a Ghooost! action is {"type": "play", "value": 7, "count": 2, "copies": 1} (value 1-14, count 1-4, '
         'copies 0-4, all whole numbers), {"type": "play", "kitty": 1} (1-4), '
-        'or {"type": "take" | "gamble" | "turn" | "pass" | "done"}'
+        'or {"type": "take" | "gamble" | "turn" | "pass" | "done"}', UNREADABLE
     )

@@ -57,6 +57,7 @@ from ghostgames.games.ghooost.actions import (
 )
 from ghostgames.games.ghooost.cards import DECKS, GHOST_VALUES, KITTY, MISS_COPY, composition
 from ghostgames.rules.contract import IllegalAction
+from ghostgames.rules.reasons import NO_SUCH_ACTION
 
 # --- actions ------------------------------------------------------------------------------------------
 
@@ -74,12 +75,12 @@ def action_index(action: GhooostAction) -> int:
     try:
         return INDEX[action]
     except (KeyError, TypeError):
-        raise IllegalAction(f"{action} is not an action Ghooost! can produce") from None
+        raise IllegalAction(f"{action} is not an action Ghooost! can produce", NO_SUCH_ACTION) from None
 
 
 def action_at(index: int) -> GhooostAction:
     if not 0 <= index < ACTION_COUNT:
-        raise IllegalAction(f"a Ghooost! action index is from 0 to {ACTION_COUNT - 1}, not {index}")
+        raise IllegalAction(f"a Ghooost! action index is from 0 to {ACTION_COUNT - 1}, not {index}", NO_SUCH_ACTION)
     return ACTIONS[index]
 
 

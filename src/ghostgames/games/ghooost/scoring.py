@@ -5,7 +5,9 @@ Pure functions over lists, so the rules of scoring can be tested without playing
 
 from __future__ import annotations
 
+from ghostgames.games.ghooost.reasons import ROUND_LOSER
 from ghostgames.rules.contract import Outcome, ResultKind, SeatResult
+from ghostgames.rules.reasons import Reason
 
 MATCH_END_BOUH = 2  # a match ends when somebody holds this many Bouh! tokens
 
@@ -39,7 +41,7 @@ def leaders(points: list[int], bouh: list[int]) -> list[int]:
     return [s for s in others if points[s] == best]
 
 
-def match_outcome(points: list[int], bouh: list[int], winners: list[int], reason: str) -> Outcome:
+def match_outcome(points: list[int], bouh: list[int], winners: list[int], reason: Reason, /, **args: int) -> Outcome:
     """The winner (or the tied leaders, as a draw, when the round limit ends an undecided match) first; then
     the others by points, then those with two Bouh! by points (ties share a rank)."""
     top = set(winners)
@@ -53,17 +55,19 @@ def match_outcome(points: list[int], bouh: list[int], winners: list[int], reason
         previous = order[place - 1] if place else None
         ranks[seat] = ranks[previous] if previous is not None and key(previous) == key(seat) else place + 1
     top_result: ResultKind = "win" if len(winners) == 1 else "draw"
-    return Outcome(
+    return Outcome.because(
         tuple(
             SeatResult(top_result if s in top else "loss", ranks[s], float(points[s])) for s in range(len(points))
         ),
         reason,
+        **args,
     )
 
 
 def round_outcome(players: int, loser: int) -> Outcome:
     """A single round: the last player holding cards loses, everybody else wins."""
-    return Outcome(
+    return Outcome.because(
         tuple(SeatResult("loss", 2, 0.0) if s == loser else SeatResult("win", 1, 1.0) for s in range(players)),
-        f"seat {loser} is the last holding cards",
+        ROUND_LOSER,
+        seat=loser,
     )

@@ -51,9 +51,26 @@ from ghostgames.games.ghooost.cards import (
     entry_text,
     held_mask,
 )
+from ghostgames.games.ghooost.reasons import (
+    AFTER_THREE,
+    AFTER_TWELVE,
+    BELOW_TOP,
+    CEMETERY_EMPTY,
+    DONE_EXTRA_ONLY,
+    MATCH_WON,
+    NEVER_DONE,
+    NO_GAMBLE,
+    NOT_HELD,
+    PASS_LAST,
+    ROUND_LIMIT,
+    TURN_AFTER_MIDNIGHT,
+    TURN_EMPTY_HAND,
+    TURN_LIMIT,
+)
 from ghostgames.games.ghooost.scoring import leaders, match_outcome, match_winner, round_outcome, round_points
 from ghostgames.rules.chance import derive_rng
 from ghostgames.rules.contract import JSON, Event, IllegalAction, Outcome, State
+from ghostgames.rules.reasons import GAME_OVER, NOT_YOUR_TURN, UNREADABLE
 
 if TYPE_CHECKING:
     from ghostgames.games.ghooost.game import GhooostGame
@@ -260,9 +277,9 @@ class GhooostState(State[GhooostAction]):
         hand = self.hands[seat]
         value, count, copies = play.value, play.count, play.copies
         if hand[value] < count or hand[MISS_COPY] < copies:
-            raise IllegalAction(f"you do not hold {play.cards}")
+            raise IllegalAction(NOT_HELD, cards=play.cards)
         if not play.free and not FOLLOWS[self.top_value][value]:
-            raise IllegalAction(*self._why_not(value))
+            raise self._why_not(value)
         hand[value] -= count
         if not hand[value]:
             self.held[seat] &= ~KIND_BIT[value]
@@ -284,9 +301,9 @@ class GhooostState(State[GhooostAction]):
         if isinstance(action, str):
             action = self.game.parse_action(action)
         if self._outcome is not None:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(GAME_OVER)
         if seat != self.turn:
-            raise IllegalAction(f"it is not seat {seat}'s turn")
+            raise IllegalAction(NOT_YOUR_TURN, seat=seat)
         return self._apply(seat, action)
 
     def _apply(self, seat: int, action: GhooostAction) -> list[Event]:
@@ -294,56 +311,45 @@ class GhooostState(State[GhooostAction]):
         if type(action) is Play:
             return self.apply(seat, action)  # the hot path: the seat is to move in a running game
         if type(action) is not Simple:
-            raise IllegalAction(f"{action} is not a Ghooost! action")
+            raise IllegalAction(f"{action} is not a Ghooost! action", UNREADABLE)
         kind = action.kind
         if kind == "take":
             if not (self.cemetery or self.kitty):
-                raise IllegalAction("the cemetery is empty: there is nothing to take", "ghooost.cemetery_empty")
+                raise IllegalAction(CEMETERY_EMPTY)
             taken = self._take(seat, None)
             self.log.append((seat, "takes the cemetery: " + " ".join(taken)))
             return self._after(seat, 0, [tuple.__new__(Event, ("take", {"seat": seat, "cards": taken}, NO_PRIVATE))])
         if kind == "gamble":
             if not self.crypt:
-                raise IllegalAction("it is midnight: the crypt is empty, so there is no gamble any more",
-                                    "ghooost.no_gamble")
+                raise IllegalAction(NO_GAMBLE)
             return self._turn_card(seat, self.crypt.pop(), "gamble")
         if kind == "turn":
             if self.crypt:
-                raise IllegalAction("mansion cards are turned only after midnight (the crypt is not empty yet)",
-                                    "ghooost.turn_after_midnight")
+                raise IllegalAction(TURN_AFTER_MIDNIGHT)
             if self.sizes[seat]:
-                raise IllegalAction("you may turn your mansion card only when your hand is empty",
-                                    "ghooost.turn_empty_hand")
+                raise IllegalAction(TURN_EMPTY_HAND)
             return self._turn_card(seat, self.mansions[seat].pop(), "turn")
         if kind == "done":
             if not self.optional_replay:
-                raise IllegalAction(self._why_no_done())
+                raise IllegalAction(NEVER_DONE if self.options.replay == "must" else DONE_EXTRA_ONLY)
             self.log.append((seat, "ends the turn"))
             return self._after(seat, 0, [Event("done", {"seat": seat})])
         if self.legal_actions(seat) != [PASS]:
-            raise IllegalAction("you may pass only when nothing else is allowed", "ghooost.pass_last")
+            raise IllegalAction(PASS_LAST)
         # Nothing else allowed means a hand of Miss Copy only (any ghost or Kitty could be played on the
         # empty cemetery): every seat can tell, so the whole hand becomes public knowledge.
         self.known[seat] = self.hands[seat][:]
         self.log.append((seat, "passes"))
         return self._after(seat, 0, [Event("pass", {"seat": seat})])
 
-    def _why_no_done(self) -> str:
-        if self.options.replay == "must":
-            return "with the option replay 'must' every extra turn has to be played: 'done' is never allowed"
-        return (
-            "'done' ends only the extra turn a double or triple gives; after a quartet or a jack you must "
-            "play again, and any other turn ends by itself after your action"
-        )
-
-    def _why_not(self, value: int) -> tuple[str, str]:
-        """Why `value` cannot follow the top card, in words and as a rule name for translations."""
+    def _why_not(self, value: int) -> IllegalAction:
+        """The refusal of a `value` that cannot follow the top card."""
         top = self.top_value
         if top == 3:
-            return "after a 3 only a 1, a 3, a 12, Kitty or a quartet may be played", "ghooost.after_three"
+            return IllegalAction(AFTER_THREE)
         if top == 12:
-            return "after a 12 only a 1, another 12, Kitty or a quartet may be played", "ghooost.after_twelve"
-        return f"{value} is below the top value {top}: play {top} or more, a 1, Kitty or a quartet", "ghooost.below_top"
+            return IllegalAction(AFTER_TWELVE)
+        return IllegalAction(BELOW_TOP, value=value, top=top)
 
     def _put(self, value: int, count: int, copies: int) -> int:
         """Lay a legal play on the cemetery (Kitty beside it) and apply its powers, each once."""
@@ -506,17 +512,17 @@ class GhooostState(State[GhooostAction]):
         if not self.match_on:
             self._outcome = (
                 round_outcome(p, loser) if loser is not None
-                else Outcome.draw(p, f"the round reached {self.options.max_turns} turns")
+                else Outcome.draw(p, TURN_LIMIT, turns=self.options.max_turns)
             )  # fmt: skip
         else:
             winner = match_winner(self.points, self.bouh)
             if winner is not None:
-                reason = f"seat {winner} wins the match with {self.points[winner]} points"
-                self._outcome = match_outcome(self.points, self.bouh, [winner], reason)
+                self._outcome = match_outcome(self.points, self.bouh, [winner], MATCH_WON,
+                                              seat=winner, points=self.points[winner])
             elif self.round + 1 >= self.options.max_rounds:
                 best = leaders(self.points, self.bouh)
-                reason = f"the match reached {self.options.max_rounds} rounds"
-                self._outcome = match_outcome(self.points, self.bouh, best, reason)
+                self._outcome = match_outcome(self.points, self.bouh, best, ROUND_LIMIT,
+                                              rounds=self.options.max_rounds)
         if self._outcome is not None:
             events.append(Event("end", self._outcome.to_json()))
             return

@@ -13,6 +13,7 @@ from typing import Any
 
 from ghostgames.games.thelast.cards import CARD_FORMS, CARD_NAMES, DECK, parse_card
 from ghostgames.rules.contract import JSON, Action, IllegalAction
+from ghostgames.rules.reasons import UNREADABLE
 
 FORMS = (
     f"'play' and a card (e.g. 'play R12'), 'keep', or 'swap' and a card from your hand (e.g. 'swap B3'); "
@@ -79,8 +80,8 @@ def parse_action(text: str) -> TheLastAction:
         if words and words[0] not in ("keep", "swap", "play"):
             return PLAYS[parse_card(" ".join(words))]
     except ValueError as err:
-        raise IllegalAction(f"{err}. Type {FORMS}") from None
-    raise IllegalAction(f"cannot read {text.strip()!r}. Type {FORMS}")
+        raise IllegalAction(f"{err}. Type {FORMS}", UNREADABLE) from None
+    raise IllegalAction(f"cannot read {text.strip()!r}. Type {FORMS}", UNREADABLE)
 
 
 def action_from_json(data: Mapping[str, Any]) -> TheLastAction:
@@ -90,5 +91,6 @@ def action_from_json(data: Mapping[str, Any]) -> TheLastAction:
     if kind in ("play", "swap") and isinstance(data.get("card"), str):
         return parse_action(f"{kind} {data['card']}")
     raise IllegalAction(
-        'a The Last action is {"type": "play", "card": "R12"}, {"type": "keep"} or {"type": "swap", "card": "B3"}'
+        'a The Last action is {"type": "play", "card": "R12"}, {"type": "keep"} or {"type": "swap", "card": "B3"}',
+        UNREADABLE,
     )

@@ -44,6 +44,7 @@ from numpy.typing import NDArray
 from ghostgames.games.thelast.actions import KEEP, PLAYS, SWAPS, Keep, Play, Swap, TheLastAction
 from ghostgames.games.thelast.cards import CARD_NAMES, COLOURS, DECK_SIZE, VALUE_OF
 from ghostgames.rules.contract import IllegalAction
+from ghostgames.rules.reasons import NO_SUCH_ACTION
 
 PLAY_BASE = 0
 KEEP_INDEX = DECK_SIZE
@@ -77,12 +78,13 @@ def action_index(action: TheLastAction) -> int:
         return KEEP_INDEX
     if isinstance(action, Swap):
         return _INDEX_OF_SWAP[action.card]
-    raise IllegalAction(f"{action!r} is not an action of The Last")
+    raise IllegalAction(f"{action!r} is not an action of The Last", NO_SUCH_ACTION)
 
 
 def action_at(index: int) -> TheLastAction:
     if not 0 <= index < ACTION_COUNT:
-        raise IllegalAction(f"action index {index} is out of range: indices run from 0 to {ACTION_COUNT - 1}")
+        raise IllegalAction(f"action index {index} is out of range: indices run from 0 to {ACTION_COUNT - 1}",
+                            NO_SUCH_ACTION)
     return ACTIONS[index]
 
 

@@ -32,8 +32,19 @@ from ghostgames.games.thelast.cards import (
 )
 from ghostgames.games.thelast.deal import deal
 from ghostgames.games.thelast.deductions import ALL_COLOURS, Places, Timeline, places, slot_cards, timelines
+from ghostgames.games.thelast.reasons import (
+    ALL_TIED,
+    DECIDE_FIRST,
+    LAST_MUST_FOLLOW,
+    LOWEST_PENALTY,
+    MUST_FOLLOW,
+    NO_CARD,
+    NO_CARD_TO_SWAP,
+    PLAY_NOW,
+)
 from ghostgames.rules.chance import derive_rng
 from ghostgames.rules.contract import JSON, Event, IllegalAction, Outcome, SeatResult, State
+from ghostgames.rules.reasons import GAME_OVER, NOT_YOUR_TURN, UNREADABLE
 
 if TYPE_CHECKING:
     from ghostgames.games.thelast.game import TheLastGame
@@ -203,39 +214,37 @@ class TheLastState(State[TheLastAction]):
         if isinstance(action, str):
             action = self.game.parse_action(action)
         if self._outcome is not None:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(GAME_OVER)
         if seat != self.actor:
-            raise IllegalAction(f"it is not seat {seat}'s turn")
+            raise IllegalAction(NOT_YOUR_TURN, seat=seat)
         return self._apply(seat, action)
 
     def _apply(self, seat: int, action: TheLastAction) -> list[Event]:
         if type(action) is Play:
             return self._apply_play(seat, action.card)
         if self.phase != DECIDE:
-            raise IllegalAction("play a card into the trick, e.g. " + repr(str(self.legal_actions(seat)[0])),
-                                "thelast.play_now")
+            raise IllegalAction(PLAY_NOW, example=repr(str(self.legal_actions(seat)[0])))
         if type(action) is Keep:
             return self._apply_keep(seat)
         if type(action) is Swap:
             return self._apply_swap(seat, action.card)
-        raise IllegalAction(f"{action} is not an action of The Last")
+        raise IllegalAction(f"{action} is not an action of The Last", UNREADABLE)
 
     def _apply_play(self, seat: int, card: int) -> list[Event]:
         if self.phase != PLAY:
-            raise IllegalAction(f"first decide about the points card {CARD_NAMES[self.points_card]}: 'keep' or "
-                                "'swap' and a card from your hand", "thelast.decide_first")
+            raise IllegalAction(DECIDE_FIRST, card=CARD_NAMES[self.points_card])
         hand = self.hands[seat]
         if card not in hand:
-            raise IllegalAction(f"you have no {CARD_NAMES[card]}", "thelast.no_card", card=CARD_NAMES[card])
+            raise IllegalAction(NO_CARD, card=CARD_NAMES[card])
         placed = len(self.trick_cards)
         if placed:
             # Same rule as `playable`, checked for one card without building the list.
             mask = COLOUR_BIT[self.trick_cards[0]] if placed < len(self.ring) - 1 else self.trick_mask
             if not COLOUR_BIT[card] & mask and any(COLOUR_BIT[c] & mask for c in hand):
-                colours = " or ".join(COLOURS[c].name for c in self.required_colours())
-                who = "the last player" if placed == len(self.ring) - 1 else "you"
-                rule = "thelast.last_must_follow" if placed == len(self.ring) - 1 else "thelast.must_follow"
-                raise IllegalAction(f"{who} must play {colours} while holding it", rule,
+                last = placed == len(self.ring) - 1
+                names = " or ".join(COLOURS[c].name for c in self.required_colours())
+                raise IllegalAction(f"{'the last player' if last else 'you'} must play {names} while holding it",
+                                    LAST_MUST_FOLLOW if last else MUST_FOLLOW,
                                     colours=" ".join(COLOURS[c].letter for c in self.required_colours()))
         events: list[Event] = []
         self._place(seat, card, events)
@@ -255,7 +264,7 @@ class TheLastState(State[TheLastAction]):
     def _apply_swap(self, seat: int, card: int) -> list[Event]:
         hand = self.hands[seat]
         if card not in hand:
-            raise IllegalAction(f"you have no {CARD_NAMES[card]} to lay face down")
+            raise IllegalAction(NO_CARD_TO_SWAP, card=CARD_NAMES[card])
         points = self.points_card
         hand.remove(card)
         bisect.insort(hand, points)
@@ -379,7 +388,7 @@ class TheLastState(State[TheLastAction]):
             for rank, total in zip(ranks, totals, strict=True)
         )
         best = min(totals)
-        return Outcome(results, f"lowest penalty: {best}" if not everybody else f"all tied on {best}")
+        return Outcome.because(results, ALL_TIED if everybody else LOWEST_PENALTY, penalty=best)
 
     # --- knowledge --------------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:

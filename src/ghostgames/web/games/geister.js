@@ -411,19 +411,6 @@ export function describeEvent(event, ctx) {
   }
 }
 
-export const REASONS = {
-  "captured all four good ghosts": "geister.reason.good_captured",
-  "captured all four bad ghosts": "geister.reason.bad_captured",
-  "a good ghost reached an exit": "geister.reason.reached",
-  "a good ghost escaped": "geister.reason.escaped",
-};
-
-/** Reasons with a number in them: a draw when the move limit (option max_plies) is reached. */
-export function reasonText(reason, ctx) {
-  const match = /^the (\d+)-move limit was reached$/.exec(reason || "");
-  return match ? ctx.t("geister.reason.move_limit", { n: Number(match[1]) }) : null;
-}
-
 export function turnPrompt(view) {
   return view?.phase === "setup" ? "geister.prompt_setup" : "table.your_turn";
 }

@@ -376,16 +376,6 @@ export function describeEvent(event, ctx) {
   }
 }
 
-export function reasonText(reason, ctx) {
-  let match = /^seat (\d+) wins the match with (\d+) points$/.exec(reason || "");
-  if (match) return ctx.t("ghooost.reason.match", { name: ctx.seatName(Number(match[1])), n: Number(match[2]) });
-  match = /^seat (\d+) is the last holding cards$/.exec(reason || "");
-  if (match) return ctx.t("ghooost.reason.loser", { name: ctx.seatName(Number(match[1])) });
-  if (/^the round reached/.test(reason || "")) return ctx.t("ghooost.reason.draw");
-  if (/^the match reached/.test(reason || "")) return ctx.t("ghooost.reason.max_rounds");
-  return null;
-}
-
 /** A seat's final score in words: its match points (a single round scores only win or loss). */
 export function scoreText(score, ctx, view) {
   return view?.match ? ctx.t("ghooost.points", { n: score }) : "";

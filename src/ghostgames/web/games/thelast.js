@@ -265,14 +265,6 @@ export function describeEvent(event, ctx) {
   }
 }
 
-export function reasonText(reason, ctx) {
-  let match = /^lowest penalty: (\d+)$/.exec(reason || "");
-  if (match) return ctx.t("thelast.reason.lowest", { n: match[1] });
-  match = /^all tied on (\d+)$/.exec(reason || "");
-  if (match) return ctx.t("thelast.reason.tied", { n: match[1] });
-  return null;
-}
-
 /** A seat's final score in words: its total penalty. */
 export function scoreText(score, ctx) {
   return ctx.t("thelast.total_penalty", { n: score });
