@@ -12,6 +12,7 @@ import pytest
 
 from ghostgames.games import get_game
 from ghostgames.rules import GameRecord, IllegalAction, State
+from ghostgames.rules.reasons import REASONS
 
 
 def random_positions(
@@ -70,10 +71,25 @@ def check_illegal_raises_and_changes_nothing(
                 with pytest.raises(IllegalAction) as err:
                     state.apply(who, candidate)
                 assert err.value.reason
+                assert err.value.code in REASONS["refusal"], err.value.reason  # a declared refusal code
                 tried += 1
         assert json.dumps(state.to_json(), sort_keys=True) == before
         assert set(map(str, state.legal_actions(seat))) == legal
     assert tried > 0
+
+
+def check_apply_legal_is_apply_without_the_checks(
+    game_name: str, players: int, options: Mapping[str, Any], seed: int
+) -> None:
+    """`apply_legal` (no checks, for callers that pick from the legal actions) makes the same events and
+    the same state as `apply` at every step of a game."""
+    twin = get_game(game_name).new(players, dict(options), seed=seed)
+    steps = 0
+    for state, seat, action in random_positions(game_name, players, options, seed, limit=600):
+        assert json.dumps(twin.to_json(), sort_keys=True) == json.dumps(state.to_json(), sort_keys=True)
+        assert twin.apply_legal(seat, action) == state.clone().apply(seat, action)
+        steps += 1
+    assert steps > 0
 
 
 def check_json_round_trip(game_name: str, players: int, options: Mapping[str, Any], seed: int) -> None:

@@ -200,7 +200,17 @@ class Game(ABC, Generic[OptionsT, A]):
         }
 
     def new(self, players: int, options: Mapping[str, Any] | None = None, seed: int | None = None) -> State[A]:
-        """A fresh game. Every chance in it follows from `seed` (a random one when None)."""
+        """A fresh game. Every chance in it follows from `seed` (a random one when None).
+
+        >>> from ghostgames.games import get_game
+        >>> game = get_game("ghooost")
+        >>> game.new(3, seed=1).to_json() == game.new(3, seed=1).to_json()  # the same seed, the same deal
+        True
+        >>> game.new(7)
+        Traceback (most recent call last):
+        ...
+        ValueError: Ghooost! is for 2 to 6 players, not 7
+        """
         checked = self.options(players, options)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
@@ -215,7 +225,13 @@ class Game(ABC, Generic[OptionsT, A]):
 
     @abstractmethod
     def parse_action(self, text: str) -> A:
-        """Read the text form; raises IllegalAction with the forms that would work."""
+        """Read the text form; raises IllegalAction with the forms that would work.
+
+        >>> from ghostgames.games import get_game
+        >>> move = get_game("geister").parse_action("b2-b3")
+        >>> str(move), move.to_json()
+        ('b2 n', {'type': 'move', 'from': 'b2', 'dir': 'n'})
+        """
 
     @abstractmethod
     def action_from_json(self, data: Mapping[str, Any]) -> A: ...
@@ -251,10 +267,35 @@ class Game(ABC, Generic[OptionsT, A]):
 
 
 class State(ABC, Generic[A]):
-    """One position of a game, with everything hidden in it. Only the server and search may hold it."""
+    """One position of a game, with everything hidden in it. Only the server and search may hold it.
+
+    >>> from ghostgames.games import get_game
+    >>> state = get_game("geister").new(2, {"exit": "escape"}, seed=7)
+    >>> state
+    GeisterState(geister, 2 players, to act: 0 1)
+    >>> state.apply(0, "setup b1 c1 d1 e1")[0].for_seat(None)
+    {'kind': 'setup', 'seat': 0}
+    >>> state.apply(1, "setup b6 c6 d6 e6")[1].kind
+    'start'
+    >>> sorted(state.to_act())
+    [1]
+
+    `str(state)` draws the whole position, secrets included (like `to_json`): for a terminal and tests;
+    a player sees only `view(seat)`.
+    """
 
     game: Game[Any, A]
     players: int
+
+    def __repr__(self) -> str:
+        """Short and free of secrets: the game, the seats and who is to act (or how it ended)."""
+        outcome = self.outcome()
+        status = f"over: {outcome.code}" if outcome else "to act: " + " ".join(map(str, sorted(self.to_act())))
+        return f"{type(self).__name__}({self.game.name}, {self.players} players, {status})"
+
+    @abstractmethod
+    def __str__(self) -> str:
+        """The whole position as text, drawn as players at a real table would see it laid out."""
 
     # --- whose move ---------------------------------------------------------------------------
     @abstractmethod
@@ -263,29 +304,88 @@ class State(ABC, Generic[A]):
 
     @abstractmethod
     def legal_actions(self, seat: int) -> list[A]:
-        """Every action `seat` may take now (empty when it is not to act)."""
+        """Every action `seat` may take now (empty when it is not to act).
+
+        >>> from ghostgames.games import get_game
+        >>> state = get_game("thelast").new(3, seed=2)
+        >>> seat = min(state.to_act())
+        >>> [str(a) for a in state.legal_actions(seat)][:3]
+        ['play R1', 'play R2', 'play B1']
+        >>> state.legal_actions(seat + 1)
+        []
+        """
 
     def apply(self, seat: int, action: A | str) -> list[Event]:
-        """Carry out `action` for `seat`, or raise IllegalAction and change nothing."""
+        """Carry out `action` for `seat`, or raise IllegalAction and change nothing.
+
+        The checks every game shares live here, once: the text is read, the game runs and `seat` is to act.
+        The game's `_apply` then checks its own rules and makes the change.
+
+        >>> from ghostgames.games import get_game
+        >>> state = get_game("geister").new(2, seed=7)
+        >>> state.apply(0, "b2 n")
+        Traceback (most recent call last):
+        ...
+        ghostgames.rules.contract.IllegalAction: first place your ghosts: 'setup' and the 4 squares of your good ghosts
+        >>> try:
+        ...     state.apply(0, "fly away")
+        ... except IllegalAction as refused:
+        ...     print(refused.code)
+        unreadable
+        """
         if isinstance(action, str):
             action = self.game.parse_action(action)
-        if self.outcome() is not None:
-            raise IllegalAction(GAME_OVER)
-        if seat not in self.to_act():
+        if seat not in self.to_act():  # empty once the game is over
+            if self.outcome() is not None:
+                raise IllegalAction(GAME_OVER)
             raise IllegalAction(NOT_YOUR_TURN, seat=seat)
         return self._apply(seat, action)
 
+    def apply_legal(self, seat: int, action: A) -> list[Event]:
+        """Carry out an action known to be legal: one of `legal_actions(seat)` now. Nothing is checked, so
+        searches and benchmarks that pick from the legal actions pay for no check; anything else would
+        corrupt the state, so use `apply` when in doubt."""
+        return self._apply_checked(seat, action)
+
     @abstractmethod
     def _apply(self, seat: int, action: A) -> list[Event]:
-        """Check and apply; must validate completely before changing anything."""
+        """`seat` is to act in a running game: check `action` against the game's rules (raise IllegalAction
+        before changing anything), then carry it out."""
+
+    def _apply_checked(self, seat: int, action: A) -> list[Event]:
+        """Carry out an action known to be legal. A game overrides this when skipping its own checks pays
+        (the hot path of searches); by default the rules are checked anyway."""
+        return self._apply(seat, action)
 
     # --- what is known ------------------------------------------------------------------------
     @abstractmethod
     def view(self, seat: int | None) -> JSON:
-        """JSON-ready view for `seat` (None: a spectator). Holds nothing that reader may not know."""
+        """JSON-ready view for `seat` (None: a spectator). Holds nothing that reader may not know.
+
+        >>> from ghostgames.games import get_game
+        >>> state = get_game("geister").new(2, seed=7)
+        >>> _ = state.apply(0, "setup b1 c1 d1 e1")
+        >>> [g["colour"] for g in state.view(0)["ghosts"][:8]]  # seat 0 knows its own colours
+        ['bad', 'bad', 'bad', 'bad', 'good', 'good', 'good', 'good']
+        >>> {g["colour"] for g in state.view(1)["ghosts"]}  # seat 1 knows none yet
+        {None}
+        """
 
     @abstractmethod
-    def outcome(self) -> Outcome | None: ...
+    def outcome(self) -> Outcome | None:
+        """None while the game runs; then who won, and why as a reason code.
+
+        >>> from ghostgames.games import get_game
+        >>> state = get_game("geister").new(2, {"max_plies": 1}, seed=7)
+        >>> for seat, text in [(0, "setup b1 c1 d1 e1"), (1, "setup b6 c6 d6 e6")]:
+        ...     _ = state.apply(seat, text)
+        >>> state.outcome() is None
+        True
+        >>> _ = state.apply(min(state.to_act()), "b2 n" if 0 in state.to_act() else "b5 s")
+        >>> end = state.outcome()
+        >>> end.code, end.args, [r.result for r in end.results]
+        ('ply_limit', {'max_plies': 1}, ['draw', 'draw'])
+        """
 
     def is_over(self) -> bool:
         return self.outcome() is not None
@@ -300,7 +400,17 @@ class State(ABC, Generic[A]):
 
     # --- search and storage -------------------------------------------------------------------
     @abstractmethod
-    def clone(self) -> State[A]: ...
+    def clone(self) -> State[A]:
+        """An independent copy (searches try moves on clones).
+
+        >>> from ghostgames.games import get_game
+        >>> state = get_game("ghooost").new(2, seed=3)
+        >>> trial = state.clone()
+        >>> seat = min(trial.to_act())
+        >>> _ = trial.apply(seat, trial.legal_actions(seat)[0])
+        >>> state.to_json() == trial.to_json()
+        False
+        """
 
     @abstractmethod
     def sample_world(self, seat: int, rng: random.Random) -> State[A]:

@@ -18,7 +18,13 @@ Kind = Literal["ending", "refusal"]
 
 @dataclass(frozen=True, slots=True)
 class Reason:
-    """A code and its English words, with `{name}` where an argument goes ("seat {seat} resigned")."""
+    """A code and its English words, with `{name}` where an argument goes.
+
+    >>> RESIGNED.words({"seat": 1})
+    'seat 1 resigned'
+    >>> RESIGNED.read("seat 1 resigned"), RESIGNED.read("seat 1 left")
+    ({'seat': 1}, None)
+    """
 
     code: str
     english: str

@@ -27,7 +27,12 @@ def names() -> tuple[str, ...]:
 
 
 def get_game(name: str) -> Game[Any, Any]:
-    """The game called `name` (case, spaces and "!" ignored: "Ghooost!" is "ghooost")."""
+    """The game called `name` (case, spaces and "!" ignored).
+
+    >>> import ghostgames.games  # every game registers itself
+    >>> get_game("Ghooost!").title, "thelast" in names()
+    ('Ghooost!', True)
+    """
     key = name.strip().lower().replace("!", "").replace(" ", "")
     if key not in _GAMES:
         hint = ", ".join(_GAMES) if _GAMES else "none yet (import ghostgames.games to load them)"

@@ -32,6 +32,12 @@ def test_illegal_actions_raise_and_change_nothing(seed: int, options: dict[str, 
     checks.check_illegal_raises_and_changes_nothing("geister", 2, options, seed)
 
 
+@settings(max_examples=8, deadline=None)
+@given(seed=SEEDS, options=OPTIONS)
+def test_apply_legal_is_apply_without_the_checks(seed: int, options: dict[str, object]) -> None:
+    checks.check_apply_legal_is_apply_without_the_checks("geister", 2, options, seed)
+
+
 @settings(max_examples=30, deadline=None)
 @given(seed=SEEDS, limit=st.integers(min_value=1, max_value=400))
 def test_every_game_with_max_plies_ends_within_it(seed: int, limit: int) -> None:

@@ -53,6 +53,16 @@ def test_illegal_actions_raise_and_change_nothing(
 
 @PLAYERS
 @REPLAY
+@settings(max_examples=2, deadline=None)
+@given(seed=SEEDS, options=OPTIONS)
+def test_apply_legal_is_apply_without_the_checks(
+    seed: int, players: int, replay: str, options: dict[str, Any]
+) -> None:
+    checks.check_apply_legal_is_apply_without_the_checks("ghooost", players, {**options, "replay": replay}, seed)
+
+
+@PLAYERS
+@REPLAY
 @settings(max_examples=3, deadline=None)
 @given(seed=SEEDS, options=OPTIONS)
 def test_load_of_to_json_round_trips(seed: int, players: int, replay: str, options: dict[str, Any]) -> None:

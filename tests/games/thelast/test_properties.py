@@ -35,6 +35,13 @@ def test_illegal_actions_raise_and_change_nothing(seed: int, players: int, optio
 
 
 @ALL_COUNTS
+@settings(max_examples=3, deadline=None)
+@given(seed=SEEDS, options=OPTIONS)
+def test_apply_legal_is_apply_without_the_checks(seed: int, players: int, options: dict[str, Any]) -> None:
+    checks.check_apply_legal_is_apply_without_the_checks("thelast", players, options, seed)
+
+
+@ALL_COUNTS
 @settings(max_examples=4, deadline=None)
 @given(seed=SEEDS, options=OPTIONS)
 def test_load_of_to_json_round_trips(seed: int, players: int, options: dict[str, Any]) -> None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, Field, field_validator
 
 from ghostgames.games.geister.actions import MOVES, STEPS, Move, Setup
-from ghostgames.games.geister.board import ESCAPE_DIRECTIONS, EXITS, OFF_BOARD, START, square_name
+from ghostgames.games.geister.board import ESCAPE_DIRECTIONS, EXITS, FILES, OFF_BOARD, SIZE, START, square_name
 from ghostgames.games.geister.deductions import Result, exit_deductions
 from ghostgames.games.geister.reasons import (
     BAD_CAPTURED,
@@ -32,7 +32,7 @@ from ghostgames.games.geister.reasons import (
     SETUP_OVER,
 )
 from ghostgames.rules.contract import JSON, Event, IllegalAction, Outcome, State
-from ghostgames.rules.reasons import GAME_OVER, NOT_YOUR_TURN, Reason
+from ghostgames.rules.reasons import UNREADABLE, Reason
 
 if TYPE_CHECKING:
     from ghostgames.games.geister.game import GeisterGame
@@ -179,11 +179,14 @@ class GeisterState(State[GeisterAction]):
         return out
 
     # --- applying ---------------------------------------------------------------------------------
-    def apply(self, seat: int, action: GeisterAction | str) -> list[Event]:
-        # The hot path of every search and benchmark, a move by the seat to move, is checked and done
-        # right here. Anything else (text, a setup, a wrong turn, a finished game) takes the general path.
-        if type(action) is not Move or seat != self.turn or not self.playing or self._outcome is not None:
-            return self._checked_apply(seat, action)
+    # The contract's `apply` has checked that the game runs and `seat` is to act; `_apply` checks the rest.
+    def _apply(self, seat: int, action: GeisterAction) -> list[Event]:
+        if type(action) is not Move:
+            if not isinstance(action, Setup):
+                raise IllegalAction(f"{action!r} is not a Geister action", UNREADABLE)
+            return self._apply_setup(seat, action)
+        if not self.playing:
+            raise IllegalAction(SETUP_FIRST)
         board = self.board
         origin = action.origin
         ghost = board[origin]
@@ -191,11 +194,29 @@ class GeisterState(State[GeisterAction]):
             raise IllegalAction(NO_GHOST, square=square_name(origin))
         target = action.target
         if target == OFF_BOARD:
-            return self._escape(seat, action, ghost)
-        other = board[target]
-        if other >> 3 == seat:
+            if not self.escape:
+                raise IllegalAction(NO_ESCAPE)
+            if origin not in EXITS[seat] or action.direction not in ESCAPE_DIRECTIONS[seat][origin]:
+                raise IllegalAction(ESCAPE_FROM_EXIT)
+            if not self.good[ghost]:
+                raise IllegalAction(ESCAPE_GOOD_ONLY)
+        elif board[target] >> 3 == seat:
             raise IllegalAction(OWN_GHOST, square=square_name(target))
-        board[origin] = -1
+        return self._move(seat, action, ghost)
+
+    def _apply_checked(self, seat: int, action: GeisterAction) -> list[Event]:
+        if type(action) is not Move:
+            return self._apply_setup(seat, action)
+        return self._move(seat, action, self.board[action.origin])
+
+    def _move(self, seat: int, action: Move, ghost: int) -> list[Event]:
+        """Make a legal move of `ghost`: the hot path of every search and benchmark."""
+        target = action.target
+        if target == OFF_BOARD:
+            return self._escape(seat, action, ghost)
+        board = self.board
+        other = board[target]
+        board[action.origin] = -1
         board[target] = ghost
         self.occupied[seat] ^= action.squares
         self.pos[ghost] = target
@@ -214,22 +235,6 @@ class GeisterState(State[GeisterAction]):
             events.append(Event("end", self._outcome.to_json()))
         return events
 
-    def _checked_apply(self, seat: int, action: GeisterAction | str) -> list[Event]:
-        if isinstance(action, str):
-            action = self.game.parse_action(action)
-        if self._outcome is not None:
-            raise IllegalAction(GAME_OVER)
-        if seat not in self.to_act():
-            raise IllegalAction(NOT_YOUR_TURN, seat=seat)
-        return self._apply(seat, action)
-
-    def _apply(self, seat: int, action: GeisterAction) -> list[Event]:
-        if isinstance(action, Setup):
-            return self._apply_setup(seat, action)
-        if not self.playing:
-            raise IllegalAction(SETUP_FIRST)
-        return self.apply(seat, action)  # now on the hot path: the seat is to move in a running game
-
     def _apply_setup(self, seat: int, action: Setup) -> list[Event]:
         if not self.setup_phase() or self.set_up[seat]:
             raise IllegalAction(SETUP_OVER)
@@ -247,13 +252,8 @@ class GeisterState(State[GeisterAction]):
         return [event]
 
     def _escape(self, seat: int, move: Move, ghost: int) -> list[Event]:
+        """A good ghost leaves the board by one of its exits (checked by `_apply`)."""
         origin = move.origin
-        if not self.escape:
-            raise IllegalAction(NO_ESCAPE)
-        if origin not in EXITS[seat] or move.direction not in ESCAPE_DIRECTIONS[seat][origin]:
-            raise IllegalAction(ESCAPE_FROM_EXIT)
-        if not self.good[ghost]:
-            raise IllegalAction(ESCAPE_GOOD_ONLY)
         self.board[origin] = -1
         self.occupied[seat] ^= 1 << origin
         self.pos[ghost] = ESCAPED
@@ -360,6 +360,53 @@ class GeisterState(State[GeisterAction]):
             "legal": self.legal_texts(seat) if seat is not None and seat in to_act else [],
             "outcome": self._outcome.to_json() if self._outcome else None,
         }
+
+    def __str__(self) -> str:
+        """The board as seat 0 sees it (row 6 on top), colours included: seat 0's ghosts in capitals, seat
+        1's in small letters, G good, B bad, X not set up yet; `+` marks an empty exit.
+
+        >>> from ghostgames.games import get_game
+        >>> state = get_game("geister").new(2, {"exit": "escape"}, seed=7)
+        >>> _ = state.apply(0, "setup b1 c1 d1 e1")
+        >>> print(state)
+        Geister (exit escape), setup: seat 1 to set up
+          a b c d e f
+        6 + x x x x + 6
+        5 . x x x x . 5
+        4 . . . . . . 4
+        3 . . . . . . 3
+        2 . B B B B . 2
+        1 + G G G G + 1
+          a b c d e f
+        """
+        lines = []
+        for row in range(SIZE - 1, -1, -1):
+            cells = []
+            for square in range(row * SIZE, row * SIZE + SIZE):
+                ghost = self.board[square]
+                if ghost < 0:
+                    cells.append("+" if square in EXITS[0] or square in EXITS[1] else ".")
+                    continue
+                colour = self.good[ghost]
+                letter = "X" if colour is None else "G" if colour else "B"
+                cells.append(letter if ghost >> 3 == 0 else letter.lower())
+            lines.append(f"{row + 1} {' '.join(cells)} {row + 1}")
+        files = "  " + " ".join(FILES)
+        limit = f", at most {self.max_plies} moves" if self.max_plies else ""
+        if self._outcome is not None:
+            status = f"over after {self.ply} moves: {self._outcome.reason}"
+        elif not self.playing:
+            waiting = sorted(self.to_act())
+            status = "setup: " + ("seats 0 and 1" if len(waiting) == 2 else f"seat {waiting[0]}") + " to set up"
+        else:
+            status = f"move {self.ply + 1}: seat {self.turn} to move"
+        gone = [
+            f"seat {e} lost {sum(1 for g in range(e * 8, e * 8 + 8) if self.pos[g] == CAPTURED and self.good[g])}"
+            f" good and {sum(1 for g in range(e * 8, e * 8 + 8) if self.pos[g] == CAPTURED and not self.good[g])} bad"
+            for e in (0, 1)
+        ]
+        tail = ["; ".join(gone)] if any(p == CAPTURED for p in self.pos) else []
+        return "\n".join([f"Geister (exit {self.options.exit}{limit}), {status}", files, *lines, files, *tail])
 
     # --- search and storage -----------------------------------------------------------------------
     def clone(self) -> GeisterState:

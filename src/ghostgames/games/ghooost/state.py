@@ -70,7 +70,7 @@ from ghostgames.games.ghooost.reasons import (
 from ghostgames.games.ghooost.scoring import leaders, match_outcome, match_winner, round_outcome, round_points
 from ghostgames.rules.chance import derive_rng
 from ghostgames.rules.contract import JSON, Event, IllegalAction, Outcome, State
-from ghostgames.rules.reasons import GAME_OVER, NOT_YOUR_TURN, UNREADABLE
+from ghostgames.rules.reasons import UNREADABLE
 
 if TYPE_CHECKING:
     from ghostgames.games.ghooost.game import GhooostGame
@@ -268,18 +268,29 @@ class GhooostState(State[GhooostAction]):
         return out
 
     # --- applying ---------------------------------------------------------------------------------
-    def apply(self, seat: int, action: GhooostAction | str) -> list[Event]:
-        # The hot path of every simulation, a play from the hand by the seat to move, is checked and done
-        # right here; anything else (text, take, gamble, turn, pass, a wrong turn) takes the general path.
-        if type(action) is not Play or seat != self.turn or self._outcome is not None:
-            return self._checked_apply(seat, action)
-        play = action
+    # The contract's `apply` has checked that the game runs and `seat` is to act; `_apply` checks the rest.
+    def _apply(self, seat: int, action: GhooostAction) -> list[Event]:
+        # type() rather than isinstance(): actions derive from an ABC, whose isinstance check is slow
+        if type(action) is Play:
+            hand = self.hands[seat]
+            if hand[action.value] < action.count or hand[MISS_COPY] < action.copies:
+                raise IllegalAction(NOT_HELD, cards=action.cards)
+            if not action.free and not FOLLOWS[self.top_value][action.value]:
+                raise self._why_not(action.value)
+            return self._play(seat, action)
+        if type(action) is not Simple:
+            raise IllegalAction(f"{action} is not a Ghooost! action", UNREADABLE)
+        return self._simple(seat, action)
+
+    def _apply_checked(self, seat: int, action: GhooostAction) -> list[Event]:
+        # The hot path of every simulation: a legal play from the hand, made with no check.
+        if type(action) is Play:
+            return self._play(seat, action)
+        return self._apply(seat, action)
+
+    def _play(self, seat: int, play: Play) -> list[Event]:
         hand = self.hands[seat]
         value, count, copies = play.value, play.count, play.copies
-        if hand[value] < count or hand[MISS_COPY] < copies:
-            raise IllegalAction(NOT_HELD, cards=play.cards)
-        if not play.free and not FOLLOWS[self.top_value][value]:
-            raise self._why_not(value)
         hand[value] -= count
         if not hand[value]:
             self.held[seat] &= ~KIND_BIT[value]
@@ -297,21 +308,8 @@ class GhooostState(State[GhooostAction]):
         event = tuple.__new__(Event, ("play", {"seat": seat, "cards": play.cards, "effect": effect}, NO_PRIVATE))
         return self._after(seat, effect, [event])
 
-    def _checked_apply(self, seat: int, action: GhooostAction | str) -> list[Event]:
-        if isinstance(action, str):
-            action = self.game.parse_action(action)
-        if self._outcome is not None:
-            raise IllegalAction(GAME_OVER)
-        if seat != self.turn:
-            raise IllegalAction(NOT_YOUR_TURN, seat=seat)
-        return self._apply(seat, action)
-
-    def _apply(self, seat: int, action: GhooostAction) -> list[Event]:
-        # type() rather than isinstance(): actions derive from an ABC, whose isinstance check is slow
-        if type(action) is Play:
-            return self.apply(seat, action)  # the hot path: the seat is to move in a running game
-        if type(action) is not Simple:
-            raise IllegalAction(f"{action} is not a Ghooost! action", UNREADABLE)
+    def _simple(self, seat: int, action: Simple) -> list[Event]:
+        """Take, gamble, turn, done or pass: each checked against the rules, then done."""
         kind = action.kind
         if kind == "take":
             if not (self.cemetery or self.kitty):
@@ -578,6 +576,32 @@ class GhooostState(State[GhooostAction]):
             "legal": self.legal_texts(seat) if seat is not None and not over and seat == self.turn else [],
             "outcome": self._outcome.to_json() if self._outcome else None,
         }
+
+    def __str__(self) -> str:
+        """The table, hands included: the round, the cemetery and each seat's hand and mansion.
+
+        >>> from ghostgames.games import get_game
+        >>> print(get_game("ghooost").new(2, seed=3))
+        Ghooost! round 1, turn 1, before midnight (crypt 30), clockwise: seat 0 to play
+        cemetery: empty
+        seat 0: hand 2 9 10 14, mansion 12, points 0, Bouh! 0
+        seat 1: hand 1 7 10 11, mansion 12, points 0, Bouh! 0
+        """
+        midnight = "after midnight" if not self.crypt else f"before midnight (crypt {len(self.crypt)})"
+        turning = "clockwise" if self.direction == 1 else "counterclockwise"
+        if self._outcome is not None:
+            status = f"over: {self._outcome.reason}"
+        else:
+            status = f"seat {self.turn} to play" + (" again or end the turn" if self.optional_replay else "")
+        pile = " ".join(entry_text(e) for e in self.cemetery) or "empty"
+        kitty = f", Kitty {self.kitty}" if self.kitty else ""
+        lines = [f"Ghooost! round {self.round + 1}, turn {self.turns + 1}, {midnight}, {turning}: {status}",
+                 f"cemetery: {pile}{kitty}"]
+        for s in range(self.players):
+            hand = "out" if self.is_out[s] else "hand " + (" ".join(counts_texts(self.hands[s])) or "empty")
+            lines.append(f"seat {s}: {hand}, mansion {len(self.mansions[s])}, points {self.points[s]}, "
+                         f"Bouh! {self.bouh[s]}")
+        return "\n".join(lines)
 
     # --- search and storage -----------------------------------------------------------------------
     def clone(self) -> GhooostState:

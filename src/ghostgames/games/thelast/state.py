@@ -44,7 +44,7 @@ from ghostgames.games.thelast.reasons import (
 )
 from ghostgames.rules.chance import derive_rng
 from ghostgames.rules.contract import JSON, Event, IllegalAction, Outcome, SeatResult, State
-from ghostgames.rules.reasons import GAME_OVER, NOT_YOUR_TURN, UNREADABLE
+from ghostgames.rules.reasons import UNREADABLE
 
 if TYPE_CHECKING:
     from ghostgames.games.thelast.game import TheLastGame
@@ -209,16 +209,7 @@ class TheLastState(State[TheLastAction]):
         return [c for c in range(len(COLOURS)) if self.trick_mask & (1 << c)]
 
     # --- applying ---------------------------------------------------------------------------------
-    def apply(self, seat: int, action: TheLastAction | str) -> list[Event]:
-        # The contract's checks without building sets: this is the hot path of every simulation.
-        if isinstance(action, str):
-            action = self.game.parse_action(action)
-        if self._outcome is not None:
-            raise IllegalAction(GAME_OVER)
-        if seat != self.actor:
-            raise IllegalAction(NOT_YOUR_TURN, seat=seat)
-        return self._apply(seat, action)
-
+    # The contract's `apply` has checked that the game runs and `seat` is to act; `_apply` checks the rest.
     def _apply(self, seat: int, action: TheLastAction) -> list[Event]:
         if type(action) is Play:
             return self._apply_play(seat, action.card)
@@ -229,6 +220,12 @@ class TheLastState(State[TheLastAction]):
         if type(action) is Swap:
             return self._apply_swap(seat, action.card)
         raise IllegalAction(f"{action} is not an action of The Last", UNREADABLE)
+
+    def _apply_checked(self, seat: int, action: TheLastAction) -> list[Event]:
+        # The hot path of every simulation: a legal card played into the trick, with no check.
+        if type(action) is Play:
+            return self._play_card(seat, action.card)
+        return self._apply(seat, action)
 
     def _apply_play(self, seat: int, card: int) -> list[Event]:
         if self.phase != PLAY:
@@ -246,6 +243,9 @@ class TheLastState(State[TheLastAction]):
                 raise IllegalAction(f"{'the last player' if last else 'you'} must play {names} while holding it",
                                     LAST_MUST_FOLLOW if last else MUST_FOLLOW,
                                     colours=" ".join(COLOURS[c].letter for c in self.required_colours()))
+        return self._play_card(seat, card)
+
+    def _play_card(self, seat: int, card: int) -> list[Event]:
         events: list[Event] = []
         self._place(seat, card, events)
         self._run(events)
@@ -474,6 +474,34 @@ class TheLastState(State[TheLastAction]):
                         if any(COLOUR_OF[x] == c for x in self.playable(self.hands[seat]))
                     ]
         return view
+
+    def __str__(self) -> str:
+        """The table, hands included: the round, the points card, the trick so far and every hand.
+
+        >>> from ghostgames.games import get_game
+        >>> print(get_game("thelast").new(3, seed=2))
+        The Last round 1 of 1, play: seat 0 to play
+        points card: B4; trick: empty
+        seat 0: hand R1 R2 B1 B2 B5 G4 G5 G7 G11 Y4 Y6 Y12, pile 0, penalty 0
+        seat 1: hand R4 R7 R11 B6 B7 B12 G2 G3 G9 G10 Y2 Y9, pile 0, penalty 0
+        seat 2: hand R3 R5 R6 R9 R12 B3 B8 G8 G12 Y1 Y3 Y5, pile 0, penalty 0
+        """
+        if self._outcome is not None:
+            status = f"over: {self._outcome.reason}"
+        else:
+            status = f"{PHASE_NAMES[self.phase]}: seat {self.actor} to " + ("play" if self.phase == PLAY else "decide")
+        points = CARD_NAMES[self.points_card] if self.points_card >= 0 else "none"
+        trick = ", ".join(f"{'the ghost' if w == self.ghost else f'seat {w}'} {CARD_NAMES[c]}"
+                          for w, c in zip(self.trick_who, self.trick_cards, strict=True)) or "empty"
+        totals = self.totals()
+        lines = [f"The Last round {self.round + 1} of {self.options.rounds}, {status}",
+                 f"points card: {points}; trick: {trick}"]
+        for who in self.ring:
+            hand = " ".join(self._names(self.hands[who])) or "empty"
+            penalty = f", penalty {totals[who]}" if who != self.ghost else ""
+            lines.append(f"{'the ghost' if who == self.ghost else f'seat {who}'}: hand {hand}, "
+                         f"pile {len(self.piles[who])}{penalty}")
+        return "\n".join(lines)
 
     # --- search and storage -----------------------------------------------------------------------
     def clone(self) -> TheLastState:
