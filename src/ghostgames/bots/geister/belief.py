@@ -51,8 +51,8 @@ FEATURES = (
 )
 
 # Both fitted by `benchmarks/fit_belief.py --games 1600 --search-games 240 --seed 1` (a snapshot every 3
-# plies, conditional logit with L2 0.01; benchmarks/results/belief-fit.json; docs/bots.md). WEIGHTS: games
-# between rules, charge, defender and expert-v1:40; held-out per-ghost log-loss 0.543 there (uniform:
+# plies, conditional logit with L2 0.01; benchmarks/results/belief-fit.json; docs/research/geister-belief.md).
+# WEIGHTS: games between rules, charge, defender and expert-v1:40; held-out per-ghost log-loss 0.543 there (uniform:
 # 0.662). SEARCH_WEIGHTS: games between expert:20000 and expert-v1:900; 0.283 there (uniform 0.596,
 # WEIGHTS 0.430). Rerun to refit: the script prints these lines.
 WEIGHTS: dict[str, float] = {
@@ -108,7 +108,7 @@ Models = tuple[Model, ...]
 # (0.56) and search bots (0.38), counted by benchmarks/repeat_rate.py. Each is read with the weights fitted
 # on its own kind's games (RUNNER_WEIGHTS: the simple games where `charge` plays both seats). `hard` meets
 # search players most: their model leads until the enemy's play says otherwise (screened against `charge`
-# and the expert before this change: docs/bots.md).
+# and the expert before this change: docs/research/geister-belief.md).
 MODELS: Models = (Model(0.1, RUNNER_WEIGHTS, 0.95), Model(0.1, WEIGHTS, 0.56), Model(0.8, SEARCH_WEIGHTS, 0.38))
 
 

@@ -500,7 +500,8 @@ def plot_curve(result: dict[str, Any], path: str) -> None:
 @dataclass(frozen=True)
 class FineTuneSpec:
     held_every: int = 5  # every k-th game is held out of the fit, to measure it
-    epochs: int = 2  # passes over the positions (a third made the held-out loss worse: docs/bots.md)
+    # passes over the positions (a third made the held-out loss worse: docs/research/geister-learned-value.md)
+    epochs: int = 2
     rate: float = 0.0005
     batch: int = 256
     seed: int = 1
