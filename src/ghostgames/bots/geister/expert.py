@@ -8,8 +8,8 @@ with the learned value (`setups.py`, `learned_setups`).
   corner, under `reach` next to one) must be answered, and one within two steps of an exit is taken when
   the belief gives it a fair chance of being good (a good ghost that got that far unopposed usually
   escapes: measured, docs/research/geister-expert.md). When one of our ghosts can take the nearest such
-  ghost, the search chooses only among those captures, never one that could be the fourth bad ghost unless the ghost is
-  about to leave and more likely good.
+  ghost, the search chooses only among those captures, never one that could be the fourth bad ghost unless
+  the ghost is about to leave and more likely good.
 """
 
 from __future__ import annotations
