@@ -1,10 +1,13 @@
 """Which threads numba's parallel kernels (the batched Geister environment) run on, chosen before numba starts any.
 
-numba picks its threading layer when the first parallel kernel runs: by default OpenMP when present. OpenMP's
-idle threads spin for a while after each kernel, so a process that also runs torch (whose own OpenMP pool
-shares the same cores) found every torch op ~300x slower after one vector-env step. numba's `workqueue`
-layer has no spinning threads and stepped the batch as fast (benchmarks/import_order.py), and `tbb` is
-as quiet when installed; so unless the user chose a layer, numba tries `tbb`, then `workqueue`.
+numba picks its threading layer when the first parallel kernel runs: by default OpenMP when present. torch
+ships its own libgomp under the same name, so numba's kernels and torch's ops then share one OpenMP pool,
+whose threads spin or sleep by the policy of whoever loaded it first. On a busy 2-core machine that cost
+either side dearly: torch imported first, a vector-env step ran 5-15x slower and torch ops at times ~300x;
+ghostgames first (its policy PASSIVE), every torch op ran 2x slower (benchmarks/import_order.py). numba's
+`workqueue` layer has its own plain threads: with it both kept their speed in either order, and the batch
+stepped as fast as with OpenMP; `tbb` is as quiet when installed. So unless the user chose a layer, numba
+tries `tbb`, then `workqueue`, and OpenMP's policy is left to the other libraries.
 
 A user's own choice (NUMBA_THREADING_LAYER or NUMBA_THREADING_LAYER_PRIORITY in the environment, or
 `numba.config` set before this package is imported) wins. Since such a choice may mean OpenMP, the waiting

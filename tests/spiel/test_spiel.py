@@ -150,3 +150,16 @@ def test_openspiels_search_bots_play_a_whole_game(name: str, kind: str) -> None:
     assert sum(returns) == pytest.approx(0.0)
     decisions = len(state.history()) - len(state.drawn)
     assert decisions >= game.num_players()  # every seat chose at least once
+
+
+def test_geisters_second_setup_comes_after_the_first_without_seeing_it() -> None:
+    """Both seats set up at once in Geister; here seat 0 goes first, and seat 1 learns nothing of its choice."""
+    state = pyspiel.load_game("ghostgames_geister(first=1)").new_initial_state()
+    assert state.current_player() == 0
+    one, other = state.clone(), state.clone()
+    one.apply_action(state.legal_actions()[0])
+    other.apply_action(state.legal_actions()[7])
+    assert one.current_player() == other.current_player() == 1
+    assert one.information_state_string(1) == other.information_state_string(1)
+    assert np.array_equal(one.information_state_tensor(1), other.information_state_tensor(1))
+    assert one.information_state_string(0) != other.information_state_string(0)
