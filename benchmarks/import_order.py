@@ -69,6 +69,27 @@ def alone(lib: str) -> float:
     return _median_op_seconds(_library_op(lib))
 
 
+def _steps_per_second(env: Any, seconds: float) -> float:
+    env.reset()
+    env.step(env.random_actions())  # compiles or loads the kernels, starts numba's threads
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.step(env.random_actions())
+        steps += 1
+    return float(steps * env.num_envs / (time.perf_counter() - start))
+
+
+def env_alone(threads: int, env_seconds: float) -> dict[str, Any]:
+    """The batch's own speed, without another library (run with `--child env THREADS`)."""
+    import numba
+
+    from ghostgames.envs.vector import GeisterVectorEnv
+
+    rate = _steps_per_second(GeisterVectorEnv(BATCH, seed=0, threads=threads, copy=False), env_seconds)
+    return {"layer": numba.threading_layer(), "threads": threads, "env_steps_per_s": rate}
+
+
 def child(lib: str, order: str, env_seconds: float) -> dict[str, Any]:
     """One fresh process's measurement (run with `--child`). "Before" is after both imports, since loading
     the compiled kernels may already start numba's threads."""
@@ -84,14 +105,7 @@ def child(lib: str, order: str, env_seconds: float) -> dict[str, Any]:
     op = _library_op(lib)
     before = _median_op_seconds(op)
     env = GeisterVectorEnv(BATCH, seed=0, copy=False)
-    env.reset()
-    env.step(env.random_actions())  # compiles or loads the kernels, starts numba's threads
-    steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < env_seconds:
-        env.step(env.random_actions())
-        steps += 1
-    env_rate = steps * BATCH / (time.perf_counter() - start)
+    env_rate = _steps_per_second(env, env_seconds)
     after = _median_op_seconds(op)
     return {"lib": lib, "order": order, "layer": numba.threading_layer(), "threads": env.threads,
             "op_before_us": before * 1e6, "op_after_us": after * 1e6, "ratio": after / before,
@@ -115,6 +129,32 @@ def _run(lib: str, order: str, env: dict[str, str], env_seconds: float, repeat: 
     return found
 
 
+def _environment(layer: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("NUMBA_THREADING_LAYER", None)
+    env.pop("NUMBA_THREADING_LAYER_PRIORITY", None)
+    if layer != "chosen":
+        env["NUMBA_THREADING_LAYER"] = layer
+    return env
+
+
+def env_speeds(layers: list[str], env_seconds: float, repeat: int) -> list[dict[str, Any]]:
+    """Steps/s of the batch alone under each layer, 1 thread and all: the layers take turns within each
+    repeat, so a change in the machine's load falls on all of them alike."""
+    cores = os.cpu_count() or 1
+    cases = [(layer, threads) for threads in sorted({1, cores}) for layer in layers]
+    runs: dict[tuple[str, int], list[dict[str, Any]]] = {case: [] for case in cases}
+    for _ in range(repeat):
+        for layer, threads in cases:
+            done = subprocess.run([sys.executable, __file__, "--child", "env", str(threads), "--env-seconds",
+                                   str(env_seconds)], env=_environment(layer), capture_output=True, text=True,
+                                  check=True)
+            runs[layer, threads].append(json.loads(done.stdout.strip().splitlines()[-1]))
+    return [{"asked": layer, "layer": found[0]["layer"], "threads": threads,
+             "env_steps_per_s": statistics.median(run["env_steps_per_s"] for run in found), "runs": found}
+            for (layer, threads), found in runs.items()]
+
+
 def importable(name: str) -> bool:
     return importlib.util.find_spec(name) is not None
 
@@ -134,7 +174,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.child:
         lib, order = args.child
-        found = {"op_alone_us": alone(lib) * 1e6} if order == "alone" else child(lib, order, args.env_seconds)
+        if lib == "env":
+            found = env_alone(int(order), args.env_seconds)
+        elif order == "alone":
+            found = {"op_alone_us": alone(lib) * 1e6}
+        else:
+            found = child(lib, order, args.env_seconds)
         print(json.dumps(found))
         return
 
@@ -148,11 +193,7 @@ def main() -> None:
     rows = []
     baseline = {lib: _run(lib, "alone", dict(os.environ), args.env_seconds, args.repeat)["op_alone_us"] for lib in libs}
     for layer in args.layers:
-        env = dict(os.environ)
-        env.pop("NUMBA_THREADING_LAYER", None)
-        env.pop("NUMBA_THREADING_LAYER_PRIORITY", None)
-        if layer != "chosen":
-            env["NUMBA_THREADING_LAYER"] = layer
+        env = _environment(layer)
         for lib in libs:
             for order in ORDERS:
                 row = _run(lib, order, env, args.env_seconds, args.repeat)
@@ -168,17 +209,19 @@ def main() -> None:
         print(f"{r['lib']:8} {first:15} {r['asked']:12} {r['layer']:10} {r['op_alone_us']:9.1f} "
               f"{r['op_before_us']:10.1f} {r['op_after_us']:9.1f} {r['ratio']:13.2f} {r['ratio_to_alone']:12.2f} "
               f"{r['env_steps_per_s']:12.0f}")
-    rates: dict[str, list[float]] = {}
-    for r in rows:
-        rates.setdefault(r["asked"], []).append(r["env_steps_per_s"])
-    means = {layer: statistics.mean(v) for layer, v in rates.items()}
-    if "chosen" in means:
-        for layer, mean in means.items():
-            print(f"env steps/s, mean over runs: {layer}: {mean:,.0f} ({mean / means['chosen']:.2f}x chosen)")
+    speeds = env_speeds(args.layers, args.env_seconds, args.repeat)
+    base = args.layers[0]
+    print(f"\nthe batch alone ({BATCH} games a step), median of {args.repeat} runs")
+    print(f"{'layer asked':12} {'layer':10} {'threads':>7} {'env steps/s':>12} {'ratio to ' + base:>18}")
+    for r in speeds:
+        first = next(o for o in speeds if o["threads"] == r["threads"] and o["asked"] == base)
+        r["ratio_to_first_layer"] = r["env_steps_per_s"] / first["env_steps_per_s"]
+        print(f"{r['asked']:12} {r['layer']:10} {r['threads']:7} {r['env_steps_per_s']:12,.0f} "
+              f"{r['ratio_to_first_layer']:18.2f}")
     print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {os.cpu_count()} cores")
     result = {"machine": platform.machine(), "python": platform.python_version(), "cores": os.cpu_count(),
               "load_average": load, "batch": BATCH, "env_seconds": args.env_seconds, "note": note,
-              "rows": rows, "env_steps_per_s_mean": means}
+              "rows": rows, "env_alone": speeds}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"wrote {args.out}")
