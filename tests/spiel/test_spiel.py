@@ -17,8 +17,8 @@ register()
 
 # Short games where a game could otherwise run long under random play (the limits are rules: a draw).
 SHORT = {
-    "ghostgames_geister": "ghostgames_geister(max_plies=40)",
-    "ghostgames_ghooost": "ghostgames_ghooost(max_turns=60)",
+    "ghostgames_geister": "ghostgames_geister(max_plies=24)",
+    "ghostgames_ghooost": "ghostgames_ghooost(max_turns=40)",
     "ghostgames_thelast": "ghostgames_thelast",
 }
 
@@ -126,9 +126,9 @@ def bots(game: pyspiel.Game, kind: str, seed: int) -> list[pyspiel.Bot]:
     rng = np.random.RandomState(seed)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     if kind == "mcts":
-        return [mcts.MCTSBot(game, uct_c=2.0, max_simulations=20, evaluator=evaluator, random_state=rng)
+        return [mcts.MCTSBot(game, uct_c=2.0, max_simulations=12, evaluator=evaluator, random_state=rng)
                 for _ in range(game.num_players())]
-    return [ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=20, random_state=rng)
+    return [ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=12, random_state=rng)
             for _ in range(game.num_players())]
 
 
