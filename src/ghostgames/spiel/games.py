@@ -67,7 +67,7 @@ def _thelast(game: Game[Any, Any], players: int, params: Params) -> Dealer:
     return TheLastDealer(game, game.options(players, {"rounds": 1}), players)  # type: ignore[arg-type]
 
 
-PENALTY_BOUND = sum(range(1, 13))  # The Last: a seat can at most take every points card, 12 of value 1..12
+PENALTY_BOUND = 12 * 12  # The Last: at most one card face down per trick (12 tricks at most), each at most 12
 SETUPS = 2  # Geister: each seat places its ghosts once
 
 SPECS: tuple[SpielGameSpec, ...] = (
