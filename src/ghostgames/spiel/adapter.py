@@ -154,8 +154,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         ISMCTS asks. Other seats' private events are dropped from it: they belonged to the true deal."""
         if self.inner is None:
             raise ValueError("no seat knows anything to sample from while the cards are dealt")
-        world = SpielState(self.spiel_game)
-        world.drawn = self.drawn[:]
+        world = SpielState(self.spiel_game)  # its `drawn` stays empty: the true deal is not the world's
         world.inner = self.inner.sample_world(player, random.Random(float(probability_sampler())))
         world.steps = [[Step(step.kind, step.public, {s: p for s, p in step.private.items() if s == player})
                         for step in events] for events in self.steps]
