@@ -3,7 +3,10 @@ with "ghostgames_geister", "ghostgames_ghooost" or "ghostgames_thelast" (docs/sp
 
 from __future__ import annotations
 
-import pyspiel
+try:
+    import pyspiel
+except ImportError as err:  # an optional extra: say how to get it
+    raise ImportError("ghostgames.spiel needs OpenSpiel: pip install 'ghostgames[spiel]'") from err
 
 from ghostgames.spiel.adapter import SpielGame, SpielState, game_type
 from ghostgames.spiel.games import SPECS, spec_named
