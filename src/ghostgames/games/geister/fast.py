@@ -529,17 +529,82 @@ def _observe(s: Board, boards: NDArray[np.float32], vectors: NDArray[np.float32]
     legal_mask(s, seat, masks[i])
 
 
+@compiled
+def _reset_game(states: Board, rng: Rng, i: int, escape: int, max_plies: int, disclose: int, first: int,
+                boards: NDArray[np.float32], vectors: NDArray[np.float32], masks: NDArray[np.int8],
+                seats: NDArray[np.int8]) -> None:
+    _start(states[i], rng, i, escape, max_plies, disclose, first)
+    _observe(states[i], boards, vectors, masks, seats, i)
+
+
+@compiled
+def _step_game(states: Board, rng: Rng, actions: NDArray[np.int64], i: int, escape: int, max_plies: int,
+               disclose: int, first: int, boards: NDArray[np.float32], vectors: NDArray[np.float32],
+               masks: NDArray[np.int8], seats: NDArray[np.int8], rewards: NDArray[np.float32],
+               done: NDArray[np.bool_], winners: NDArray[np.int8]) -> None:
+    s = states[i]
+    apply_index(s, seat_to_act(s), int(actions[i]))
+    winner = s[WINNER]
+    rewards[i, 0] = 0.0
+    rewards[i, 1] = 0.0
+    winners[i] = winner
+    done[i] = winner != RUNNING
+    if winner != RUNNING:
+        if winner != DRAW:
+            rewards[i, winner] = 1.0
+            rewards[i, 1 - winner] = -1.0
+        _start(s, rng, i, escape, max_plies, disclose, first)
+    _observe(s, boards, vectors, masks, seats, i)
+
+
+# Each batch kernel comes twice: spread over numba's threads, and in the calling thread alone. With one
+# thread the second is used, so a one-thread batch never waits for a hand-off to a worker (under load that
+# hand-off cost numba's workqueue layer up to 3x; ghostgames/numba_threads.py says why that layer).
 @compiled_parallel
+def _batch_reset_spread(states: Board, rng: Rng, escape: int, max_plies: int, disclose: int, first: int,
+                        boards: NDArray[np.float32], vectors: NDArray[np.float32], masks: NDArray[np.int8],
+                        seats: NDArray[np.int8]) -> None:
+    for i in numba.prange(states.shape[0]):
+        _reset_game(states, rng, i, escape, max_plies, disclose, first, boards, vectors, masks, seats)
+
+
+@compiled
+def _batch_reset_here(states: Board, rng: Rng, escape: int, max_plies: int, disclose: int, first: int,
+                      boards: NDArray[np.float32], vectors: NDArray[np.float32], masks: NDArray[np.int8],
+                      seats: NDArray[np.int8]) -> None:
+    for i in range(states.shape[0]):
+        _reset_game(states, rng, i, escape, max_plies, disclose, first, boards, vectors, masks, seats)
+
+
 def batch_reset(states: Board, rng: Rng, escape: int, max_plies: int, disclose: int, first: int,
                 boards: NDArray[np.float32], vectors: NDArray[np.float32], masks: NDArray[np.int8],
                 seats: NDArray[np.int8]) -> None:
-    """Start every game of the batch and write the first observation of each (for the seat to act)."""
-    for i in numba.prange(states.shape[0]):
-        _start(states[i], rng, i, escape, max_plies, disclose, first)
-        _observe(states[i], boards, vectors, masks, seats, i)
+    """Start every game of the batch and write the first observation of each (for the seat to act), on
+    numba's current number of threads."""
+    kernel = _batch_reset_spread if numba.get_num_threads() > 1 else _batch_reset_here
+    kernel(states, rng, escape, max_plies, disclose, first, boards, vectors, masks, seats)
 
 
 @compiled_parallel
+def _batch_step_spread(states: Board, rng: Rng, actions: NDArray[np.int64], escape: int, max_plies: int,
+                       disclose: int, first: int, boards: NDArray[np.float32], vectors: NDArray[np.float32],
+                       masks: NDArray[np.int8], seats: NDArray[np.int8], rewards: NDArray[np.float32],
+                       done: NDArray[np.bool_], winners: NDArray[np.int8]) -> None:
+    for i in numba.prange(states.shape[0]):
+        _step_game(states, rng, actions, i, escape, max_plies, disclose, first, boards, vectors, masks, seats,
+                   rewards, done, winners)
+
+
+@compiled
+def _batch_step_here(states: Board, rng: Rng, actions: NDArray[np.int64], escape: int, max_plies: int,
+                     disclose: int, first: int, boards: NDArray[np.float32], vectors: NDArray[np.float32],
+                     masks: NDArray[np.int8], seats: NDArray[np.int8], rewards: NDArray[np.float32],
+                     done: NDArray[np.bool_], winners: NDArray[np.int8]) -> None:
+    for i in range(states.shape[0]):
+        _step_game(states, rng, actions, i, escape, max_plies, disclose, first, boards, vectors, masks, seats,
+                   rewards, done, winners)
+
+
 def batch_step(states: Board, rng: Rng, actions: NDArray[np.int64], escape: int, max_plies: int, disclose: int,
                first: int, boards: NDArray[np.float32], vectors: NDArray[np.float32], masks: NDArray[np.int8],
                seats: NDArray[np.int8], rewards: NDArray[np.float32], done: NDArray[np.bool_],
@@ -547,20 +612,9 @@ def batch_step(states: Board, rng: Rng, actions: NDArray[np.int64], escape: int,
     """Each game's seat to act plays its action (legal: the caller checked it against the mask). A game
     that ends reports its rewards (+1 win, -1 loss, 0 draw per seat), `done` and its winner (-1 running,
     seat, 2 draw), and starts again at once: the observation is then the new game's first one."""
-    for i in numba.prange(states.shape[0]):
-        s = states[i]
-        apply_index(s, seat_to_act(s), int(actions[i]))
-        winner = s[WINNER]
-        rewards[i, 0] = 0.0
-        rewards[i, 1] = 0.0
-        winners[i] = winner
-        done[i] = winner != RUNNING
-        if winner != RUNNING:
-            if winner != DRAW:
-                rewards[i, winner] = 1.0
-                rewards[i, 1 - winner] = -1.0
-            _start(s, rng, i, escape, max_plies, disclose, first)
-        _observe(s, boards, vectors, masks, seats, i)
+    kernel = _batch_step_spread if numba.get_num_threads() > 1 else _batch_step_here
+    kernel(states, rng, actions, escape, max_plies, disclose, first, boards, vectors, masks, seats, rewards, done,
+           winners)
 
 
 @compiled
@@ -577,10 +631,21 @@ def random_action(s: Board, rng: Rng, i: int) -> int:
 
 
 @compiled_parallel
-def batch_random_actions(states: Board, rng: Rng, out: NDArray[np.int64]) -> None:
-    """random_action for every game of the batch (stream i of `rng` for game i)."""
+def _batch_random_actions_spread(states: Board, rng: Rng, out: NDArray[np.int64]) -> None:
     for i in numba.prange(states.shape[0]):
         out[i] = random_action(states[i], rng, i)
+
+
+@compiled
+def _batch_random_actions_here(states: Board, rng: Rng, out: NDArray[np.int64]) -> None:
+    for i in range(states.shape[0]):
+        out[i] = random_action(states[i], rng, i)
+
+
+def batch_random_actions(states: Board, rng: Rng, out: NDArray[np.int64]) -> None:
+    """random_action for every game of the batch (stream i of `rng` for game i), on numba's current threads."""
+    kernel = _batch_random_actions_spread if numba.get_num_threads() > 1 else _batch_random_actions_here
+    kernel(states, rng, out)
 
 
 # --- to and from the reference ------------------------------------------------------------------------------
