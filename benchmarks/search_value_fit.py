@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ghostgames.bots.geister import training
 from ghostgames.bots.geister.value import GeisterValue, shipped
+from ghostgames.learn.geister import value_training as training
 
 
 def main() -> None:

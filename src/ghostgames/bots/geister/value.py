@@ -11,7 +11,7 @@ features (a linear part plus one hidden layer of ReLUs), and
     P(seat 0 wins) = sigmoid(score(features(row, 0)) - score(features(row, 1)))
 
 so swapping the seats gives exactly 1 - P, and a position both seats see alike is worth exactly 0.5.
-The weights are trained by self-play (`ghostgames train geister`, `training.py`) and shipped next to
+The weights are trained by self-play (`ghostgames train geister`, `learn/geister/value_training.py`) and shipped next to
 this file in `value-weights.npz` (a few tens of KB), read with numpy.
 
 Everything that runs per position is a `numba.njit(cache=True)` function written as plain loops, so a
