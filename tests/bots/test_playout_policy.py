@@ -17,6 +17,7 @@ from ghostgames.bots.budget import Budget
 from ghostgames.bots.geister import fast_search
 from ghostgames.bots.geister import playout_policy as pp
 from ghostgames.bots.geister.fast_search import FastExpertBot
+from ghostgames.bots.geister.heuristic import HEURISTIC
 from ghostgames.bots.geister.picture import exit_distance
 from ghostgames.bots.search_bots import expert_policy
 from ghostgames.commands.train import PLAYOUT_RECIPE
@@ -125,7 +126,7 @@ def test_the_sure_moves_are_the_hand_playouts(options: dict[str, Any]) -> None:
     """Where the hand playout makes a sure move, the learned one makes the same move, and only there: the
     hand playout with both coins off draws among all moves, so a position where it always gives one move of
     several has a sure move."""
-    params = np.array([0.0, 0.0, 0.0, 0.0])
+    params = HEURISTIC._replace(hunt=0.0, push=0.0)
     scratch = [np.empty(fast.MAX_MOVES, dtype=np.int32) for _ in range(3)]
     sure_seen = 0
     for seed in (1, 2, 3):

@@ -263,7 +263,7 @@ def train_geister_playout(
     out.parent.mkdir(parents=True, exist_ok=True)
     PlayoutPolicy(weights).save(out)
     losses = {"uniform": test.log_loss(np.zeros(len(FEATURES))),
-              "hand playout": test.hand_log_loss(GeisterPolicy.hunt, GeisterPolicy.push),
+              "hand playout": test.hand_log_loss(GeisterPolicy.heuristic.hunt, GeisterPolicy.heuristic.push),
               "learned": test.log_loss(weights)}
     table = Table(title=f"held out: {len(test)} moves, of one game in {held_every}")
     table.add_column("playout policy")

@@ -28,7 +28,6 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from ghostgames.bots.geister.picture import exit_distance
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.board import NEIGHBOURS, SIZE
 from ghostgames.games.geister.jit import compiled, forget_stale_kernels
@@ -41,8 +40,7 @@ SEARCH_WEIGHTS_FILE = "search-value-weights.npz"  # the same, trained further on
 
 
 SQUARES = SIZE * SIZE
-# EXIT_DIST[owner, square]: steps from the square to the nearer exit corner `owner` plays towards.
-EXIT_DIST = np.array([[exit_distance(sq, owner) for sq in range(SQUARES)] for owner in (0, 1)], dtype=np.int32)
+EXIT_DISTANCE = fast.EXIT_DISTANCE  # [owner, square]: steps from the square to the nearer exit `owner` plays towards
 # NEAR[square, k]: the k-th neighbour of the square, -1 past the last one.
 NEAR = np.full((SQUARES, 4), -1, dtype=np.int32)
 for _sq in range(SQUARES):
@@ -94,7 +92,7 @@ def _nearest_good(s: Row, seat: int) -> tuple[int, int]:
     for g in range(seat * 8, seat * 8 + 8):
         sq = s[fast.POS + g]
         if sq >= 0 and s[fast.GOOD + g] == 1:
-            moves = EXIT_DIST[seat, sq] + escape
+            moves = EXIT_DISTANCE[seat, sq] + escape
             if moves < best_moves:
                 best, best_moves = g, moves
     return best, best_moves
@@ -112,7 +110,7 @@ def _wins_now(s: Row, seat: int) -> bool:
         if escape:
             if fast.IS_EXIT[seat, sq] == 1:
                 return True
-        elif EXIT_DIST[seat, sq] == 1:
+        elif EXIT_DISTANCE[seat, sq] == 1:
             for k in range(4):
                 near = NEAR[sq, k]
                 if near >= 0 and fast.IS_EXIT[seat, near] == 1:
@@ -184,7 +182,7 @@ def active_features(s: Row, me: int, index: NDArray[np.int32], amount: Floats) -
     for g in range(me * 8, me * 8 + 8):
         sq = s[fast.POS + g]
         if sq >= 0 and s[fast.GOOD + g] == 1:
-            m = EXIT_DIST[me, sq] + escape
+            m = EXIT_DISTANCE[me, sq] + escape
             if m <= 2:
                 close2 += 1
             if m <= 3:

@@ -1,7 +1,7 @@
 """Self-play of Geister on the compiled core: the positions the learned value (`bots/geister/value.py`) is
 fitted to, each with its game's result for seat 0.
 
-Both seats play the search's playout policy (`playout_move`, the compiled twin of
+Both seats play the search's hand playout (`fast_search.rollout_move`, the compiled twin of
 `GeisterPolicy.rollout_action`: leave or reach an exit when it can, take a ghost on its own corners,
 otherwise capture half of the time, push a good ghost forward half of the time, else a random move). It uses
 its own colours and never the enemy's. With `guided` > 0, that share of the games is played instead by a
@@ -17,8 +17,10 @@ import sys
 import numpy as np
 from numpy.typing import NDArray
 
-from ghostgames.bots.geister import value
-from ghostgames.bots.geister.value import EXIT_DIST, GeisterValue, value_of_row
+from ghostgames.bots.geister import fast_search, heuristic, value
+from ghostgames.bots.geister.fast_search import rollout_move, uniform
+from ghostgames.bots.geister.search import GeisterPolicy
+from ghostgames.bots.geister.value import GeisterValue, value_of_row
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.encoding import SETUP_COUNT
 from ghostgames.games.geister.jit import compiled, forget_stale_kernels
@@ -29,47 +31,7 @@ Floats = NDArray[np.float64]
 MAX_PLIES = 300  # the tournaments' move limit
 GUIDED_WORLDS = 4  # worlds a value-guided self-play move is scored in
 EXPLORE = 0.1  # share of a value-guided game's moves played by the playout policy
-HUNT = 0.5  # GeisterPolicy.hunt
-PUSH = 0.5  # GeisterPolicy.push
-
-
-@compiled
-def _chance(rng: NDArray[np.uint64], i: int, p: float) -> bool:
-    return fast.random_below(rng, i, 1 << 30) < p * (1 << 30)
-
-
-@compiled
-def playout_move(s: Rows, rng: NDArray[np.uint64], i: int, moves: NDArray[np.int32],
-                 picks: NDArray[np.int32]) -> int:
-    """The playout policy's move code for the seat to move (its own colours only)."""
-    seat = s[fast.TURN]
-    n = fast.legal_moves(s, moves)
-    escape = s[fast.ESCAPE_RULE] == 1
-    forward = 0
-    captures = 0
-    for k in range(n):
-        code = moves[k]
-        origin = code >> 2
-        dest = fast.STEP[code]
-        if dest < 0:
-            return int(code)  # leaving wins
-        ghost = s[fast.BOARD + origin]
-        if s[fast.GOOD + ghost] == 1:
-            if not escape and fast.IS_EXIT[seat, dest] == 1:
-                return int(code)  # reaching an exit wins
-            if EXIT_DIST[seat, dest] < EXIT_DIST[seat, origin]:
-                picks[fast.MAX_MOVES + forward] = code
-                forward += 1
-        if s[fast.BOARD + dest] >= 0:
-            if fast.IS_EXIT[1 - seat, dest] == 1:
-                return int(code)  # a ghost on our corner may be about to leave
-            picks[captures] = code
-            captures += 1
-    if captures > 0 and _chance(rng, i, HUNT):
-        return int(picks[fast.random_below(rng, i, captures)])
-    if forward > 0 and _chance(rng, i, PUSH):
-        return int(picks[fast.MAX_MOVES + fast.random_below(rng, i, forward)])
-    return int(moves[fast.random_below(rng, i, n)])
+PLAYOUT = GeisterPolicy.heuristic  # the search's playout chances, which the self-play games are played with
 
 
 @compiled
@@ -135,12 +97,13 @@ def self_play(games: int, keep: int, seed_rng: NDArray[np.uint64], rows_out: Row
     s = np.empty(fast.FIELDS, dtype=np.int32)
     trail = np.empty((MAX_PLIES + 1, fast.FIELDS), dtype=np.int32)
     moves = np.empty(fast.MAX_MOVES, dtype=np.int32)
-    picks = np.empty(2 * fast.MAX_MOVES, dtype=np.int32)
+    forward = np.empty(fast.MAX_MOVES, dtype=np.int32)
+    captures = np.empty(fast.MAX_MOVES, dtype=np.int32)
     order = np.empty(MAX_PLIES + 1, dtype=np.int32)
     worlds = np.empty((GUIDED_WORLDS, fast.FIELDS), dtype=np.int32)
     written = 0
     for _ in range(games):
-        by_value = guided > 0.0 and _chance(seed_rng, 0, guided)  # no draw at 0: the streams stay as they were
+        by_value = guided > 0.0 and uniform(seed_rng) < guided  # no draw at 0: the streams stay as they were
         escape = fast.random_below(seed_rng, 0, 2)
         fast.new_game(s, escape, MAX_PLIES, 0, fast.random_below(seed_rng, 0, 2))
         fast.apply_setup(s, 0, fast.random_below(seed_rng, 0, SETUP_COUNT))
@@ -149,10 +112,10 @@ def self_play(games: int, keep: int, seed_rng: NDArray[np.uint64], rows_out: Row
         while s[fast.WINNER] == fast.RUNNING:
             trail[plies] = s
             plies += 1
-            if by_value and not _chance(seed_rng, 0, EXPLORE):
+            if by_value and not uniform(seed_rng) < EXPLORE:
                 code = guided_move(s, seed_rng, moves, worlds, linear, hidden_wt, hidden_b, out_w)
             else:
-                code = playout_move(s, seed_rng, 0, moves, picks)
+                code = rollout_move(s, seed_rng, PLAYOUT, moves, forward, captures)
             fast.apply_move(s, code)
         winner = s[fast.WINNER]
         result = 1.0 if winner == 0 else (0.0 if winner == 1 else 0.5)
@@ -167,8 +130,8 @@ def self_play(games: int, keep: int, seed_rng: NDArray[np.uint64], rows_out: Row
     return written
 
 
-KERNELS = (_chance, playout_move, _redeal, guided_move, self_play)
-forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(fast, value))  # they inline both
+KERNELS = (_redeal, guided_move, self_play)
+forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(fast, value, fast_search, heuristic))  # all inlined
 
 
 def positions(games: int, keep: int, seed: int, stream: str, guided: float = 0.0,
