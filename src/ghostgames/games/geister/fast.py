@@ -47,6 +47,7 @@ from ghostgames.games.geister.board import DIRECTIONS, EXITS, START, step
 from ghostgames.games.geister.encoding import MOVE_BASE, PLY_SCALE, SETUP_COUNT
 from ghostgames.games.geister.jit import compiled, compiled_parallel
 from ghostgames.games.geister.state import ESCAPES
+from ghostgames.rules.chance import derive_rng
 
 if TYPE_CHECKING:
     from ghostgames.games.geister.actions import Move
@@ -638,7 +639,9 @@ def to_json(s: Board, seed: int = 0) -> dict[str, Any]:
     }
 
 
-def new_rng(seed: int, streams: int = 1) -> Rng:
-    """`streams` independent random streams from one seed (numpy's SeedSequence spreads the seed)."""
-    return np.random.SeedSequence(seed).generate_state(streams, dtype=np.uint64).astype(np.uint64)
+def new_rng(seed: int, streams: int = 1, label: str = "streams") -> Rng:
+    """`streams` random streams for one purpose (`label`) of a seed, started from `derive_rng(seed, label)`:
+    the one seeding scheme of rules/chance.py."""
+    starts = derive_rng(seed, "geister-core", label)
+    return np.array([starts.getrandbits(64) for _ in range(streams)], dtype=np.uint64)
 

@@ -138,19 +138,9 @@ def positions(games: int, keep: int, seed: int, stream: str, guided: float = 0.0
               model: GeisterValue | None = None) -> tuple[Rows, Floats]:
     """Positions of `games` self-play games and their results, from a named stream of the seed (a share
     `guided` of the games played by the value `model`)."""
-    rng = fast.new_rng(abs(hash_seed(seed, stream)))
+    rng = fast.new_rng(seed, 1, f"self-play {stream}")
     rows = np.empty((games * keep, fast.FIELDS), dtype=np.int32)
     targets = np.empty(games * keep)
     arrays = (model or GeisterValue.zeros(1)).kernel_arrays
     n = self_play(games, keep, rng, rows, targets, guided if model is not None else 0.0, *arrays)
     return rows[:n], targets[:n]
-
-
-def hash_seed(seed: int, stream: str) -> int:
-    """A stable integer for (seed, stream name) (Python's hash() of a str changes between runs)."""
-    h = seed * 1_000_003
-    for ch in stream:
-        h = (h * 31 + ord(ch)) % (2**61 - 1)
-    return h
-
-

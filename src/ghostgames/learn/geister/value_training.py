@@ -26,7 +26,8 @@ from numpy.typing import NDArray
 
 from ghostgames.bots.geister.value import FEATURES, GeisterValue, features_batch
 from ghostgames.games.geister import fast
-from ghostgames.learn.geister.self_play import MAX_PLIES, hash_seed, positions
+from ghostgames.learn.geister.self_play import MAX_PLIES, positions
+from ghostgames.rules.chance import derive_rng
 
 Rows = NDArray[np.int32]
 Floats = NDArray[np.float64]
@@ -184,7 +185,6 @@ def play_against(model: GeisterValue, opponent: str, games: int, seed: int, worl
     from ghostgames.bots import SeatKnowledge, get_bot
     from ghostgames.bots.value_bot import ValueBot
     from ghostgames.games import get_game
-    from ghostgames.rules.chance import derive_rng
 
     game = get_game("geister")
     ours = ValueBot(model, worlds)
@@ -242,7 +242,7 @@ def steps(spec: TrainSpec) -> int:
 def train(spec: TrainSpec, report: Report | None = None) -> tuple[GeisterValue, dict[str, Any]]:
     """Self-play, fit and checkpoints; returns the model and the curve (a JSON-able dict)."""
     tell: Report = report or (lambda what: None)
-    rng = np.random.default_rng(hash_seed(spec.seed, "fit"))
+    rng = np.random.default_rng(derive_rng(spec.seed, "fit").getrandbits(64))
     model = initial_model(spec.hidden, rng)
     adam = Adam(model, rate=spec.rate)
     held_rows, held_y = positions(spec.heldout_games, spec.keep, spec.seed, "heldout")
