@@ -66,7 +66,7 @@ EN_GOOD_TAKEABLE = 32  # enemy good ghosts next to one of mine, / 4
 EN_BAD_TAKEABLE = 33  # enemy bad ghosts next to one of mine, / 4
 PLY = 34  # moves played / 300 (at most 1)
 ESCAPE = 35  # 1 under the `escape` exit rule
-PLANES = 36  # 4 x 36 squares, turned to my side: my good, my bad, the enemy's good, the enemy's bad ghosts
+PLANES = ESCAPE + 1  # where 4 planes of SQUARES start, turned to my side: my good, my bad, enemy good, enemy bad
 FEATURES = PLANES + 4 * SQUARES
 PLY_SCALE = 300.0
 

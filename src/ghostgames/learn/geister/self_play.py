@@ -28,7 +28,7 @@ from ghostgames.games.geister.jit import compiled, forget_stale_kernels
 Rows = NDArray[np.int32]
 Floats = NDArray[np.float64]
 
-MAX_PLIES = 300  # the tournaments' move limit
+GAME_PLIES = 300  # the tournaments' move limit
 GUIDED_WORLDS = 4  # worlds a value-guided self-play move is scored in
 EXPLORE = 0.1  # share of a value-guided game's moves played by the playout policy
 PLAYOUT = GeisterPolicy.heuristic  # the search's playout chances, which the self-play games are played with
@@ -95,17 +95,17 @@ def self_play(games: int, keep: int, seed_rng: NDArray[np.uint64], rows_out: Row
     games is played by `guided_move` on the given model (a tenth of its moves by the playout policy, to
     explore), the rest by the playout policy. Returns how many positions were written."""
     s = np.empty(fast.FIELDS, dtype=np.int32)
-    trail = np.empty((MAX_PLIES + 1, fast.FIELDS), dtype=np.int32)
+    trail = np.empty((GAME_PLIES + 1, fast.FIELDS), dtype=np.int32)
     moves = np.empty(fast.MAX_MOVES, dtype=np.int32)
     forward = np.empty(fast.MAX_MOVES, dtype=np.int32)
     captures = np.empty(fast.MAX_MOVES, dtype=np.int32)
-    order = np.empty(MAX_PLIES + 1, dtype=np.int32)
+    order = np.empty(GAME_PLIES + 1, dtype=np.int32)
     worlds = np.empty((GUIDED_WORLDS, fast.FIELDS), dtype=np.int32)
     written = 0
     for _ in range(games):
         by_value = guided > 0.0 and uniform(seed_rng) < guided  # no draw at 0: the streams stay as they were
         escape = fast.random_below(seed_rng, 0, 2)
-        fast.new_game(s, escape, MAX_PLIES, 0, fast.random_below(seed_rng, 0, 2))
+        fast.new_game(s, escape, GAME_PLIES, 0, fast.random_below(seed_rng, 0, 2))
         fast.apply_setup(s, 0, fast.random_below(seed_rng, 0, SETUP_COUNT))
         fast.apply_setup(s, 1, fast.random_below(seed_rng, 0, SETUP_COUNT))
         plies = 0

@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 
 from ghostgames.bots.geister.value import FEATURES, GeisterValue, features_batch
 from ghostgames.games.geister import fast
-from ghostgames.learn.geister.self_play import MAX_PLIES, positions
+from ghostgames.learn.geister.self_play import GAME_PLIES, positions
 from ghostgames.rules.chance import derive_rng
 
 Rows = NDArray[np.int32]
@@ -193,7 +193,7 @@ def play_against(model: GeisterValue, opponent: str, games: int, seed: int, worl
     for index in range(games):
         game_seed = derive_rng(seed, "train-eval-game", index).randrange(2**63)
         decisions = derive_rng(seed, "train-eval-bots", index)
-        state = game.new(2, {"exit": "escape", "max_plies": MAX_PLIES}, seed=game_seed)
+        state = game.new(2, {"exit": "escape", "max_plies": GAME_PLIES}, seed=game_seed)
         our_seat = index % 2
         while state.to_act():
             seat = min(state.to_act())
