@@ -1,34 +1,28 @@
-"""Fit the weights the Geister belief's models read with (belief.WEIGHTS, SEARCH_WEIGHTS, RUNNER_WEIGHTS).
+"""Fitting the weights the Geister belief's models read with (bots/geister/belief-weights.json:
+belief.WEIGHTS, SEARCH_WEIGHTS, RUNNER_WEIGHTS), for `ghostgames train geister-belief`.
 
-    .venv/bin/python benchmarks/fit_belief.py --games 1600 --search-games 240 --seed 1 \
-        --out benchmarks/results/belief-fit.json
-    # or in parts, on several cores, then fit on what they saved:
-    .venv/bin/python benchmarks/fit_belief.py ... --cache DIR --part 0/2 &
-    .venv/bin/python benchmarks/fit_belief.py ... --cache DIR --part 1/2
-    .venv/bin/python benchmarks/fit_belief.py ... --cache DIR
-
-Two sets of games, seats and exit rules mixed, are played to the end: `--games` between the simple bots
-(rules, charge, defender and expert-v1 with a tiny budget) and `--search-games` between search bots at a
-tenth of `hard`'s budget (`SEARCH_PAIRS`), which play nothing like the simple ones: a model fitted on one
-set reads the other badly (the table shows it), and the opponents of `hard` come from both, so the belief
+Two sets of games, seats and exit rules mixed, are played to the end: `games` between the simple bots
+(rules, charge, defender and expert-v1 with a tiny budget) and `search_games` between search bots at a
+tenth of `hard`'s budget (`search_pairs`), which play nothing like the simple ones: a model fitted on one
+set reads the other badly (the report shows it), and the opponents of `hard` come from both, so the belief
 mixes models of both kinds of player (belief.MODELS, belief.model_shares). Every few plies each seat's
 view gives the public features of the enemy's hidden ghosts, and the true colours (read from the state,
 here only, to label the data) are recorded. Each model's weights maximise the conditional likelihood of
 the true colouring among those still possible (a conditional logit, L2-regularised, Adam with numpy)
-over the first three quarters of its games: WEIGHTS on the simple games, SEARCH_WEIGHTS on the search
-games, RUNNER_WEIGHTS on the simple games where `charge` plays both seats. The last quarter is held out:
-the tables compare there the per-ghost log-loss and accuracy of the uniform belief (every possible
-colouring equally likely), of the shipped weights and of the weights fitted on that part, and the lines
-to paste into belief.py are printed.
+over the first three quarters of its games: "simple" on the simple games, "search" on the search games,
+"runner" on the simple games where `charge` plays both seats. The last quarter is held out: the report
+compares there the per-ghost log-loss and accuracy of the uniform belief (every possible colouring
+equally likely), of the shipped weights and of the weights fitted on that part.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import random
-import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -63,10 +57,16 @@ DATA_WEIGHTS = {
     "forward": 0.689, "backward": -0.400, "sideways": -0.366, "captures": -0.380, "exposed": -1.302,
     "fled": 0.055, "never_moved": 0.007, "distance": -0.001, "attacked": -0.310, "share": 0.686,
 }
-SEARCH_PAIRS = [
-    ("expert:20000", "expert-v1:900"), ("expert-v1:900", "expert-v1:900"), ("expert:20000", "expert-v1:900"),
-    ("expert:20000", "expert:20000"),
-]  # fmt: skip
+SEARCH_ITERATIONS = 20_000  # the expert's budget in the search games (expert-v1 gets 900 of every 20,000)
+
+
+def search_pairs(iterations: int = SEARCH_ITERATIONS) -> list[tuple[str, str]]:
+    """The pairs of the search games, the expert searching `iterations` a move."""
+    e, v1 = f"expert:{iterations}", f"expert-v1:{max(1, iterations * 900 // 20_000)}"
+    return [(e, v1), (v1, v1), (e, v1), (e, e)]
+
+
+SEARCH_PAIRS = search_pairs()
 EVERY = 3  # plies between snapshots
 
 
@@ -85,14 +85,13 @@ def player(name: str) -> Bot:
 Snapshot = dict[str, Any]  # x: features per candidate, good: labels, goods: how many are good
 
 
-def play(kind: str, index: int, seed: int) -> list[Snapshot]:
+def play(kind: str, index: int, seed: int, search_iterations: int = SEARCH_ITERATIONS) -> list[Snapshot]:
     """One game of a set ("simple" or "search"); the snapshots of both seats along it."""
-    pairs = SEARCH_PAIRS if kind == "search" else PAIRS
+    pairs = search_pairs(search_iterations) if kind == "search" else PAIRS
     bots = pairs[index % len(pairs)]
     if index // len(pairs) % 2:
         bots = (bots[1], bots[0])
-    options = {"exit": "reach"} if index % 3 == 2 else {"exit": "escape", "max_plies": 300}
-    options["max_plies"] = 300
+    options: dict[str, Any] = {"exit": "reach" if index % 3 == 2 else "escape", "max_plies": 300}
     rng = derive_rng(seed, "fit-belief", index)
     state = get_game("geister").new(2, options, seed=rng.randrange(2**63))
     players = [player(name) for name in bots]
@@ -194,76 +193,73 @@ def marginal_scores(snaps: list[Snapshot], theta: np.ndarray | None) -> tuple[fl
     return loss / count, right / count, count
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=1600, help="games between the simple bots")
-    parser.add_argument("--search-games", type=int, default=240, help="games between search bots")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--l2", type=float, default=0.01)
-    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/belief-fit.json"))
-    parser.add_argument("--cache", type=Path, default=None, help="a folder for the snapshots of played games")
-    parser.add_argument("--part", default=None, help="K/N: play only every N-th game from the K-th into --cache")
-    args = parser.parse_args()
-    start = time.perf_counter()
-    games = {"simple": args.games, "search": args.search_games}
-    if args.part is not None:
-        if args.cache is None:
-            parser.error("--part needs --cache")
-        k, n = map(int, args.part.split("/"))
-        args.cache.mkdir(parents=True, exist_ok=True)
-        with (args.cache / f"part-{k}-of-{n}.jsonl").open("a") as out:
-            for kind, count in games.items():
-                for index in range(k, count, n):
-                    out.writelines(json.dumps(s) + "\n" for s in play(kind, index, args.seed))
-                    out.flush()
-                    print(f"{kind} game {index + 1} of {count}, {time.perf_counter() - start:.0f} s", flush=True)
-        return
-    if args.cache is not None:
-        snaps = [json.loads(line) for path in sorted(args.cache.glob("part-*.jsonl"))
-                 for line in path.read_text().splitlines()]
-        snaps = [s for s in snaps if s["game"] < games[s["set"]]]
-    else:
-        snaps = [s for kind, count in games.items() for index in range(count) for s in play(kind, index, args.seed)]
-    # Three parts of the data, one per model: the runner's is the simple games where charge plays both seats.
+@dataclass(frozen=True)
+class BeliefFitSpec:
+    games: int = 1600  # games between the simple bots
+    search_games: int = 240  # games between search bots
+    seed: int = 1
+    l2: float = 0.01
+    search_iterations: int = SEARCH_ITERATIONS
+
+    def recipe(self) -> str:
+        return (f"--games {self.games} --search-games {self.search_games} --seed {self.seed} --l2 {self.l2}"
+                f" --search-iterations {self.search_iterations}")
+
+
+def snapshots(spec: BeliefFitSpec, workers: int = 1, done: Callable[[], None] | None = None) -> list[Snapshot]:
+    """The snapshots of both sets of games, in game order; `workers` > 1 plays them in processes."""
+    games = [(kind, index) for kind, count in (("simple", spec.games), ("search", spec.search_games))
+             for index in range(count)]
+    out: list[Snapshot] = []
+    if workers <= 1:
+        played: Iterable[list[Snapshot]] = (play(kind, index, spec.seed, spec.search_iterations)
+                                            for kind, index in games)
+        for snaps in played:
+            out.extend(snaps)
+            if done is not None:
+                done()
+        return out
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for snaps in pool.map(play, [k for k, _ in games], [i for _, i in games], [spec.seed] * len(games),
+                              [spec.search_iterations] * len(games)):
+            out.extend(snaps)
+            if done is not None:
+                done()
+    return out
+
+
+def fit_weights(spec: BeliefFitSpec, snaps: list[Snapshot]) -> tuple[dict[str, dict[str, float]], dict[str, Any]]:
+    """The three fitted weight sets ("simple", "search", "runner") and, for each, the held-out scores of the
+    uniform belief, the shipped weight sets and the fit."""
+    games = {"simple": spec.games, "search": spec.search_games}
     charge_pair = PAIRS.index(("charge", "charge"))
-    parts = {
-        "simple": lambda s: s["set"] == "simple",
-        "search": lambda s: s["set"] == "search",
-        "runner": lambda s: s["set"] == "simple" and s["game"] % len(PAIRS) == charge_pair,
+    parts: dict[str, Callable[[Snapshot], bool]] = {
+        "simple": lambda s: bool(s["set"] == "simple"),
+        "search": lambda s: bool(s["set"] == "search"),
+        "runner": lambda s: bool(s["set"] == "simple" and s["game"] % len(PAIRS) == charge_pair),
     }
     shipped = {"simple": WEIGHTS, "search": SEARCH_WEIGHTS, "runner": RUNNER_WEIGHTS}
-    fitted: dict[str, np.ndarray] = {}
+    fitted: dict[str, dict[str, float]] = {}
     held_out: dict[str, dict[str, Any]] = {}
     for part, member in parts.items():
         count = games[part if part != "runner" else "simple"]
         train = [s for s in snaps if member(s) and s["game"] < count * 3 // 4]
         test = [s for s in snaps if member(s) and s["game"] >= count * 3 // 4]
-        fitted[part] = fit(groups(train), args.l2)
+        theta = fit(groups(train), spec.l2)
+        fitted[part] = {f: round(float(v), 3) for f, v in zip(FEATURES, theta, strict=True)}
         rows = {"uniform": marginal_scores(test, None)}
         rows.update({f"{model} shipped": marginal_scores(test, np.array([w[f] for f in FEATURES]))
                      for model, w in shipped.items()})
-        rows["fitted here"] = marginal_scores(test, fitted[part])
-        print(f"held out, {part} games from {count * 3 // 4}: {rows['uniform'][2]} ghost-snapshots")
-        print(f"{'weights':15} {'log-loss':>9} {'accuracy':>9}")
-        for name, (loss, accuracy, _) in rows.items():
-            print(f"{name:15} {loss:9.4f} {accuracy:9.3f}")
+        rows["fitted here"] = marginal_scores(test, theta)
         held_out[part] = {name: {"log_loss": loss, "accuracy": accuracy} for name, (loss, accuracy, _) in rows.items()}
         held_out[part]["ghosts"] = rows["uniform"][2]
-    for part, name in (("simple", "WEIGHTS"), ("search", "SEARCH_WEIGHTS"), ("runner", "RUNNER_WEIGHTS")):
-        print(f"{name}: dict[str, float] = {{")
-        for feature, value in zip(FEATURES, fitted[part], strict=True):
-            print(f'    "{feature}": {value:.3f},')
-        print("}")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({
-        "games": games, "seed": args.seed, "l2": args.l2, "pairs": {"simple": PAIRS, "search": SEARCH_PAIRS},
-        "every": EVERY,
-        "weights": {part: dict(zip(FEATURES, (round(float(v), 4) for v in theta), strict=True))
-                    for part, theta in fitted.items()},
-        "held_out": held_out,
-        "seconds": round(time.perf_counter() - start, 1),
-    }, indent=1))
+    report = {"games": games, "seed": spec.seed, "l2": spec.l2, "every": EVERY,
+              "pairs": {"simple": PAIRS, "search": search_pairs(spec.search_iterations)}, "weights": fitted,
+              "held_out": held_out}
+    return fitted, report
 
 
-if __name__ == "__main__":
-    main()
+def save_weights(path: Path, fitted: dict[str, dict[str, float]], spec: BeliefFitSpec) -> None:
+    """Write the weight sets in the file format `belief.load_weights` reads (belief-weights.json's)."""
+    path.write_text(json.dumps({"recipe": f"ghostgames train geister-belief {spec.recipe()}",
+                                "features": list(FEATURES), "weights": fitted}, indent=1) + "\n")

@@ -1,5 +1,5 @@
-"""Training the value further on the search's own games: the positions (`tournament/positions.py`), the fit
-(`training.fine_tune`) and `ghostgames train geister-search`."""
+"""Training the value further on the search's own games: the positions (`learn/geister/positions.py`), the fit
+(`value_training.fine_tune`) and `ghostgames train geister-search`."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from ghostgames.bots.geister import training
 from ghostgames.bots.geister.value import GeisterValue
 from ghostgames.cli import app
 from ghostgames.games.geister import fast
-from ghostgames.tournament.positions import Part, Positions, game_rows, parse_parts, schedule
+from ghostgames.learn.geister import value_training
+from ghostgames.learn.geister.positions import Part, Positions, game_rows, parse_parts, schedule
 from ghostgames.tournament.runner import TournamentSpec, play_game
 
 TINY = [Part("expert:12", 3), Part("rules", 3)]
@@ -54,15 +54,15 @@ def test_fine_tune_holds_whole_games_out_and_leaves_the_start_alone() -> None:
     data = Positions.collect(TINY, seed=3)
     start = GeisterValue.load()
     before = [a.copy() for a in start.arrays]
-    model, report = training.fine_tune(start, data.rows, data.results, data.games,
-                                       training.FineTuneSpec(held_every=3, epochs=1))
+    model, report = value_training.fine_tune(start, data.rows, data.results, data.games,
+                                       value_training.FineTuneSpec(held_every=3, epochs=1))
     held = data.games % 3 == 0
     assert report["held_positions"] == int(held.sum()) and report["train_positions"] == int((~held).sum())
     assert all(np.array_equal(a, b) for a, b in zip(before, start.arrays, strict=True))
     assert not np.array_equal(model.linear, start.linear)
     held_y = data.results[held]
-    p = training.predict(model, training.featurize(data.rows[held]))
-    assert report["trained"]["log_loss"] == pytest.approx(training.log_loss(p, held_y))
+    p = value_training.predict(model, value_training.featurize(data.rows[held]))
+    assert report["trained"]["log_loss"] == pytest.approx(value_training.log_loss(p, held_y))
 
 
 def test_the_command_writes_weights_and_setups_repeats_from_its_seed_and_reuses_its_data(tmp_path: Path) -> None:
