@@ -54,11 +54,11 @@ FEATURES = (
 )
 
 # The three weight sets, fitted by `ghostgames train geister-belief --games 1600 --search-games 240 --seed 1`
-# (a snapshot every 3 plies, conditional logit with L2 0.01; learn/geister/belief_fit.py; docs/research/geister-belief.md) and
-# shipped beside this file. WEIGHTS: games between rules, charge, defender and expert-v1:40; held-out
-# per-ghost log-loss 0.543 there (uniform: 0.662). SEARCH_WEIGHTS: games between expert:20000 and
-# expert-v1:900; 0.283 there (uniform 0.596, WEIGHTS 0.430). RUNNER_WEIGHTS: the simple games where
-# `charge` plays both seats.
+# (a snapshot every 3 plies, conditional logit with L2 0.01; learn/geister/belief_fit.py;
+# docs/research/geister-belief.md) and shipped beside this file. WEIGHTS: games between rules, charge,
+# defender and expert-v1:40; held-out per-ghost log-loss 0.543 there (uniform: 0.662). SEARCH_WEIGHTS: games
+# between expert:20000 and expert-v1:900; 0.283 there (uniform 0.596, WEIGHTS 0.430). RUNNER_WEIGHTS: the
+# simple games where `charge` plays both seats.
 WEIGHTS_FILE = "belief-weights.json"
 
 
