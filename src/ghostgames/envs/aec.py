@@ -2,7 +2,8 @@
 
 Agents are "seat_0", "seat_1", …; the agent to act is a seat in `to_act()` (the lowest: in Geister's
 simultaneous setup both seats set up, one after the other, neither seeing the other's choice). Each agent
-observes only its own `encode(seat)` and its action mask.
+observes only its own `encode(seat)` (or with observation="info_state" its perfect-recall
+`encode_info_state(seat)`) and its action mask.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from ghostgames.envs.common import (
     IllegalPolicy,
+    ObservationKind,
     check_settings,
     decode,
     illegal_rewards,
@@ -32,14 +34,16 @@ class GhostGamesAEC(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
     metadata: ClassVar[dict[str, Any]] = {"name": "ghostgames_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, game: str = "geister", players: int | None = None, options: Mapping[str, Any] | None = None,
-                 illegal: IllegalPolicy = "lose", render_mode: str | None = None) -> None:
+                 illegal: IllegalPolicy = "lose", render_mode: str | None = None,
+                 observation: ObservationKind = "view") -> None:
         super().__init__()
-        settings = check_settings(game, players, options, illegal, render_mode)
+        settings = check_settings(game, players, options, illegal, render_mode, observation)
+        self.observation_kind = settings.observation
         self.game, self.players, self.options = settings.game, settings.players, settings.options
         self.illegal, self.render_mode = settings.illegal, settings.render_mode
         self.possible_agents = [f"seat_{seat}" for seat in range(self.players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self._observation_space = observation_space(self.game, self.players)
+        self._observation_space = observation_space(self.game, self.players, self.observation_kind)
         self._action_space = spaces.Discrete(self.game.action_count(self.players))
         self._rng = np.random.default_rng()
         self.state: State[Any] | None = None
@@ -63,7 +67,7 @@ class GhostGamesAEC(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
         self.agent_selection = self._to_act()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        return observe(self._running(), self._seat[agent])
+        return observe(self._running(), self._seat[agent], self.observation_kind)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
