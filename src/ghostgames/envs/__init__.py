@@ -3,8 +3,9 @@ a Gymnasium environment where one seat plays against ghostgames bots (`GhostGame
 games stepped at once on the compiled core (`GeisterVectorEnv`, vector.py).
 
 The first two need the optional extra: pip install 'ghostgames[research]'. Observations are the game's fixed-shape
-`encode(seat)` arrays (made from that seat's view only) plus an `action_mask` over the game's fixed action
-index space; rewards come at the end: +1 win, -1 loss, 0 draw.
+`encode(seat)` arrays (made from that seat's view only; with observation="info_state" the perfect-recall
+`encode_info_state(seat)` arrays) plus an `action_mask` over the game's fixed action index space; rewards come
+at the end: +1 win, -1 loss, 0 draw.
 """
 
 from __future__ import annotations
