@@ -21,6 +21,7 @@ from ghostgames.bots import plugins
 from ghostgames.bots.base import Bot, SeatKnowledge
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.plugins import register
+from ghostgames.bots.policy_bot import PolicyBot
 from ghostgames.bots.random_bot import RandomBot
 from ghostgames.bots.rules_bot import RulesBot
 from ghostgames.bots.style_bots import GeisterStyleBot
@@ -109,4 +110,7 @@ def choose_action(state_json: Mapping[str, Any], seat: int, bot: str, seed: int)
     return str(get_bot(bot).choose(SeatKnowledge(state, seat), random.Random(seed)))
 
 
-__all__ = ["BOTS", "LEVELS", "Bot", "Budget", "SeatKnowledge", "bot_names", "choose_action", "get_bot", "register"]
+__all__ = [
+    "BOTS", "LEVELS", "Bot", "Budget", "PolicyBot", "SeatKnowledge", "bot_names", "choose_action", "get_bot",
+    "register",
+]
