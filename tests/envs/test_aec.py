@@ -46,7 +46,7 @@ def test_a_masked_random_game_ends_and_pays_each_seat_its_result(game: str, play
                                                                  options: dict[str, Any]) -> None:
     env = GhostGamesAEC(game, players, options)
     env.reset(seed=3)
-    state = env.state
+    state = env.game_state
     assert state is not None
     totals = play_out(env, np.random.default_rng(3))
     outcome = state.outcome()

@@ -3,6 +3,7 @@ illegal action does."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -14,6 +15,7 @@ from ghostgames.games import get_game
 from ghostgames.rules.contract import Game, IllegalAction, Outcome, State
 
 IllegalPolicy = Literal["lose", "raise"]
+RENDER_MODES = ["ansi", "human"]
 # The reward of each result at the end of a game.
 REWARD = {"win": 1.0, "loss": -1.0, "draw": 0.0}
 
@@ -38,8 +40,8 @@ def check_settings(game: str, players: int | None, options: Mapping[str, Any] | 
     rules.options(count, options)
     if illegal not in ("lose", "raise"):
         raise ValueError("illegal is 'lose' (the offending seat loses the game, as in PettingZoo) or 'raise'")
-    if render_mode not in (None, "ansi"):
-        raise ValueError("render_mode is None or 'ansi'")
+    if render_mode not in [*RENDER_MODES, None]:
+        raise ValueError("render_mode is None, 'ansi' (render() returns the text) or 'human' (it prints it)")
     return Settings(rules, count, dict(options or {}), "lose" if illegal == "lose" else "raise", render_mode)
 
 
@@ -56,6 +58,17 @@ def observation_space(game: Game[Any, Any], players: int) -> spaces.Dict:
 
 def observe(state: State[Any], seat: int) -> dict[str, Any]:
     return {"observation": state.encode(seat), "action_mask": state.legal_mask(seat).astype(np.int8)}
+
+
+def render_text(state: State[Any], seat: int | None) -> str:
+    """What `seat` sees (None: a spectator, who sees nothing secret) as text: Geister's board and status,
+    the other games' view as indented JSON."""
+    view = state.view(seat)
+    if state.game.name == "geister":
+        from ghostgames.games.geister.render import board_text, status_lines
+
+        return board_text(view).plain + "\n".join(status_lines(view)) + "\n"
+    return json.dumps(view, indent=1) + "\n"
 
 
 def rewards(outcome: Outcome) -> list[float]:
