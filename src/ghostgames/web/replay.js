@@ -171,7 +171,7 @@ export async function replayPage(root, connection, recordId) {
   function resultWords() {
     const outcome = replay.outcome;
     if (!outcome) return "";
-    const reason = sentence(reasonWords(outcome.reason, module, ctx));
+    const reason = sentence(reasonWords(outcome, module, ctx));
     const winners = outcome.results.map((r, seat) => (r.result === "win" ? seatName(seat) : null)).filter(Boolean);
     return winners.length ? t("log.finished", { winners: winners.join(", "), reason }) : t("log.finished_draw", { reason });
   }

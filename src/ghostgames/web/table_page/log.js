@@ -33,9 +33,15 @@ export function createLog(state, ctx) {
     return eventSentences(line.events, state.game, lineContext(line));
   }
 
+  /**
+   * The outcome a finished line reports, for reasonWords: the outcome itself when the line carries it,
+   * else the English reason with the line's reason code (`code`, `args`) when the server sent one.
+   */
+  const finishedOutcome = (line) => line.args?.outcome ?? { reason: line.args?.reason, code: line.code, args: line.args };
+
   /** "X won. Why." for a finished game: winners by seat when the line says (two "easy bot"s are two seats). */
   function finishedText(line, args, lineCtx) {
-    const reason = sentence(reasonWords(args.reason, state.game, lineCtx));
+    const reason = sentence(reasonWords(finishedOutcome(line), state.game, lineCtx));
     const winners = (Array.isArray(args.winner_seats) ? args.winner_seats.map((seat) => lineCtx.seatName(seat))
       : line.names?.length
       ? (args.winners || []).map((label) => {
@@ -84,7 +90,9 @@ export function createLog(state, ctx) {
     const optionName = line.kind === "vote" ? args.option : line.kind === "option" ? args.name : null;
     if (optionName) optionWords(args, optionName);
     for (const [key, value] of Object.entries(args)) if (Array.isArray(value)) args[key] = value.join(", ");
-    return has(`log.${line.kind}`) ? t(`log.${line.kind}`, args) : line.text;
+    // the line's code when the server sent one, else its kind; the server's English when neither has words
+    const key = [line.code, line.kind].filter(Boolean).map((name) => `log.${name}`).find(has);
+    return key ? t(key, args) : line.text;
   }
 
   function draw() {

@@ -24,7 +24,7 @@ export function createResultWords(state, ctx) {
   }
 
   /** Why the game ended, in words (words.js, shared with the log and the replay). */
-  const reason = (outcome) => reasonWords(outcome.reason, state.game, ctx);
+  const reason = (outcome) => reasonWords(outcome, state.game, ctx);
 
   /** The banner's one line: who won and why ("X won (a good ghost escaped)"). */
   function summary(info) {
