@@ -9,7 +9,6 @@ end (+1 win, -1 loss, 0 draw).
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -21,6 +20,7 @@ from gymnasium import spaces
 from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.base import Bot
 from ghostgames.envs.common import (
+    RENDER_MODES,
     REWARD,
     IllegalPolicy,
     ObservationKind,
@@ -29,12 +29,13 @@ from ghostgames.envs.common import (
     new_state,
     observation_space,
     observe,
+    render_text,
 )
 from ghostgames.rules.contract import IllegalAction, State
 
 
 class GhostGamesSolo(gym.Env[dict[str, Any], np.int64]):
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - gymnasium declares it as a plain attribute
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 1}  # noqa: RUF012 - gymnasium declares it as a plain attribute
 
     def __init__(self, game: str = "geister", players: int | None = None, seat: int = 0,
                  opponents: str | Sequence[str] = "random", options: Mapping[str, Any] | None = None,
@@ -85,9 +86,14 @@ class GhostGamesSolo(gym.Env[dict[str, Any], np.int64]):
         return self._observe(state), REWARD[result.result], True, False, {"outcome": outcome.to_json()}
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi" or self.state is None:
+        """'ansi': the learner's own view as text; 'human': that text printed."""
+        if self.render_mode is None or self.state is None:
             return None
-        return json.dumps(self.state.view(self.seat), indent=1)  # the learner's own view
+        text = render_text(self.state, self.seat)
+        if self.render_mode == "human":
+            print(text, end="")
+            return None
+        return text
 
     # --- helpers ------------------------------------------------------------------------------------
     def _running(self) -> State[Any]:
