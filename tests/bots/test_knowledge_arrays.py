@@ -52,3 +52,15 @@ def test_encode_is_the_same_in_every_world_the_seat_cannot_tell_apart(game: str)
         for name, array in knowledge.encode().items():
             assert np.array_equal(array, world.encode()[name])
         assert np.array_equal(knowledge.legal_mask(), world.legal_mask())
+
+
+@pytest.mark.parametrize("game", ["geister", "ghooost", "thelast"])
+def test_the_information_state_is_the_environments_and_the_same_in_every_world(game: str) -> None:
+    rng = random.Random(4)
+    for state, seat in states(game):
+        knowledge = SeatKnowledge(state, seat)
+        env_obs = observe(state, seat, "info_state")["observation"]
+        world = SeatKnowledge(knowledge.sample_world(rng), seat).encode_info_state()
+        mine = knowledge.encode_info_state()
+        assert mine.keys() == env_obs.keys() == world.keys() == state.game.info_state_shapes(2).keys()
+        assert all(np.array_equal(mine[k], env_obs[k]) and np.array_equal(mine[k], world[k]) for k in mine)

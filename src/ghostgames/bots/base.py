@@ -43,6 +43,11 @@ class SeatKnowledge:
         nothing the seat may not know."""
         return self._state.encode(self.seat)
 
+    def encode_info_state(self) -> dict[str, NDArray[np.float32]]:
+        """The seat's information state (perfect recall of what it saw; `game.info_state_shapes(players)`):
+        the dict the environments give with observation="info_state". Built from `view()`, as `encode`."""
+        return self._state.encode_info_state(self.seat)
+
     def legal_mask(self) -> NDArray[np.bool_]:
         """True at the index of each legal action, over the game's fixed action index space
         (`game.action_count(players)` long; `action_at(i)` is the action). The environments' `action_mask`
