@@ -1,10 +1,11 @@
-"""Bot strength: the tournaments behind the figures in docs/bots.md, one JSON file per match-up.
+"""Bot strength: the tournaments behind the strength tables of docs/bots.md, one JSON file per match-up.
 
     .venv/bin/python benchmarks/bot_strength.py --workers 2 --out benchmarks/results
-    .venv/bin/python benchmarks/bot_strength.py --only geister-hard-rules --games 40
+    .venv/bin/python benchmarks/bot_strength.py --only geister-value-rules --games 40
 
-Search bots run with iteration budgets here (reproducible: the same seed gives the same games on any
-machine and with any number of workers), except `geister-hard-rules`, the table level at 0.9 s a move.
+Every bot here is a pure function of its view and seed (search bots run on iteration budgets), so the same
+seed gives the same games on any machine and with any number of workers. `hard` at its thinking time is
+measured separately (benchmarks/leaf_tournament.py, benchmarks/README.md).
 """
 
 from __future__ import annotations
@@ -19,24 +20,22 @@ from rich.table import Table
 
 from ghostgames.tournament import TournamentSpec, run_tournament, summarize
 
-# name -> (game, players, bots, seconds per move or None, extra options, games): the runs in docs/bots.md.
-# `expert:1500` stands in for `hard` (expert at 0.9 s a move): that is about what 0.9 s buys on this
-# 2-core machine under load, and an iteration budget keeps the figures reproducible.
+# name -> (game, players, bots, seconds per move or None, extra options, games): the rows of docs/bots.md.
 MATCHUPS: dict[str, tuple[str, int, tuple[str, ...], float | None, dict[str, Any], int]] = {
-    "geister-expert1000-random": ("geister", 2, ("expert:1000", "random"), None, {}, 100),
-    "geister-expert1500-rules": ("geister", 2, ("expert:1500", "rules"), None, {}, 60),
     "ghooost2-ismcts-rules": ("ghooost", 2, ("ismcts:300", "rules"), None, {}, 60),
     "ghooost4-ismcts-rules": ("ghooost", 4, ("ismcts:300", "rules"), None, {}, 32),
     "thelast3-ismcts-rules-random": ("thelast", 3, ("ismcts:400", "rules", "random"), None, {}, 60),
-    "geister-hard-rules": ("geister", 2, ("hard", "rules"), None, {}, 60),
-    # the sparring partners
+    # the Geister sparring partners
     "geister-charge-random": ("geister", 2, ("charge", "random"), None, {}, 1000),
     "geister-charge-rules": ("geister", 2, ("charge", "rules"), None, {}, 1000),
-    "geister-expert400-charge": ("geister", 2, ("expert:400", "charge"), None, {}, 500),
-    # issue 13: the expert with the fitted belief and the exit guard against the previous one
-    "geister-expert400-expertv1": ("geister", 2, ("expert:400", "expert-v1:400"), None, {}, 300),
-    "geister-expert400-rules": ("geister", 2, ("expert:400", "rules"), None, {}, 200),
-    "geister-expertv1-400-rules": ("geister", 2, ("expert-v1:400", "rules"), None, {}, 200),
+    "geister-defender-random": ("geister", 2, ("defender", "random"), None, {}, 1000),
+    "geister-defender-rules": ("geister", 2, ("defender", "rules"), None, {}, 1000),
+    "geister-defender-charge": ("geister", 2, ("defender", "charge"), None, {}, 1000),
+    # the one-move `value` bot
+    "geister-value-random": ("geister", 2, ("value", "random"), None, {}, 200),
+    "geister-value-charge": ("geister", 2, ("value", "charge"), None, {}, 200),
+    "geister-value-rules": ("geister", 2, ("value", "rules"), None, {}, 200),
+    "geister-value-defender": ("geister", 2, ("value", "defender"), None, {}, 200),
 }
 
 

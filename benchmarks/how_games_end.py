@@ -1,6 +1,6 @@
 """How the games of tournaments ended, per bot: wins and losses by reason (escape, four good taken, ...).
 
-    .venv/bin/python benchmarks/how_games_end.py benchmarks/results/geister-expert400-charge.json [...]
+    .venv/bin/python benchmarks/how_games_end.py benchmarks/results/geister-value-rules.json [...]
     .venv/bin/python benchmarks/how_games_end.py FILE --first 200   # only games 0..199 (a common prefix)
     .venv/bin/python benchmarks/how_games_end.py PART1 PART2 --together   # one run played in two files
 

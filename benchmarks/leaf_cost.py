@@ -7,7 +7,9 @@ hand leaf after playouts of the learned playout policy in FILE (`playout`), on t
 games between `rules` bots), the leaves in turn on each position, median of `--runs`. Prints a table of
 iterations in `--seconds` and each leaf's cost per iteration relative to `hand`; writes JSON.
 
-    .venv/bin/python benchmarks/leaf_cost.py --positions 12 --runs 3 --json benchmarks/results/leaf-cost.json
+    .venv/bin/python benchmarks/leaf_cost.py --positions 12 --runs 3 --json /tmp/leaf-cost.json
+    .venv/bin/python benchmarks/leaf_cost.py --positions 8 --runs 3 --only hand \\
+        --playout benchmarks/results/playout-policy-20000.npz --json benchmarks/results/leaf-cost-learned-playout.json
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ bots other weights than the shipped ones (a file `GeisterValue.save` wrote); `--
 playouts after K plies (0: the leaf scores the node itself, with no playout) instead of the expert's 14.
 These options are written into the output file's first line next to the spec.
 
-    .venv/bin/python benchmarks/leaf_tournament.py --bots expert-blend:190000,expert-v1:9000 --games 100 \\
-        --seed 1 --out benchmarks/results/issue13-blend-hard-expertv1.jsonl
+    .venv/bin/python benchmarks/leaf_tournament.py --playout benchmarks/results/playout-policy-20000.npz \\
+        --bots expert-playout:153000,rules --games 100 --seed 1 --out benchmarks/results/hard-vs-rules.jsonl
 """
 
 from __future__ import annotations

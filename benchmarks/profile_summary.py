@@ -5,7 +5,7 @@ samples by kind of work, as a share and as milliseconds per acknowledged action 
     .venv/bin/python benchmarks/profile_summary.py profile.raw --rate 200 --actions 14680
 
 `--actions` is the number of actions acknowledged while py-spy sampled (actions/s x its duration). The input
-may be py-spy's raw (collapsed) output or a gzipped copy, as in benchmarks/results/profiles/. Each sample is
+may be py-spy's raw (collapsed) output or a gzipped copy of it. Each sample is
 put in the kind of the innermost frame that names one (the order below decides), so nested work is counted
 once, where it happens.
 """

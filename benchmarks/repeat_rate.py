@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/repeat_rate.py --set simple --games 200
     .venv/bin/python benchmarks/repeat_rate.py --set search --games 12
 
-Plays games of one of fit_belief.py's two sets (the same pairs of bots, escape rule, 300 plies) and
+Plays games of one of learn/geister/belief_fit.py's two sets (the same pairs of bots, escape rule, 300 plies) and
 counts, for every move after a player's first, whether it moved the same ghost as its previous move (a
 move whose previous ghost was taken in between does not count), with belief.enemy_repeats itself. A bot that marches
 one ghost (`charge`) repeats nearly always; search bots spread their moves. The rates differ enough that
@@ -24,7 +24,7 @@ from ghostgames.games import get_game
 from ghostgames.rules.chance import derive_rng
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from benchmarks.fit_belief import PAIRS, SEARCH_PAIRS, player
+from ghostgames.learn.geister.belief_fit import PAIRS, SEARCH_PAIRS, player
 
 
 def main() -> None:

@@ -3,7 +3,7 @@
 change any choice is worth its code only if this shows it faster.
 
     .venv/bin/python benchmarks/search_speed_ab.py --base /tmp/base --positions 12 --seconds 0.5 --runs 5 \\
-        --json benchmarks/results/search-speed-ab.json
+        --json /tmp/search-speed-ab.json
 
 Each run starts one process per checkout, in turn (A B A B ...), so both see the same machine; a process
 warms the compiled code up, then gives the expert `--seconds` on each position (the positions of

@@ -2,7 +2,7 @@
 
     git archive <commit> src | tar -x -C /tmp/old      # the code to compare against
     .venv/bin/python benchmarks/shared_cost.py --before /tmp/old/src --rounds 3 --seconds 25 \\
-        --json benchmarks/results/shared-cost.json
+        --json /tmp/shared-cost.json
 
 Each round runs, in turns, one worker on SQLite (the yardstick of the 2x target), then for the "before" and
 the "after" code one worker on PostgreSQL and two workers on PostgreSQL + Redis, all with 500 tables at

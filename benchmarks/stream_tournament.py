@@ -3,8 +3,8 @@ short (a shared machine, a deadline) still leaves every finished game. Game i is
 `ghostgames tournament` with the same bots, seed and options (both call `play_game(spec, i)`).
 
     .venv/bin/python benchmarks/stream_tournament.py --bots expert:400,charge --games 400 --seed 1 \\
-        --out benchmarks/results/stream-expert400-charge.jsonl
-    .venv/bin/python benchmarks/how_games_end.py benchmarks/results/stream-expert400-charge.jsonl
+        --out /tmp/expert400-charge.jsonl
+    .venv/bin/python benchmarks/how_games_end.py /tmp/expert400-charge.jsonl
 
 An existing file is continued: the games it holds are not played again. Its first line must name the same
 run (bots, seed, options and, from leaf_tournament.py, the same leaf options; only `--games` may grow), or

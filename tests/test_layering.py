@@ -12,6 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "ghostgames"
 GAMES = ("geister", "ghooost", "thelast")
 TOP_MODULES = {"__init__", "__main__", "cli"}  # the package's own entry points sit above every folder
+# any other module beside the folders sits below them all: it imports nothing of ours
 
 
 def stated_layers(readme: str) -> dict[str, set[str]]:
@@ -58,9 +59,9 @@ def violations(package: Path, layers: dict[str, set[str]]) -> list[str]:
     for path in sorted(package.rglob("*.py")):
         parts = path.relative_to(package).parts
         if len(parts) == 1:
-            if path.stem in TOP_MODULES:
-                continue
-            problems.append(f"{path.relative_to(package)}: a module outside every folder has no layer")
+            if path.stem not in TOP_MODULES:
+                problems.extend(f"{path.name}:{line} imports {name} (a module beside the folders imports nothing"
+                                " of ours)" for line, name in imported_modules(path, package))
             continue
         folder = parts[0]
         if folder not in layers:
@@ -104,11 +105,12 @@ def test_every_import_follows_the_readmes_layers() -> None:
 
 def test_the_checker_catches_a_planted_upward_import(tmp_path: Path) -> None:
     """The same check on a small planted package: an upward import hidden in a function, a relative one,
-    one game importing another, and a module outside every folder are each reported; allowed ones are not."""
+    one game importing another, and a module beside the folders that imports ours are each reported;
+    allowed ones are not."""
     package = tmp_path / "ghostgames"
     files = {
         "__init__.py": "",
-        "loose.py": "",
+        "loose.py": "import ghostgames.rules.record\n",
         "rules/__init__.py": "",
         "rules/record.py": "def new_state():\n    from ghostgames.games import get_game\n    return get_game\n",
         "rules/options.py": "from . import record\nfrom ..tables import seats\n",
@@ -126,6 +128,7 @@ def test_the_checker_catches_a_planted_upward_import(tmp_path: Path) -> None:
     assert len(found) == 4, found
     assert found[0] == ("games/geister/__init__.py:1 imports ghostgames.games.ghooost.cards"
                         " (a game imports only its own folder and rules/)")
-    assert found[1] == "loose.py: a module outside every folder has no layer"
+    assert found[1] == ("loose.py:1 imports ghostgames.rules.record"
+                        " (a module beside the folders imports nothing of ours)")
     assert found[2].startswith("rules/options.py:2 imports ghostgames.tables.seats ")
     assert found[3].startswith("rules/record.py:2 imports ghostgames.games.get_game ")

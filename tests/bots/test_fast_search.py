@@ -16,6 +16,7 @@ from ghostgames.bots.budget import Budget
 from ghostgames.bots.geister import fast_search
 from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.fast_search import FastExpertBot, Tree
+from ghostgames.bots.geister.heuristic import HEURISTIC, Heuristic
 from ghostgames.bots.geister.search import GeisterPolicy
 from ghostgames.bots.geister.value import value_of_row
 from ghostgames.bots.search_bots import expert_policy
@@ -118,25 +119,25 @@ def test_the_search_sees_a_win_two_moves_ahead() -> None:
 
 
 def _check_tree(tree: Tree, seat: int, allowed: set[int], iterations: int) -> None:
-    size = int(tree.size[0])
+    size = int(tree.nodes.size[0])
     assert 1 < size <= iterations + 1  # one node added per iteration at most
     children = {node: tree.children(node) for node in range(size)}
     root_kids = children[0]
-    assert {int(tree.move[c]) for c in root_kids} <= allowed
-    assert sum(int(tree.visits[c]) for c in root_kids) == iterations
+    assert {int(tree.nodes.move[c]) for c in root_kids} <= allowed
+    assert sum(int(tree.nodes.visits[c]) for c in root_kids) == iterations
     for c in root_kids:
-        assert int(tree.actor[c]) == seat
-        assert 1 <= int(tree.avail[c]) <= iterations  # every root move is available in every world
+        assert int(tree.nodes.actor[c]) == seat
+        assert 1 <= int(tree.nodes.avail[c]) <= iterations  # every root move is available in every world
     for node in range(1, size):
         kids = children[node]
-        assert len({int(tree.move[c]) for c in kids}) == len(kids)  # one child per move
-        assert int(tree.visits[node]) >= 1 + sum(int(tree.visits[c]) for c in kids)
-        assert 0.0 <= float(tree.reward[node]) <= int(tree.visits[node])
+        assert len({int(tree.nodes.move[c]) for c in kids}) == len(kids)  # one child per move
+        assert int(tree.nodes.visits[node]) >= 1 + sum(int(tree.nodes.visits[c]) for c in kids)
+        assert 0.0 <= float(tree.nodes.reward[node]) <= int(tree.nodes.visits[node])
         for c in kids:
-            assert int(tree.actor[c]) == 1 - int(tree.actor[node])  # the seats alternate
-            assert int(tree.avail[c]) >= int(tree.visits[c])
+            assert int(tree.nodes.actor[c]) == 1 - int(tree.nodes.actor[node])  # the seats alternate
+            assert int(tree.nodes.avail[c]) >= int(tree.nodes.visits[c])
     # all iterations are in the tree: nodes created = iterations that did not end on a finished world early
-    assert sum(int(tree.visits[n]) for n in range(1, size) if not children[n]) <= iterations
+    assert sum(int(tree.nodes.visits[n]) for n in range(1, size) if not children[n]) <= iterations
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=["escape", "reach"])
@@ -184,20 +185,27 @@ def test_a_time_budget_runs_whole_chunks_and_stops() -> None:
 
 
 # --- the kernel's playout heuristic and evaluation against GeisterPolicy's --------------------------------
-def _params() -> np.ndarray[Any, np.dtype[np.float64]]:
-    return np.array([GeisterPolicy.hunt, GeisterPolicy.push, GeisterPolicy.bad_lost, GeisterPolicy.last_bad])
+def _params() -> Heuristic:
+    return GeisterPolicy.heuristic
+
+
+# The shipped weights, and others drawn at random: the kernel must read each weight where Python does.
+_WEIGHTS = [HEURISTIC, *(Heuristic(*random.Random(k).choices([0.0, 0.25, 0.5, 1.0, 2.0, 7.0], k=len(HEURISTIC)))
+                         for k in range(3))]
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=["escape", "reach"])
-def test_the_hand_evaluation_is_exactly_geister_policys(options: dict[str, Any]) -> None:
+@pytest.mark.parametrize("weights", _WEIGHTS, ids=["shipped", "random-1", "random-2", "random-3"])
+def test_the_hand_evaluation_is_exactly_geister_policys(options: dict[str, Any], weights: Heuristic) -> None:
     checked = 0
     for seed in (1, 2, 3):
         for state, seat in _play_positions(options, seed, every=2):
             policy = GeisterPolicy(SeatKnowledge(state, seat))
+            policy.heuristic = weights
             expected = policy.evaluate(state)
             row = fast.from_state(state)
-            v0 = fast_search.leaf_value(row, 0, fast_search.HAND, _params(), fast_search.shipped_value())
-            v1 = fast_search.leaf_value(row, 1, fast_search.HAND, _params(), fast_search.shipped_value())
+            v0 = fast_search.leaf_value(row, 0, fast_search.HAND, weights, fast_search.shipped_value())
+            v1 = fast_search.leaf_value(row, 1, fast_search.HAND, weights, fast_search.shipped_value())
             assert v0 == pytest.approx(expected[0], abs=1e-12)
             assert v1 == pytest.approx(expected[1], abs=1e-12)
             checked += 1
@@ -208,7 +216,7 @@ def _python_sure_move(state: GeisterState, seat: int) -> str | None:
     """The move GeisterPolicy.rollout_action plays without a coin (hunt = push = 0 and a single draw cannot
     tell): found by asking it with coins that never fire."""
     policy = GeisterPolicy(SeatKnowledge(state, seat))
-    policy.hunt = policy.push = 0.0
+    policy.heuristic = HEURISTIC._replace(hunt=0.0, push=0.0)
     picks = {str(policy.rollout_action(state, seat, random.Random(s))) for s in range(30)}
     return picks.pop() if len(picks) == 1 else None
 
@@ -216,8 +224,7 @@ def _python_sure_move(state: GeisterState, seat: int) -> str | None:
 def _kernel_picks(state: GeisterState, hunt: float, push: float, draws: int = 300) -> Counter[str]:
     row = fast.from_state(state)
     rng = fast.new_rng(11)
-    params = _params()
-    params[0], params[1] = hunt, push
+    params = _params()._replace(hunt=hunt, push=push)
     scratch = [np.empty(fast.MAX_MOVES, dtype=np.int32) for _ in range(3)]
     texts = {fast.code_of(m): str(m) for m in state.legal_actions(state.turn) if isinstance(m, Move)}
     return Counter(texts[fast_search.rollout_move(row, rng, params, *scratch)] for _ in range(draws))
@@ -225,7 +232,7 @@ def _kernel_picks(state: GeisterState, hunt: float, push: float, draws: int = 30
 
 def _python_picks(state: GeisterState, hunt: float, push: float, draws: int = 300) -> Counter[str]:
     policy = GeisterPolicy(SeatKnowledge(state, state.turn))
-    policy.hunt, policy.push = hunt, push
+    policy.heuristic = HEURISTIC._replace(hunt=hunt, push=push)
     rng = random.Random(11)
     return Counter(str(policy.rollout_action(state, state.turn, rng)) for _ in range(draws))
 
@@ -320,7 +327,7 @@ def test_the_prior_is_the_learned_value_of_a_world_the_belief_allows(prior_after
     base = fast.from_state(knowledge.sample_world(random.Random(0)))  # the hidden colours are re-dealt below
     scored = 0
     for node in tree.children(0):
-        code, visits, prior = int(tree.move[node]), int(tree.visits[node]), float(tree.prior[node])
+        code, visits, prior = int(tree.nodes.move[node]), int(tree.nodes.visits[node]), float(tree.nodes.prior[node])
         if visits <= prior_after:
             assert math.isnan(prior), (code, visits, prior)  # not walked since it was made: never scored
             continue
@@ -334,10 +341,11 @@ def test_the_prior_is_the_learned_value_of_a_world_the_belief_allows(prior_after
         assert round(prior, 12) in possible
         scored += 1
     assert scored >= 2
-    used = tree.visits[1 : int(tree.size[0])]
-    unscored = np.isnan(tree.prior[1 : int(tree.size[0])])
+    used = tree.nodes.visits[1 : int(tree.nodes.size[0])]
+    unscored = np.isnan(tree.nodes.prior[1 : int(tree.nodes.size[0])])
     assert (unscored == (used <= prior_after)).all()  # scored exactly the nodes walked after `prior_after` visits
     plain = _bot(400)
     plain.choose(knowledge, random.Random(0))
-    assert plain.last_tree is not None and np.isnan(plain.last_tree.prior[1 : int(plain.last_tree.size[0])]).all()
+    assert plain.last_tree is not None
+    assert np.isnan(plain.last_tree.nodes.prior[1 : int(plain.last_tree.nodes.size[0])]).all()
     assert plain.last_tree.root_children() != tree.root_children()  # the prior changed where visits went

@@ -31,7 +31,7 @@ class LearnedSetups(BeliefPolicy):
 
 
 def _learned_expert() -> FastExpertBot:
-    """The expert with its setups chosen by the learned value (`expert-setup` of setup_tournament.py)."""
+    """The expert with its setups chosen by the learned value (`expert-setup` in docs/research/geister-expert.md)."""
     return FastExpertBot(Budget(iterations=8), LearnedSetups, exploration=0.5)
 
 

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from ghostgames.bots import SeatKnowledge, bot_names, get_bot
-from ghostgames.bots.geister import training
 from ghostgames.bots.geister.value import (
     FEATURES,
     MY_BAD,
@@ -24,9 +20,9 @@ from ghostgames.bots.geister.value import (
     features,
     value_of_row,
 )
-from ghostgames.cli import app
 from ghostgames.games import get_game
 from ghostgames.games.geister import fast
+from ghostgames.learn.geister import self_play, value_training
 from tests.bots import test_no_peek as no_peek
 from tests.bots.positions import TABLES
 
@@ -91,7 +87,7 @@ def test_value_of_row_agrees_with_a_numpy_reference_of_the_same_model() -> None:
     for row in _random_positions(60, seed=5):
         assert value_of_row(row, *model.kernel_arrays) == pytest.approx(_reference_value(model, row), abs=1e-9)
     rows = _random_positions(20, seed=6)
-    batch = training.predict(model, training.featurize(np.stack(rows)))  # the numpy model the fit trains
+    batch = value_training.predict(model, value_training.featurize(np.stack(rows)))  # the numpy model the fit trains
     assert np.allclose(batch, [value_of_row(r, *model.kernel_arrays) for r in rows], atol=1e-9)
 
 
@@ -131,7 +127,7 @@ def test_swapping_the_seats_gives_the_other_seats_chance() -> None:
 
 def test_the_shipped_weights_favour_four_good_ghosts_against_one() -> None:
     model = GeisterValue.load()
-    rows, _ = training.positions(3000, 8, seed=11, stream="test")
+    rows, _ = self_play.positions(3000, 8, seed=11, stream="test")
     ahead, behind = [], []
     for row in rows:
         alive = [sum(1 for g in range(s * 8, s * 8 + 8) if row[fast.POS + g] >= 0 and row[fast.GOOD + g] == 1)
@@ -146,40 +142,9 @@ def test_the_shipped_weights_favour_four_good_ghosts_against_one() -> None:
 
 def test_the_shipped_weights_predict_held_out_results_better_than_a_constant() -> None:
     model = GeisterValue.load()
-    rows, y = training.positions(400, 4, seed=12, stream="test-heldout")
-    p = training.predict(model, training.featurize(rows))
-    assert training.log_loss(p, y) < training.log_loss(np.full(len(y), 0.5), y) - 0.03
-
-
-def test_the_train_command_writes_weights_curve_and_plot_and_repeats_from_its_seed(tmp_path: Path) -> None:
-    def run(name: str) -> GeisterValue:
-        result = CliRunner().invoke(app, [
-            "train", "geister", "--seed", "4", "--games", "300", "--checkpoints", "2", "--eval-games", "2",
-            "--hidden", "4", "--compare-games", "20", "--out", str(tmp_path / f"{name}.npz"),
-            "--plot", str(tmp_path / f"{name}.png"), "--json", str(tmp_path / f"{name}.json"),
-        ])
-        assert result.exit_code == 0, result.output
-        return GeisterValue.load(tmp_path / f"{name}.npz")
-
-    first, second = run("a"), run("b")
-    assert (tmp_path / "a.png").stat().st_size > 1000
-    curve = json.loads((tmp_path / "a.json").read_text())
-    assert [p["games"] for p in curve["curve"]] == [0, 150, 300]
-    for point in curve["curve"]:
-        assert set(point["win_rate"]) == {"random", "charge", "rules"}
-        assert all(r["games"] == 2 for r in point["win_rate"].values())
-    assert set(curve["comparison"]) >= {"learned", "hand", "hand_calibrated"}
-    for a, b in zip(first.arrays, second.arrays, strict=True):
-        assert np.array_equal(a, b)
-    assert not np.array_equal(first.linear, np.zeros(FEATURES))
-
-
-def test_the_train_command_refuses_an_unknown_opponent_and_a_wrong_suffix(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["train", "geister", "--opponents", "rules,nobody", "--out",
-                                      str(tmp_path / "w.npz")])
-    assert result.exit_code != 0 and "nobody" in result.output
-    result = CliRunner().invoke(app, ["train", "geister", "--out", str(tmp_path / "w.json")])
-    assert result.exit_code != 0 and ".npz" in result.output
+    rows, y = self_play.positions(400, 4, seed=12, stream="test-heldout")
+    p = value_training.predict(model, value_training.featurize(rows))
+    assert value_training.log_loss(p, y) < value_training.log_loss(np.full(len(y), 0.5), y) - 0.03
 
 
 def test_the_value_bot_plays_legal_moves_and_repeats_its_choices_for_a_seed() -> None:
@@ -208,15 +173,3 @@ def test_the_value_bot_does_not_peek(game: str, players: int, options: dict[str,
     no_peek.test_a_bot_chooses_the_same_in_worlds_its_seat_cannot_tell_apart(game, players, options, "value")
 
 
-def test_value_guided_self_play_repeats_from_its_seed_and_keeps_real_positions() -> None:
-    model = GeisterValue.load()
-    rows, y = training.positions(12, 3, seed=13, stream="guided", guided=1.0, model=model)
-    again, y_again = training.positions(12, 3, seed=13, stream="guided", guided=1.0, model=model)
-    assert np.array_equal(rows, again) and np.array_equal(y, y_again)
-    plain, _ = training.positions(12, 3, seed=13, stream="guided")
-    assert not np.array_equal(rows, plain)  # the value chose other moves than the playout policy
-    assert set(y.tolist()) <= {0.0, 0.5, 1.0}
-    for row in rows:
-        assert row[fast.WINNER] == fast.RUNNING
-        on_board = [g for g in range(16) if row[fast.POS + g] >= 0]
-        assert all(row[fast.BOARD + row[fast.POS + g]] == g for g in on_board)

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 import pytest
 
@@ -82,6 +83,22 @@ def test_threads_do_not_change_the_games() -> None:
         return env._states.copy()
 
     np.testing.assert_array_equal(run(1), run(most_threads()))
+
+
+def test_the_environment_gives_numbas_thread_count_back_after_each_call() -> None:
+    """numba's thread count belongs to the whole process: the environment sets its own only for its calls."""
+    most = most_threads()
+    if most < 2:
+        pytest.skip("numba may use one thread here: there is no other count to give back")
+    env = GeisterVectorEnv(4, seed=1, threads=1)
+    numba.set_num_threads(most)
+    try:
+        env.reset()
+        assert numba.get_num_threads() == most
+        env.step(env.random_actions())
+        assert numba.get_num_threads() == most
+    finally:
+        numba.set_num_threads(most)
 
 
 def test_bad_actions_are_refused_saying_what_would_work_and_change_nothing() -> None:

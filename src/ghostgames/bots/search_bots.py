@@ -3,32 +3,39 @@ core) and `expert` (ISMCTS with a game's own knowledge: Geister's fitted belief,
 from the packaged learned policy (`geister.playout_policy`) and evaluation, searched on the compiled core by
 `geister.fast_search`; the card games use the same policy as `ismcts`, which already needs their playout and
 reward shaping to be sensible). Kept for measuring: `expert-hand`, the same search with the hand playout
-(the expert until the learned playout had played every target row, docs/bots.md), `expert-v2`, the Geister
-knowledge searched in Python, and `expert-v1`, the expert before it (hand-set belief weights, no exit
-guard)."""
+(the expert until the learned playout had played every target row, docs/research/geister-expert.md),
+`expert-v2`, the Geister knowledge searched in Python, and `expert-v1`, the expert before it (hand-set
+belief weights, no exit guard)."""
 
 from __future__ import annotations
 
+import functools
 import importlib
+import pkgutil
 
+import ghostgames.bots
 from ghostgames.bots.base import SeatKnowledge
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.bots.policy import SearchPolicy
 
-# game name -> "module:Class" of the policy each bot uses (missing: the plain SearchPolicy)
-PLAIN_POLICIES: dict[str, str] = {
-    "geister": "ghostgames.bots.geister.playout:GeisterFastPlayouts",  # the same playouts, on the compiled core
-    "ghooost": "ghostgames.bots.ghooost.search:GhooostPolicy",
-    "thelast": "ghostgames.bots.thelast.search:TheLastPolicy",
-}
-EXPERT_POLICIES: dict[str, str] = {
-    "geister": "ghostgames.bots.geister.expert:BeliefPolicy",
-}
-# The previous expert, kept so that every gain is measured against it (`expert-v1`).
-EXPERT_V1_POLICIES: dict[str, str] = {
-    "geister": "ghostgames.bots.geister.search:GeisterPolicy",
-}
+# A game's bots live in bots/<game>/, whose __init__.py declares SEARCH_POLICIES: for each kind of search
+# ("plain", "expert", "expert-v1") the "module:Class" of the policy it uses there. A kind a game does not
+# declare falls back to its "plain" policy, and a game without one to the plain SearchPolicy; so a new game
+# adds its own folder and nothing here.
+KINDS = ("plain", "expert", "expert-v1")
+
+
+@functools.cache
+def declared_policies() -> dict[str, dict[str, str]]:
+    """Game name -> kind -> "module:Class", as each bots/<game>/__init__.py declares them."""
+    out: dict[str, dict[str, str]] = {}
+    for found in pkgutil.iter_modules(ghostgames.bots.__path__):
+        if found.ispkg:
+            declared = getattr(importlib.import_module(f"ghostgames.bots.{found.name}"), "SEARCH_POLICIES", None)
+            if declared is not None:
+                out[found.name] = dict(declared)
+    return out
 
 
 def _load(spec: str) -> type[SearchPolicy]:
@@ -37,19 +44,24 @@ def _load(spec: str) -> type[SearchPolicy]:
     return policy
 
 
+def policy_of(kind: str, game: str) -> type[SearchPolicy]:
+    """The policy class `game` declares for `kind` (else its plain one, else the plain SearchPolicy)."""
+    declared = declared_policies().get(game, {})
+    spec = declared.get(kind) or declared.get("plain")
+    return _load(spec) if spec else SearchPolicy
+
+
 def plain_policy(knowledge: SeatKnowledge) -> SearchPolicy:
-    spec = PLAIN_POLICIES.get(knowledge.game.name)
-    return (_load(spec) if spec else SearchPolicy)(knowledge)
+    return policy_of("plain", knowledge.game.name)(knowledge)
 
 
 def expert_policy(knowledge: SeatKnowledge) -> SearchPolicy:
-    spec = EXPERT_POLICIES.get(knowledge.game.name) or PLAIN_POLICIES.get(knowledge.game.name)
-    return (_load(spec) if spec else SearchPolicy)(knowledge)
+    return policy_of("expert", knowledge.game.name)(knowledge)
 
 
 def expert_v1_policy(knowledge: SeatKnowledge) -> SearchPolicy:
-    spec = EXPERT_V1_POLICIES.get(knowledge.game.name) or PLAIN_POLICIES.get(knowledge.game.name)
-    return (_load(spec) if spec else SearchPolicy)(knowledge)
+    """The previous expert, kept so that every gain is measured against it (`expert-v1`)."""
+    return policy_of("expert-v1", knowledge.game.name)(knowledge)
 
 
 def ismcts(budget: Budget) -> IsmctsBot:

@@ -1,5 +1,7 @@
 """`ghostgames train`: learn the Geister value by self-play (`geister`) and train it further on the search's own
-games (`geister-search`); write the weights and an account of the run."""
+games (`geister-search`), fit the playout policy to the search's moves (`geister-playout`) and the belief's
+weights to games between bots (`geister-belief`); write the weights and an account of the run. The learning
+itself lives in `ghostgames.learn`."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 if TYPE_CHECKING:
-    from ghostgames.tournament.positions import Part, Positions
+    from ghostgames.learn.geister.positions import Part, Positions
 
 
 def _written(console: Console, out: Path, result: dict[str, Any], json_file: Path | None) -> None:
@@ -34,7 +36,7 @@ def _progress(console: Console) -> Progress:
 def _parts(games: str) -> list[Part]:
     """The recipe of --games, every bot in it known; else a clear error."""
     from ghostgames.bots import get_bot
-    from ghostgames.tournament.positions import parse_parts
+    from ghostgames.learn.geister.positions import parse_parts
 
     try:
         parts = parse_parts(games)
@@ -63,7 +65,7 @@ def _positions(parts: list[Part], seed: int, data: Path | None, workers: int, co
     """The recipe's positions: read from `data` when it holds the same games, else played (and kept there)."""
     import numpy as np
 
-    from ghostgames.tournament.positions import Positions
+    from ghostgames.learn.geister.positions import Positions
 
     recipe = _recipe(parts, seed)
     if data is not None and data.exists():
@@ -82,8 +84,9 @@ def _positions(parts: list[Part], seed: int, data: Path | None, workers: int, co
 
 
 train_app = typer.Typer(help="Train a learned evaluation: 'geister' (the value of a position, by self-play), "
-                             "'geister-search' (that value trained further on the search's own games) and "
-                             "'geister-playout' (a playout policy fitted to the search's moves).",
+                             "'geister-search' (that value trained further on the search's own games), "
+                             "'geister-playout' (a playout policy fitted to the search's moves) and "
+                             "'geister-belief' (the weights the belief reads the enemy's ghosts with).",
                         no_args_is_help=True)
 
 
@@ -109,7 +112,7 @@ def train_geister(
     """Learn P(seat 0 wins) of a Geister position from self-play games of the playout policy; at every
     checkpoint the `value` bot with the weights so far plays fixed games against fixed opponents."""
     from ghostgames.bots import get_bot
-    from ghostgames.bots.geister import training
+    from ghostgames.learn.geister import value_training
 
     names = tuple(n.strip() for n in opponents.split(",") if n.strip())
     try:
@@ -120,24 +123,24 @@ def train_geister(
     if out.suffix != ".npz":
         raise typer.BadParameter(f"{out} should end in .npz (numpy's archive, what GeisterValue.load reads)",
                                  param_hint="--out")
-    spec = training.TrainSpec(seed=seed, games=games, checkpoints=checkpoints, keep=keep, hidden=hidden,
+    spec = value_training.TrainSpec(seed=seed, games=games, checkpoints=checkpoints, keep=keep, hidden=hidden,
                               epochs=epochs, guided=guided, eval_games=eval_games, opponents=names)
     console = Console()
     started = time.perf_counter()
     with Progress(TextColumn("{task.description:<34}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console) as progress:
-        task = progress.add_task("held-out positions", total=training.steps(spec))
+        task = progress.add_task("held-out positions", total=value_training.steps(spec))
         begun = [False]
 
         def report(what: str) -> None:
             progress.update(task, description=what, advance=1 if begun[0] else 0)
             begun[0] = True
 
-        model, result = training.train(spec, report)
+        model, result = value_training.train(spec, report)
         progress.update(task, advance=1)
         if compare_games:
             progress.update(task, description="comparing with the hand evaluation")
-            result["comparison"] = training.compare_with_hand(model, seed, compare_games, keep)
+            result["comparison"] = value_training.compare_with_hand(model, seed, compare_games, keep)
     result["seconds"] = round(time.perf_counter() - started, 1)
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
@@ -157,7 +160,7 @@ def train_geister(
     _written(console, out, result, json_file)
     if plot_file:
         plot_file.parent.mkdir(parents=True, exist_ok=True)
-        training.plot_curve(result, str(plot_file))
+        value_training.plot_curve(result, str(plot_file))
         console.print(f"wrote {plot_file}")
 
 
@@ -185,8 +188,9 @@ def train_geister_search(
 ) -> None:
     """Train the learned value further on positions of games the search plays against itself, so that it
     knows how a game goes on under good play; the expert scores its setups with these weights."""
-    from ghostgames.bots.geister import setups, training
+    from ghostgames.bots.geister import setups
     from ghostgames.bots.geister.value import GeisterValue
+    from ghostgames.learn.geister import value_training
 
     parts = _parts(games)
     _check_npz(out=out, data=data)
@@ -195,9 +199,9 @@ def train_geister_search(
     with _progress(console) as progress:
         positions = _positions(parts, seed, data, workers, console, progress)
         progress.add_task("fitting (and the hand evaluation)", total=None)
-        model, report = training.fine_tune(GeisterValue.load(start), positions.rows, positions.results,
-                                           positions.games, training.FineTuneSpec(held_every, epochs, rate,
-                                                                                   seed=seed))
+        spec = value_training.FineTuneSpec(held_every, epochs, rate, seed=seed)
+        model, report = value_training.fine_tune(GeisterValue.load(start), positions.rows, positions.results,
+                                                 positions.games, spec)
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
     report["recipe"] = _recipe(parts, seed)
@@ -240,8 +244,9 @@ def train_geister_playout(
     likely each move is, from a few facts about it that the mover knows (bots/geister/playout_policy.py)."""
     import numpy as np
 
-    from ghostgames.bots.geister.playout_policy import FEATURES, Decisions, PlayoutPolicy
+    from ghostgames.bots.geister.playout_policy import FEATURES, PlayoutPolicy
     from ghostgames.bots.geister.search import GeisterPolicy
+    from ghostgames.learn.geister.playout_fit import Decisions
 
     parts = _parts(games)
     _check_npz(out=out, data=data)
@@ -258,7 +263,7 @@ def train_geister_playout(
     out.parent.mkdir(parents=True, exist_ok=True)
     PlayoutPolicy(weights).save(out)
     losses = {"uniform": test.log_loss(np.zeros(len(FEATURES))),
-              "hand playout": test.hand_log_loss(GeisterPolicy.hunt, GeisterPolicy.push),
+              "hand playout": test.hand_log_loss(GeisterPolicy.heuristic.hunt, GeisterPolicy.heuristic.push),
               "learned": test.log_loss(weights)}
     table = Table(title=f"held out: {len(test)} moves, of one game in {held_every}")
     table.add_column("playout policy")
@@ -306,6 +311,49 @@ def _plot_playout_curve(curve: list[dict[str, float]], losses: dict[str, float],
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
+
+
+@train_app.command("geister-belief")
+def train_geister_belief(
+    out: Path = typer.Option(..., help="write the weights here (.json; the packaged ones are "
+                                       "src/ghostgames/bots/geister/belief-weights.json)"),
+    games: int = typer.Option(1600, min=40, help="games between the simple bots (one in ten has `charge` on both "
+                                                 "seats: the runner model's)"),
+    search_games: int = typer.Option(240, min=4, help="games between search bots"),
+    seed: int = typer.Option(1, help="the same seed gives the same games and weights on the same machine"),
+    l2: float = typer.Option(0.01, min=0.0, help="the fit's L2 penalty"),
+    search_iterations: int = typer.Option(20_000, min=1, help="the expert's iterations a move in the search games"),
+    workers: int = typer.Option(1, min=1, help="processes that play the games"),
+    json_file: Path | None = typer.Option(None, "--json", help="write the recipe, the weights and the held-out "
+                                                               "scores"),
+) -> None:
+    """Fit the weights the Geister belief reads the enemy's hidden ghosts with (one set per kind of player:
+    simple bots, search bots, a runner) to games between bots (learn/geister/belief_fit.py)."""
+    from ghostgames.learn.geister.belief_fit import BeliefFitSpec, fit_weights, save_weights, snapshots
+
+    if out.suffix != ".json":
+        raise typer.BadParameter(f"{out} should end in .json (what belief.load_weights reads)", param_hint="--out")
+    spec = BeliefFitSpec(games, search_games, seed, l2, search_iterations)
+    console = Console()
+    started = time.perf_counter()
+    with _progress(console) as progress:
+        task = progress.add_task("games between bots", total=games + search_games)
+        snaps = snapshots(spec, workers, lambda: progress.advance(task))
+        progress.add_task("fitting", total=None)
+        fitted, report = fit_weights(spec, snaps)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    save_weights(out, fitted, spec)
+    for part, scores in report["held_out"].items():
+        table = Table(title=f"held out: the last quarter of the {part} games ({scores['ghosts']} ghost-snapshots)")
+        for column in ("weights", "log-loss", "accuracy"):
+            table.add_column(column, justify="right")
+        for name, score in scores.items():
+            if name != "ghosts":
+                table.add_row(name, f"{score['log_loss']:.4f}", f"{100 * score['accuracy']:.1f}%")
+        console.print(table)
+    report["recipe"] = spec.recipe()
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    _written(console, out, report, json_file)
 
 
 def register(app: typer.Typer) -> None:

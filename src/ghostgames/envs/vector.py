@@ -11,7 +11,9 @@ is then the new game's first one, `info["autoreset"]` says which games did). It 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import secrets
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numba
@@ -68,8 +70,8 @@ class GeisterVectorEnv:
         self._rewards = np.zeros((n, 2), dtype=np.float32)
         self._done = np.zeros(n, dtype=np.bool_)
         self._winners = np.zeros(n, dtype=np.int8)
-        self._game_rng = fast.new_rng(0, n)
-        self._action_rng = fast.new_rng(1, n)
+        self._game_rng = fast.new_rng(0, n, "games")
+        self._action_rng = fast.new_rng(0, n, "actions")
         self._seed = seed
         self._started = False
 
@@ -82,13 +84,13 @@ class GeisterVectorEnv:
             raise ValueError("reset takes no options: give the Geister options to GeisterVectorEnv(...)")
         if seed is None and not self._started:
             seed = self._seed  # the constructor's seed serves the first reset
-        entropy = np.random.SeedSequence(seed).entropy
-        assert isinstance(entropy, int)
-        self._game_rng = fast.new_rng(entropy, self.num_envs)
-        self._action_rng = fast.new_rng(entropy + 1, self.num_envs)
-        numba.set_num_threads(self.threads)
-        fast.batch_reset(self._states, self._game_rng, *self._rules(), self._boards, self._vectors, self._masks,
-                         self._seats)
+        if seed is None:
+            seed = secrets.randbits(63)  # no seed: games nobody can repeat
+        self._game_rng = fast.new_rng(seed, self.num_envs, "games")
+        self._action_rng = fast.new_rng(seed, self.num_envs, "actions")
+        with self._threads():
+            fast.batch_reset(self._states, self._game_rng, *self._rules(), self._boards, self._vectors,
+                             self._masks, self._seats)
         self._started = True
         return self._observation(), {"seat": self._out(self._seats)}
 
@@ -99,9 +101,9 @@ class GeisterVectorEnv:
         if not self._started:
             raise RuntimeError("call reset() before step()")
         chosen = self._check(actions)
-        numba.set_num_threads(self.threads)
-        fast.batch_step(self._states, self._game_rng, chosen, *self._rules(), self._boards, self._vectors,
-                        self._masks, self._seats, self._rewards, self._done, self._winners)
+        with self._threads():
+            fast.batch_step(self._states, self._game_rng, chosen, *self._rules(), self._boards, self._vectors,
+                            self._masks, self._seats, self._rewards, self._done, self._winners)
         done = self._out(self._done)
         info = {"seat": self._out(self._seats), "winner": self._out(self._winners), "autoreset": done.copy()}
         truncated = np.zeros(self.num_envs, dtype=np.bool_)
@@ -113,8 +115,8 @@ class GeisterVectorEnv:
         if not self._started:
             raise RuntimeError("call reset() before random_actions()")
         out = np.empty(self.num_envs, dtype=np.int64)
-        numba.set_num_threads(self.threads)
-        fast.batch_random_actions(self._states, self._action_rng, out)
+        with self._threads():
+            fast.batch_random_actions(self._states, self._action_rng, out)
         return out
 
     def close(self) -> None:
@@ -143,6 +145,20 @@ class GeisterVectorEnv:
         return state
 
     # --- helpers -------------------------------------------------------------------------------------
+    @contextmanager
+    def _threads(self) -> Iterator[None]:
+        """numba's thread count is the whole process's: set ours for one call, only when it differs, and
+        give the caller's back afterwards."""
+        before = numba.get_num_threads()
+        if before == self.threads:
+            yield
+            return
+        numba.set_num_threads(self.threads)
+        try:
+            yield
+        finally:
+            numba.set_num_threads(before)
+
     def _rules(self) -> tuple[int, int, int, int]:
         o = self.options
         return int(o.exit == "escape"), o.max_plies or 0, int(o.disclose), -1 if o.first is None else o.first

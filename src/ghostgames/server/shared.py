@@ -21,7 +21,7 @@ import math
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Collection, Mapping
-from typing import Any
+from typing import Any, cast
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
@@ -109,13 +109,13 @@ class RedisFanout(Fanout):
                     self._dispatch(message)
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await _close(pubsub)
                 raise
             except (RedisError, OSError):
                 log.warning("lost the Redis subscription; reconnecting in %.1f s", pause)
                 self._broken = True
             with contextlib.suppress(Exception):
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
+                await _close(pubsub)
             await asyncio.sleep(pause)
             pause = min(5.0, pause * 2)
 
@@ -351,3 +351,8 @@ class RedisPresence(LocalPresence):
         if self._writer is not None and not self._writer.done():  # what is pending still goes out
             await asyncio.wait({self._writer}, timeout=STOP_GRACE)
         await stop_task(self._writer, grace=STOP_GRACE)
+
+
+async def _close(pubsub: object) -> None:
+    """Close a subscription; redis-py typed `aclose` only in later releases, so call it untyped."""
+    await cast(Any, pubsub).aclose()

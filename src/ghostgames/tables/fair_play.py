@@ -73,9 +73,9 @@ def _shown(value: Any) -> str:
 
 
 STANDARD: dict[str, Standard] = {
-    # Real Geister games last about 75 plies (docs/bots.md) and random play about 140; the Geister AI
-    # competition plays to 300. A cap of 300 or more almost never decides a game; a short one turns the
-    # game into a race to a draw (30 games at max_plies 1 were how a bot was dragged to 1505). Each side
+    # Real Geister games last about 75 plies (docs/research/geister-learned-value.md) and random play about
+    # 140; the Geister AI competition plays to 300. A cap of 300 or more almost never decides a game; a short
+    # one turns the game into a race to a draw (30 games at max_plies 1 were how a bot was dragged to 1505). Each side
     # places its ghosts (the setup, one action) and then must make two moves of its own.
     "geister": Standard(min_own_moves=3, at_least={"max_plies": 300}, defaults={"max_plies": None}),
     # The published game plays rounds until somebody holds a second Bouh! (`match`, on by default with 3+

@@ -12,24 +12,43 @@ export function sentence(text) {
 }
 
 /**
- * Why a game ended, in the reader's words, made from the outcome's code and arguments (docs/protocol.md §3.11):
- * the text `reason.<code>`, given each argument by name, the seat's name as `name` for a `seat`, and the one
- * other number as the count `n` its plural agrees with. A code this client has no text for shows the English
- * `reason` the server sent. `outcome` is the outcome JSON ({reason, code, args}) or, from older callers and records, its
- * English `reason` alone (see legacyOutcome).
+ * Arguments of a reason code as a text shows them: a seat (from 0 in data) becomes its number from 1 and
+ * a name, `seat` giving {seat} and {name}, `winner_seat` giving {winner_seat} and {winner}; a list is
+ * joined with commas; the one other number is also the count {n} a plural text agrees with.
  */
-export function reasonWords(outcome, gameModule, readerCtx) {
-  const { reason, code, args } = typeof outcome === "string" || !outcome?.code ? legacyOutcome(outcome?.reason ?? outcome) : outcome;
-  if (!code || !has(`reason.${code}`)) return reason || "";
-  const words = { ...(args || {}) };
-  if (typeof words.seat === "number") words.name = readerCtx.seatName(words.seat);
-  const counts = Object.entries(args || {}).filter(([name, value]) => name !== "seat" && typeof value === "number");
-  if (counts.length === 1) words.n = counts[0][1];
-  return t(`reason.${code}`, words);
+export function reasonArgs(args, readerCtx) {
+  const shown = {};
+  for (const [key, value] of Object.entries(args || {})) {
+    const seatKey = key === "seat" || key.endsWith("_seat");
+    if (seatKey && Number.isInteger(value)) {
+      shown[key] = value + 1;
+      const nameKey = key === "seat" ? "name" : key.slice(0, -"_seat".length);
+      if (!(nameKey in args)) shown[nameKey] = readerCtx.seatName(value);
+    } else {
+      shown[key] = Array.isArray(value) ? value.join(", ") : value;
+    }
+  }
+  const counts = Object.entries(args || {}).filter(([key, value]) => typeof value === "number"
+    && key !== "seat" && !key.endsWith("_seat"));
+  if (counts.length === 1 && !("n" in shown)) shown.n = counts[0][1];
+  return shown;
 }
 
-// The English words of the endings that name a seat or a count, as the server writes them (reasons.py), for
-// callers that still pass the words alone (web/table.js until it passes the outcome; then this goes).
+/**
+ * Why a game ended, in words: the one helper for an outcome, live or replayed, made from its reason code
+ * and arguments (docs/protocol.md §3.11) with the catalog's `reason.<code>` text. An outcome without a code
+ * (a record from before codes) or with a code this client has no text for is read from its English words
+ * (legacyOutcome); a coded outcome that still has no text shows the server's English reason.
+ */
+export function reasonWords(outcome, gameModule, readerCtx) {
+  const given = typeof outcome === "string" ? { reason: outcome } : outcome || {};
+  const read = given.code && has(`reason.${given.code}`) ? given : legacyOutcome(given.reason);
+  if (read.code && has(`reason.${read.code}`)) return t(`reason.${read.code}`, reasonArgs(read.args, readerCtx));
+  return given.code ? given.reason || "" : "";
+}
+
+// The English words the server writes for each ending (rules/reasons.py, games/*/reasons.py), read back for
+// outcomes stored before reason codes existed.
 const LEGACY_WORDS = [
   [/^seat (\d+) resigned$/, "resigned", ["seat"]],
   [/^claimed win: idle$/, "claimed_win", []],

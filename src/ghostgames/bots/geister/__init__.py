@@ -1,1 +1,9 @@
 """Geister bots: the rule-of-thumb player and the strongest search player, both reading only the view."""
+
+# The policy each search bot uses here (bots/search_bots.py): the plain playouts on the compiled core, the
+# expert's belief, guard and evaluation, and the expert before it.
+SEARCH_POLICIES = {
+    "plain": "ghostgames.bots.geister.playout:GeisterFastPlayouts",
+    "expert": "ghostgames.bots.geister.expert:BeliefPolicy",
+    "expert-v1": "ghostgames.bots.geister.search:GeisterPolicy",
+}

@@ -6,7 +6,7 @@ distribution over the colourings that are still possible (exactly as many good g
 ones as the captures leave, and under `reach` a ghost on its owner's exit with the game going on is bad),
 each colouring weighted by exp(sum of the scores of the ghosts it calls good). That is a conditional
 logit: the weights were fitted by maximising the likelihood of the true colourings in games between our
-bots (benchmarks/fit_belief.py), so the scores need no intercept and the count constraint is exact.
+bots (`ghostgames train geister-belief`), so the scores need no intercept and the count constraint is exact.
 
 Simple bots and search bots give their ghosts opposite habits (a search bot sends bad ghosts ahead and
 keeps good ones back; `charge` marches a good one at the exit), so the belief mixes models of three kinds
@@ -25,11 +25,14 @@ is a function of what the seat knows and nothing else.
 from __future__ import annotations
 
 import bisect
+import json
 import math
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from importlib import resources
 from itertools import accumulate, combinations
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from ghostgames.bots.geister.picture import GOOD, UNKNOWN, Picture, exit_distance, read
@@ -50,48 +53,28 @@ FEATURES = (
     "share",  # its part of all the moves its owner made (0..1)
 )
 
-# Both fitted by `benchmarks/fit_belief.py --games 1600 --search-games 240 --seed 1` (a snapshot every 3
-# plies, conditional logit with L2 0.01; benchmarks/results/belief-fit.json; docs/bots.md). WEIGHTS: games
-# between rules, charge, defender and expert-v1:40; held-out per-ghost log-loss 0.543 there (uniform:
-# 0.662). SEARCH_WEIGHTS: games between expert:20000 and expert-v1:900; 0.283 there (uniform 0.596,
-# WEIGHTS 0.430). Rerun to refit: the script prints these lines.
-WEIGHTS: dict[str, float] = {
-    "forward": 0.689,
-    "backward": -0.400,
-    "sideways": -0.366,
-    "captures": -0.380,
-    "exposed": -1.302,
-    "fled": 0.055,
-    "never_moved": 0.007,
-    "distance": -0.001,
-    "attacked": -0.310,
-    "share": 0.686,
-}
-SEARCH_WEIGHTS: dict[str, float] = {
-    "forward": -0.277,
-    "backward": 0.918,
-    "sideways": 0.280,
-    "captures": 0.280,
-    "exposed": -1.482,
-    "fled": -0.123,
-    "never_moved": 0.633,
-    "distance": -0.444,
-    "attacked": -1.179,
-    "share": -0.470,
-}
+# The three weight sets, fitted by `ghostgames train geister-belief --games 1600 --search-games 240 --seed 1`
+# (a snapshot every 3 plies, conditional logit with L2 0.01; learn/geister/belief_fit.py;
+# docs/research/geister-belief.md) and shipped beside this file. WEIGHTS: games between rules, charge,
+# defender and expert-v1:40; held-out per-ghost log-loss 0.543 there (uniform: 0.662). SEARCH_WEIGHTS: games
+# between expert:20000 and expert-v1:900; 0.283 there (uniform 0.596, WEIGHTS 0.430). RUNNER_WEIGHTS: the
+# simple games where `charge` plays both seats.
+WEIGHTS_FILE = "belief-weights.json"
 
-RUNNER_WEIGHTS: dict[str, float] = {
-    "forward": 1.430,
-    "backward": 0.000,
-    "sideways": 0.000,
-    "captures": 0.046,
-    "exposed": 0.116,
-    "fled": 0.054,
-    "never_moved": -0.974,
-    "distance": 0.324,
-    "attacked": -0.076,
-    "share": 0.785,
-}
+
+def load_weights(path: Path | None = None) -> dict[str, dict[str, float]]:
+    """The weight sets ("simple", "search", "runner") in `path`, by default the package's WEIGHTS_FILE."""
+    source = path if path is not None else resources.files("ghostgames.bots.geister") / WEIGHTS_FILE
+    held = json.loads(source.read_text())
+    if tuple(held["features"]) != FEATURES:
+        raise ValueError(f"{path or WEIGHTS_FILE} was fitted on other features; fit it again")
+    return {name: {f: float(w[f]) for f in FEATURES} for name, w in held["weights"].items()}
+
+
+_SHIPPED = load_weights()
+WEIGHTS: dict[str, float] = _SHIPPED["simple"]
+SEARCH_WEIGHTS: dict[str, float] = _SHIPPED["search"]
+RUNNER_WEIGHTS: dict[str, float] = _SHIPPED["runner"]
 
 
 class Model(NamedTuple):
@@ -108,7 +91,7 @@ Models = tuple[Model, ...]
 # (0.56) and search bots (0.38), counted by benchmarks/repeat_rate.py. Each is read with the weights fitted
 # on its own kind's games (RUNNER_WEIGHTS: the simple games where `charge` plays both seats). `hard` meets
 # search players most: their model leads until the enemy's play says otherwise (screened against `charge`
-# and the expert before this change: docs/bots.md).
+# and the expert before this change: docs/research/geister-belief.md).
 MODELS: Models = (Model(0.1, RUNNER_WEIGHTS, 0.95), Model(0.1, WEIGHTS, 0.56), Model(0.8, SEARCH_WEIGHTS, 0.38))
 
 

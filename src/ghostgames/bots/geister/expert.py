@@ -7,9 +7,9 @@ with the learned value (`setups.py`, `learned_setups`).
 - Guard: an enemy ghost one move from winning by an exit (under `escape` standing on its owner's exit
   corner, under `reach` next to one) must be answered, and one within two steps of an exit is taken when
   the belief gives it a fair chance of being good (a good ghost that got that far unopposed usually
-  escapes: measured, docs/bots.md). When one of our ghosts can take the nearest such ghost, the search
-  chooses only among those captures, never one that could be the fourth bad ghost unless the ghost is
-  about to leave and more likely good.
+  escapes: measured, docs/research/geister-expert.md). When one of our ghosts can take the nearest such
+  ghost, the search chooses only among those captures, never one that could be the fourth bad ghost unless
+  the ghost is about to leave and more likely good.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ class BeliefPolicy(GeisterPolicy):
     near_good = 0.25  # ... when the belief gives them at least this chance of being good
     belief_models: Models | None = None  # how the belief reads the enemy (None: belief.MODELS)
     # Setups among the best quarter by the learned value (`setups.py`); False: uniform, as v1. Off: they beat
-    # uniform setups at a tenth of `hard`, not `expert-v1` at `hard` (docs/bots.md, "Setups chosen by the
-    # learned value").
+    # uniform setups at a tenth of `hard`, not `expert-v1` at `hard` (docs/research/geister-expert.md, "Setups
+    # chosen by the learned value").
     learned_setups = False
     setup_weights: str | None = None  # the weights that score the setups (None: the packaged ones)
     setup_keep = KEEP  # how many of the best setups it picks from

@@ -17,7 +17,7 @@ end; here the root holds only the moves the guard allows, so every iteration goe
 - Tree: preallocated arrays, one entry per node (visits, availability, summed reward for the seat that
   chose, that seat, the move code, first child, next sibling); grown between chunks, kept across chunks so
   that a time budget is checked every `CHUNK` iterations.
-- Leaves: `leaf_value(row, seat, evaluator, params, value)` is the one place a playout cut short is
+- Leaves: `leaf_value(row, seat, evaluator, heuristic, value)` is the one place a playout cut short is
   scored: the hand evaluation (`HAND`), the value learned by self-play (`LEARNED`, `value.py`) or their
   mean (`BLEND`).
 - Prior (off in the shipped expert): with `prior_visits` m > 0 a node also keeps the learned value of its
@@ -38,16 +38,17 @@ import math
 import random
 import sys
 import time
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ghostgames.bots.base import SeatKnowledge
 from ghostgames.bots.budget import Budget
-from ghostgames.bots.geister import playout_policy, value
+from ghostgames.bots.geister import heuristic, playout_policy, value
 from ghostgames.bots.geister.expert import BeliefPolicy
+from ghostgames.bots.geister.heuristic import FAR, Heuristic, compiled_seat_worth, compiled_win_chance
 from ghostgames.bots.geister.playout_policy import learned_move
-from ghostgames.bots.geister.search import GeisterPolicy
 from ghostgames.bots.geister.value import GeisterValue, value_of_row
 from ghostgames.bots.ismcts import IsmctsBot, PolicyFactory
 from ghostgames.bots.policy import SearchPolicy
@@ -64,8 +65,7 @@ Weights = tuple[Floats, Floats, Floats, Floats]  # the learned value, as Geister
 
 # Leaf evaluators for `leaf_value`.
 HAND, LEARNED, BLEND = 0, 1, 2
-# The hand evaluation's and the playout's constants, in `params` order (taken from GeisterPolicy).
-PARAMS = ("hunt", "push", "bad_lost", "last_bad")
+NO_LIMIT = 1_000_000  # a playout limit no game reaches
 CHUNK = 256  # iterations per kernel call: the time budget is checked between calls
 MAX_DEPTH = 2048  # a tree path longer than this is cut (a leaf is then scored where it stands)
 _ROOT_MOVE = -1
@@ -81,6 +81,46 @@ _LOG = np.array([math.log(n) if n > 0 else 0.0 for n in range(_LOG_TABLE)], dtyp
 _S11 = np.uint64(11)
 
 
+class Playouts(NamedTuple):
+    """How a playout is played and how one cut short is scored."""
+
+    limit: int  # plies before the leaf is scored
+    heuristic: Heuristic  # the hand playout's chances and the hand evaluation's weights
+    evaluator: int  # HAND, LEARNED or BLEND
+    value: Weights  # the learned value (passed for HAND too: one compiled kernel)
+    table: Floats  # the learned playout policy's table; empty: the hand playout (`rollout_move`)
+
+
+class Steering(NamedTuple):
+    """How the tree picks among a node's children."""
+
+    exploration: float  # UCB's constant
+    prior_visits: float  # > 0: a node's learned value counts as this many visits
+    prior_after: int  # ...scored when the node is walked with this many visits (0: when it is made)
+
+
+class Belief(NamedTuple):
+    """The colourings of the enemy's hidden ghosts a world is dealt from."""
+
+    hidden: NDArray[np.int32]  # the hidden ghosts
+    colourings: NDArray[np.int8]  # one row per colouring: 1 good, 0 bad, per hidden ghost
+    cumulative: Floats  # the colourings' cumulative probabilities
+
+
+class Nodes(NamedTuple):
+    """The tree's arrays, one entry per node (node 0 the root); `size[0]` nodes in use."""
+
+    visits: NDArray[np.int32]
+    avail: NDArray[np.int32]  # times the node's move was available when its parent was walked
+    reward: Floats  # summed reward for the seat that chose the node's move
+    prior: Floats  # the learned value for that seat (NaN until scored)
+    actor: NDArray[np.int8]  # the seat that chose
+    move: NDArray[np.int16]  # the move code
+    child: NDArray[np.int32]  # first child, -1 if none
+    sibling: NDArray[np.int32]  # next sibling, -1 if none
+    size: NDArray[np.int64]
+
+
 @compiled
 def uniform(rng: fast.Rng) -> float:
     """A uniform float in [0, 1) from stream 0 of `rng` (the top 53 bits)."""
@@ -89,7 +129,7 @@ def uniform(rng: fast.Rng) -> float:
 
 # --- the playout and the leaf ------------------------------------------------------------------------------
 @compiled
-def rollout_move(row: Row, rng: fast.Rng, params: NDArray[np.float64], legal: NDArray[np.int32],
+def rollout_move(row: Row, rng: fast.Rng, h: Heuristic, legal: NDArray[np.int32],
                  forward: NDArray[np.int32], captures: NDArray[np.int32]) -> int:
     """GeisterPolicy.rollout_action for the seat to move: leave when it can (or, under `reach`, step a good
     ghost onto an exit), take a ghost on our own exit corner, else capture with chance `hunt`, else bring a
@@ -135,24 +175,23 @@ def rollout_move(row: Row, rng: fast.Rng, params: NDArray[np.float64], legal: ND
             ghost = row[_BOARD + _ESCAPE_SQUARE[seat, i]]
             if ghost >= 0 and (ghost >> 3) == seat and row[_GOOD + ghost] == 1:
                 return int(_ESCAPE_CODE[seat, i])
-    if n_captures > 0 and uniform(rng) < params[0]:
+    if n_captures > 0 and uniform(rng) < h.hunt:
         return int(captures[fast.random_below(rng, 0, n_captures)])
-    if n_forward > 0 and uniform(rng) < params[1]:
+    if n_forward > 0 and uniform(rng) < h.push:
         return int(forward[fast.random_below(rng, 0, n_forward)])
     return int(legal[fast.random_below(rng, 0, n)])
 
 
 @compiled
-def hand_value(row: Row, params: NDArray[np.float64]) -> float:
-    """GeisterPolicy.evaluate: seat 0's chance from good ghosts alive, bad ghosts lost, the last bad ghost
-    and how close the best good ghost is to leaving (a logistic of the two seats' worth)."""
-    escape = row[_ESCAPE_RULE] == 1
+def hand_value(row: Row, h: Heuristic) -> float:
+    """GeisterPolicy.evaluate: seat 0's chance, a logistic of the two seats' `heuristic.seat_worth`."""
+    escape = row[_ESCAPE_RULE]
     worth0 = 0.0
     worth1 = 0.0
     for s in range(2):
         goods = 0
         bads_left = 0
-        nearest = 1000
+        nearest = FAR
         for g in range(s * 8, s * 8 + 8):
             sq = row[_POS + g]
             if sq < 0:
@@ -162,52 +201,43 @@ def hand_value(row: Row, params: NDArray[np.float64]) -> float:
                 nearest = min(nearest, _EXIT_DISTANCE[s, sq])
             else:
                 bads_left += 1
-        value = 1.0 * goods + params[2] * (4 - bads_left)
-        if bads_left == 1:
-            value += params[3]
-        if goods > 0:
-            if escape:
-                nearest += 1
-            value += 0.3 * max(0, 6 - nearest)
-            if nearest <= 1 and row[_TURN] == s:
-                value += 1.5
+        worth = compiled_seat_worth(goods, bads_left, nearest + escape, row[_TURN] == s, h)
         if s == 0:
-            worth0 = value
+            worth0 = worth
         else:
-            worth1 = value
-    return 1.0 / (1.0 + math.exp(-(worth0 - worth1)))
+            worth1 = worth
+    return compiled_win_chance(worth0, worth1)
 
 
 @compiled
-def leaf_value(row: Row, seat: int, evaluator: int, params: NDArray[np.float64], value: Weights) -> float:
+def leaf_value(row: Row, seat: int, evaluator: int, h: Heuristic, value: Weights) -> float:
     """`seat`'s reward in [0, 1] for a world whose playout was cut short: the hand evaluation (`HAND`), the
     value learned by self-play (`LEARNED`, `value.value_of_row` with the weights in `value`), or the mean of
     the two (`BLEND`)."""
     if evaluator == HAND:
-        v0 = hand_value(row, params)
+        v0 = hand_value(row, h)
     elif evaluator == LEARNED:
         v0 = value_of_row(row, value[0], value[1], value[2], value[3])
     else:
-        v0 = 0.5 * (hand_value(row, params) + value_of_row(row, value[0], value[1], value[2], value[3]))
+        v0 = 0.5 * (hand_value(row, h) + value_of_row(row, value[0], value[1], value[2], value[3]))
     return v0 if seat == 0 else 1.0 - v0
 
 
 @compiled
-def playout(row: Row, rng: fast.Rng, limit: int, params: NDArray[np.float64], evaluator: int, value: Weights,
-            table: NDArray[np.float64], legal: NDArray[np.int32], forward: NDArray[np.int32],
+def playout(row: Row, rng: fast.Rng, how: Playouts, legal: NDArray[np.int32], forward: NDArray[np.int32],
             captures: NDArray[np.int32], cumulative: NDArray[np.float64]) -> float:
-    """Seat 0's reward for playing `row` on for at most `limit` plies: 1 / 0 / 0.5 for a finished game, else
-    `leaf_value`. The moves are `rollout_move`'s, or with a nonempty `table` the learned playout policy's
-    (`playout_policy.learned_move`)."""
+    """Seat 0's reward for playing `row` on for at most `how.limit` plies: 1 / 0 / 0.5 for a finished game,
+    else `leaf_value`. The moves are `rollout_move`'s, or with a nonempty table the learned playout policy's
+    (`playout_policy.learned_move`). The arrays after `how`: scratch."""
     steps = 0
-    learned = table.shape[0] > 0
+    learned = how.table.shape[0] > 0
     while row[_WINNER] == _RUNNING:
-        if steps >= limit:
-            return leaf_value(row, 0, evaluator, params, value)
+        if steps >= how.limit:
+            return leaf_value(row, 0, how.evaluator, how.heuristic, how.value)
         if learned:
-            code = learned_move(row, uniform(rng), table, legal, forward, cumulative)
+            code = learned_move(row, uniform(rng), how.table, legal, forward, cumulative)
         else:
-            code = rollout_move(row, rng, params, legal, forward, captures)
+            code = rollout_move(row, rng, how.heuristic, legal, forward, captures)
         fast.apply_move(row, code)
         steps += 1
     winner = row[_WINNER]
@@ -218,21 +248,41 @@ def playout(row: Row, rng: fast.Rng, limit: int, params: NDArray[np.float64], ev
 
 # --- the tree ----------------------------------------------------------------------------------------------
 @compiled
-def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32], colourings: NDArray[np.int8],
-                 cumulative: NDArray[np.float64], rng: fast.Rng, iterations: int, exploration: float, limit: int,
-                 params: NDArray[np.float64], evaluator: int, value: Weights, table: NDArray[np.float64],
-                 prior_visits: float, prior_after: int, visits: NDArray[np.int32], avail: NDArray[np.int32],
-                 reward: NDArray[np.float64], prior: NDArray[np.float64], actor: NDArray[np.int8],
-                 move: NDArray[np.int16], child: NDArray[np.int32], sibling: NDArray[np.int32],
-                 size: NDArray[np.int64]) -> None:
-    """`iterations` ISMCTS iterations from the root (node 0, the seat to move in `base`) into the tree arrays,
-    which must have room for `iterations` more nodes (size[0] is the number in use). At the root only the
-    moves in `allowed` are searched. Each iteration colours the hidden ghosts `hidden` with row k of
-    `colourings` (1 good, 0 bad), k drawn with the cumulative weights `cumulative`. With `prior_visits` m > 0
-    a node is scored by the learned value once, in the world of the iteration that walks it with
-    `prior_after` visits (0: the one that makes it; `prior`, for the seat that chose; NaN until then), and
-    UCB counts that as m visits: (reward + m * prior) / (visits + m), which the node's own visits soon
-    outweigh. A nonempty `table` plays the playouts with the learned playout policy."""
+def deal_world(row: Row, base: Row, belief: Belief, rng: fast.Rng) -> None:
+    """`row` = `base` with the hidden ghosts coloured by a colouring drawn from the belief."""
+    row[:] = base
+    hidden = belief.hidden
+    if hidden.shape[0] > 0:
+        cumulative = belief.cumulative
+        k = min(np.searchsorted(cumulative, uniform(rng) * cumulative[-1]), belief.colourings.shape[0] - 1)
+        for j in range(hidden.shape[0]):
+            row[_GOOD + hidden[j]] = belief.colourings[k, j]
+
+
+@compiled
+def ucb(reward: float, visits: int, avail: int, prior: float, steering: Steering) -> float:
+    """A child's UCB score: its mean reward (with its prior counted as `prior_visits` visits once scored)
+    plus the exploration bonus for a move available `avail` times and chosen `visits` times."""
+    log_a = _LOG[avail] if avail < _LOG_TABLE else math.log(avail)
+    if steering.prior_visits > 0.0 and not math.isnan(prior):  # scored
+        mean = (reward + steering.prior_visits * prior) / (visits + steering.prior_visits)
+    else:
+        mean = reward / visits
+    return mean + steering.exploration * math.sqrt(log_a / visits)
+
+
+@compiled
+def search_chunk(base: Row, allowed: NDArray[np.int32], belief: Belief, steering: Steering, how: Playouts,
+                 nodes: Nodes, rng: fast.Rng, iterations: int) -> None:
+    """`iterations` ISMCTS iterations from the root (node 0, the seat to move in `base`) into `nodes`, which
+    must have room for `iterations` more nodes. At the root only the moves in `allowed` are searched. Each
+    iteration deals a world from the belief (`deal_world`), walks the tree down to a new node, plays the
+    world out from there (`playout`) and backs the reward up the walk. With `steering.prior_visits` m > 0 a
+    node is scored by the learned value once, in the world of the iteration that walks it with `prior_after`
+    visits, and UCB counts that as m visits (`ucb`), which the node's own visits soon outweigh.
+
+    The walk and the back-up stay in this one function: numba counts references to every array it passes
+    to a helper, and helpers taking the tree's arrays made the whole search a fifth slower."""
     row = np.empty(fast.FIELDS, dtype=np.int32)
     legal = np.empty(fast.MAX_MOVES, dtype=np.int32)
     untried = np.empty(fast.MAX_MOVES, dtype=np.int32)
@@ -241,13 +291,11 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32
     cumulative_moves = np.empty(fast.MAX_MOVES, dtype=np.float64)
     slot = np.full(fast.SQUARES * 4, -1, dtype=np.int32)  # move code -> child, for the node being walked
     path = np.empty(MAX_DEPTH, dtype=np.int32)
-    n_colourings = colourings.shape[0]
+    visits, avail, reward, prior, actor, move, child, sibling, size = nodes
+    value = how.value
     for _ in range(iterations):
-        row[:] = base
-        if hidden.shape[0] > 0:
-            k = min(np.searchsorted(cumulative, uniform(rng) * cumulative[-1]), n_colourings - 1)
-            for j in range(hidden.shape[0]):
-                row[_GOOD + hidden[j]] = colourings[k, j]
+        deal_world(row, base, belief, rng)
+        # the walk: each step plays the chosen child's move on `row`, until a child is added or the game ends
         node = 0
         depth = 0
         while row[_WINNER] == _RUNNING and depth < MAX_DEPTH:
@@ -257,12 +305,12 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32
                 legal[:n] = allowed
             else:
                 n = fast.legal_moves(row, legal)
-            c = child[node]
+            c = child[node]  # slot[code]: the child of `node` for that move, -1 for a move not tried yet
             while c >= 0:
                 slot[move[c]] = c
                 c = sibling[c]
             n_untried = 0
-            for i in range(n):
+            for i in range(n):  # every legal move's child gains one availability
                 found = slot[legal[i]]
                 if found >= 0:
                     avail[found] += 1
@@ -270,8 +318,7 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32
                     untried[n_untried] = legal[i]
                     n_untried += 1
             chosen = -1
-            if n_untried > 0:
-                code = untried[fast.random_below(rng, 0, n_untried)]
+            if n_untried > 0:  # expand: a move not tried yet, drawn at random, becomes the first child
                 chosen = int(size[0])
                 size[0] += 1
                 visits[chosen] = 0
@@ -279,21 +326,15 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32
                 reward[chosen] = 0.0
                 prior[chosen] = np.nan
                 actor[chosen] = mover
-                move[chosen] = code
+                move[chosen] = untried[fast.random_below(rng, 0, n_untried)]
                 child[chosen] = -1
                 sibling[chosen] = child[node]
                 child[node] = chosen
-            else:
+            else:  # select: the child with the best UCB score
                 best = -np.inf
                 for i in range(n):
                     found = slot[legal[i]]
-                    a = avail[found]
-                    log_a = _LOG[a] if a < _LOG_TABLE else math.log(a)
-                    if prior_visits > 0.0 and not math.isnan(prior[found]):  # scored
-                        mean = (reward[found] + prior_visits * prior[found]) / (visits[found] + prior_visits)
-                    else:
-                        mean = reward[found] / visits[found]
-                    score = mean + exploration * math.sqrt(log_a / visits[found])
+                    score = ucb(reward[found], visits[found], avail[found], prior[found], steering)
                     if score > best:
                         best = score
                         chosen = found
@@ -305,74 +346,69 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], hidden: NDArray[np.int32
             path[depth] = chosen
             depth += 1
             node = chosen
-            if prior_visits > 0.0 and visits[chosen] >= prior_after and math.isnan(prior[chosen]):
+            if steering.prior_visits > 0.0 and visits[chosen] >= steering.prior_after and math.isnan(prior[chosen]):
                 v0 = value_of_row(row, value[0], value[1], value[2], value[3])
                 prior[chosen] = v0 if mover == 0 else 1.0 - v0
             if n_untried > 0:
                 break
-        r0 = playout(row, rng, limit, params, evaluator, value, table, legal, forward, captures, cumulative_moves)
-        for d in range(depth):
+        r0 = playout(row, rng, how, legal, forward, captures, cumulative_moves)
+        for d in range(depth):  # the back-up: a visit, and the reward for the seat that chose
             nd = path[d]
             visits[nd] += 1
             reward[nd] += r0 if actor[nd] == 0 else 1.0 - r0
 
 
-KERNELS = (uniform, rollout_move, hand_value, leaf_value, playout, search_chunk)
+KERNELS = (uniform, rollout_move, hand_value, leaf_value, playout, deal_world, ucb, search_chunk)
 
 
-forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(fast, value, playout_policy))  # these inline all three
+forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(fast, value, playout_policy, heuristic))  # all inlined
 
 
 class Tree:
     """The search tree's arrays (node 0 is the root), grown by doubling."""
 
     def __init__(self, seat: int, capacity: int = 4096) -> None:
-        self.visits = np.zeros(capacity, dtype=np.int32)
-        self.avail = np.zeros(capacity, dtype=np.int32)
-        self.reward = np.zeros(capacity, dtype=np.float64)
-        self.prior = np.zeros(capacity, dtype=np.float64)
-        self.actor = np.zeros(capacity, dtype=np.int8)
-        self.move = np.zeros(capacity, dtype=np.int16)
-        self.child = np.full(capacity, -1, dtype=np.int32)
-        self.sibling = np.full(capacity, -1, dtype=np.int32)
-        self.size = np.ones(1, dtype=np.int64)
-        self.actor[0] = seat
-        self.move[0] = _ROOT_MOVE
+        self.nodes = Nodes(np.zeros(capacity, dtype=np.int32), np.zeros(capacity, dtype=np.int32),
+                           np.zeros(capacity, dtype=np.float64), np.zeros(capacity, dtype=np.float64),
+                           np.zeros(capacity, dtype=np.int8), np.zeros(capacity, dtype=np.int16),
+                           np.full(capacity, -1, dtype=np.int32), np.full(capacity, -1, dtype=np.int32),
+                           np.ones(1, dtype=np.int64))
+        self.nodes.actor[0] = seat
+        self.nodes.move[0] = _ROOT_MOVE
 
     def reserve(self, more: int) -> None:
         """Make room for `more` nodes beyond those in use."""
-        need = int(self.size[0]) + more
-        capacity = self.visits.shape[0]
+        need = int(self.nodes.size[0]) + more
+        capacity = self.nodes.visits.shape[0]
         if need <= capacity:
             return
         while capacity < need:
             capacity *= 2
-        for name in ("visits", "avail", "reward", "prior", "actor", "move", "child", "sibling"):
-            old = getattr(self, name)
-            new = np.zeros(capacity, dtype=old.dtype)
-            new[: old.shape[0]] = old
-            setattr(self, name, new)
+        grown = {}
+        for name in Nodes._fields:
+            old = getattr(self.nodes, name)
+            if name != "size":
+                new = np.zeros(capacity, dtype=old.dtype)
+                new[: old.shape[0]] = old
+                grown[name] = new
+        self.nodes = self.nodes._replace(**grown)
 
     def children(self, node: int) -> list[int]:
         """The nodes below `node`, newest first."""
         out = []
-        c = int(self.child[node])
+        c = int(self.nodes.child[node])
         while c >= 0:
             out.append(c)
-            c = int(self.sibling[c])
+            c = int(self.nodes.sibling[c])
         return out
 
     def root_children(self) -> dict[int, tuple[int, int, float]]:
         """Move code -> (visits, availability, summed reward for the root's seat) of every root child."""
-        return {int(self.move[c]): (int(self.visits[c]), int(self.avail[c]), float(self.reward[c]))
-                for c in self.children(0)}
+        n = self.nodes
+        return {int(n.move[c]): (int(n.visits[c]), int(n.avail[c]), float(n.reward[c])) for c in self.children(0)}
 
 
-def policy_params(policy: GeisterPolicy) -> NDArray[np.float64]:
-    return np.array([float(getattr(policy, name)) for name in PARAMS], dtype=np.float64)
-
-
-def belief_arrays(policy: BeliefPolicy) -> tuple[NDArray[np.int32], NDArray[np.int8], NDArray[np.float64]]:
+def belief_arrays(policy: BeliefPolicy) -> Belief:
     """The belief as the kernel takes it: hidden ghost ids, one row of colours per colouring, cumulative
     probabilities."""
     b = policy.belief
@@ -380,7 +416,7 @@ def belief_arrays(policy: BeliefPolicy) -> tuple[NDArray[np.int32], NDArray[np.i
     colourings = np.array([[1 if g in c else 0 for g in b.hidden] for c in b.colourings], dtype=np.int8)
     colourings = colourings.reshape(len(b.colourings), len(b.hidden))
     cumulative = np.cumsum(np.array(b.probabilities, dtype=np.float64))
-    return hidden, colourings, cumulative
+    return Belief(hidden, colourings, cumulative)
 
 
 @functools.cache
@@ -427,10 +463,12 @@ class FastExpertBot(IsmctsBot):
                         rng: random.Random) -> Tree:
         """Run the budget on `world` (its hidden enemy colours are re-dealt every iteration)."""
         base = fast.from_state(world)
-        hidden, colourings, cumulative = belief_arrays(policy)
+        belief = belief_arrays(policy)
         stream = np.array([rng.getrandbits(64)], dtype=np.uint64)
-        params = policy_params(policy)
         limit = policy.rollout_limit if self.rollout_limit is None else self.rollout_limit
+        how = Playouts(NO_LIMIT if limit is None else int(limit), policy.heuristic, self.evaluator, self.value,
+                       self.playout_table)
+        steering = Steering(self.exploration, self.prior_visits, self.prior_after)
         tree = Tree(seat)
         done = 0
         total = self.budget.iterations
@@ -440,10 +478,7 @@ class FastExpertBot(IsmctsBot):
             if chunk <= 0:
                 break
             tree.reserve(chunk)
-            search_chunk(base, allowed, hidden, colourings, cumulative, stream, chunk, self.exploration,
-                         int(limit if limit is not None else 1_000_000), params, self.evaluator, self.value,
-                         self.playout_table, self.prior_visits, self.prior_after, tree.visits, tree.avail,
-                         tree.reward, tree.prior, tree.actor, tree.move, tree.child, tree.sibling, tree.size)
+            search_chunk(base, allowed, belief, steering, how, tree.nodes, stream, chunk)
             done += chunk
             if total is None and time.perf_counter() >= deadline:
                 break

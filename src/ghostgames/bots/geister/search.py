@@ -7,7 +7,7 @@ evaluation for playouts cut short. Together with ISMCTS this is the strongest Ge
 - Playouts: leave when you can, take a ghost standing on your own corner, otherwise move at random;
   after `rollout_limit` plies the position is scored.
 - Evaluation: good ghosts alive, enemy good ghosts taken, danger of taking a fourth bad ghost, and how
-  close the best good ghost is to leaving.
+  close the best good ghost is to leaving (`heuristic.seat_worth`, its weights named in `Heuristic`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ghostgames.bots.base import SeatKnowledge
+from ghostgames.bots.geister.heuristic import FAR, HEURISTIC, Heuristic, seat_worth, win_chance
 from ghostgames.bots.geister.picture import GOOD, UNKNOWN, Picture, exit_distance, read, view_deductions
 from ghostgames.bots.policy import SearchPolicy
 from ghostgames.games.geister.actions import Move
@@ -52,10 +53,7 @@ def weighted_pick(weights: dict[int, float], rng: random.Random) -> int:
 
 class GeisterPolicy(SearchPolicy):
     rollout_limit = 14
-    push = 0.5  # chance that a playout move brings a good ghost closer to its exit
-    hunt = 0.5  # chance that a playout move captures when it can
-    bad_lost = 0.35  # worth to its owner of each bad ghost the enemy took (4 taken: the owner wins)
-    last_bad = 1.5  # extra worth of having a single bad ghost left
+    heuristic: Heuristic = HEURISTIC  # the playout's chances and the evaluation's weights (heuristic.py)
     belief_forward = 0.2  # log-odds of "good" gained per step a ghost took towards its exits
     belief_exposed = 0.6  # odds factor of "good" per move that ended next to one of our ghosts
 
@@ -137,13 +135,14 @@ class GeisterPolicy(SearchPolicy):
                 if target in home:
                     return m
                 captures.append(m)
-        if captures and rng.random() < self.hunt:
+        if captures and rng.random() < self.heuristic.hunt:
             return rng.choice(captures)
-        if forward and rng.random() < self.push:
+        if forward and rng.random() < self.heuristic.push:
             return rng.choice(forward)
         return rng.choice(legal)
 
     def evaluate(self, world: State[Any]) -> list[float]:
+        """Each seat's chance to win: a logistic of the two seats' `seat_worth` (heuristic.py)."""
         pos: list[int] = world.pos  # type: ignore[attr-defined]
         good: list[bool] = world.good  # type: ignore[attr-defined]
         turn: int = world.turn  # type: ignore[attr-defined]
@@ -152,14 +151,8 @@ class GeisterPolicy(SearchPolicy):
         for s in (0, 1):
             goods = [pos[g] for g in range(s * 8, s * 8 + 8) if pos[g] >= 0 and good[g]]
             bads_left = sum(1 for g in range(s * 8, s * 8 + 8) if pos[g] >= 0 and not good[g])
-            value = 1.0 * len(goods) + self.bad_lost * (4 - bads_left)
-            if bads_left == 1:
-                value += self.last_bad  # the enemy must avoid our last bad ghost
-            if goods:
-                nearest = min(EXIT_DISTANCE[s][sq] for sq in goods) + (1 if escape else 0)
-                value += 0.3 * max(0, 6 - nearest)
-                if nearest <= 1 and turn == s:
-                    value += 1.5
-            worth[s] = value
-        v0 = 1.0 / (1.0 + math.exp(-(worth[0] - worth[1])))
+            # moves the nearest good ghost needs to win: its steps to an exit, and one more to leave under `escape`
+            moves_to_win = min((EXIT_DISTANCE[s][sq] for sq in goods), default=FAR) + (1 if escape else 0)
+            worth[s] = seat_worth(len(goods), bads_left, moves_to_win, turn == s, self.heuristic)
+        v0 = win_chance(worth[0], worth[1])
         return [v0, 1.0 - v0]

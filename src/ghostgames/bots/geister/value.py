@@ -11,7 +11,7 @@ features (a linear part plus one hidden layer of ReLUs), and
     P(seat 0 wins) = sigmoid(score(features(row, 0)) - score(features(row, 1)))
 
 so swapping the seats gives exactly 1 - P, and a position both seats see alike is worth exactly 0.5.
-The weights are trained by self-play (`ghostgames train geister`, `training.py`) and shipped next to
+The weights are trained by self-play (`ghostgames train geister`, `learn/geister/value_training.py`) and shipped next to
 this file in `value-weights.npz` (a few tens of KB), read with numpy.
 
 Everything that runs per position is a `numba.njit(cache=True)` function written as plain loops, so a
@@ -28,7 +28,6 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from ghostgames.bots.geister.picture import exit_distance
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.board import NEIGHBOURS, SIZE
 from ghostgames.games.geister.jit import compiled, forget_stale_kernels
@@ -41,8 +40,7 @@ SEARCH_WEIGHTS_FILE = "search-value-weights.npz"  # the same, trained further on
 
 
 SQUARES = SIZE * SIZE
-# EXIT_DIST[owner, square]: steps from the square to the nearer exit corner `owner` plays towards.
-EXIT_DIST = np.array([[exit_distance(sq, owner) for sq in range(SQUARES)] for owner in (0, 1)], dtype=np.int32)
+EXIT_DISTANCE = fast.EXIT_DISTANCE  # [owner, square]: steps from the square to the nearer exit `owner` plays towards
 # NEAR[square, k]: the k-th neighbour of the square, -1 past the last one.
 NEAR = np.full((SQUARES, 4), -1, dtype=np.int32)
 for _sq in range(SQUARES):
@@ -68,7 +66,7 @@ EN_GOOD_TAKEABLE = 32  # enemy good ghosts next to one of mine, / 4
 EN_BAD_TAKEABLE = 33  # enemy bad ghosts next to one of mine, / 4
 PLY = 34  # moves played / 300 (at most 1)
 ESCAPE = 35  # 1 under the `escape` exit rule
-PLANES = 36  # 4 x 36 squares, turned to my side: my good, my bad, the enemy's good, the enemy's bad ghosts
+PLANES = ESCAPE + 1  # where 4 planes of SQUARES start, turned to my side: my good, my bad, enemy good, enemy bad
 FEATURES = PLANES + 4 * SQUARES
 PLY_SCALE = 300.0
 
@@ -94,7 +92,7 @@ def _nearest_good(s: Row, seat: int) -> tuple[int, int]:
     for g in range(seat * 8, seat * 8 + 8):
         sq = s[fast.POS + g]
         if sq >= 0 and s[fast.GOOD + g] == 1:
-            moves = EXIT_DIST[seat, sq] + escape
+            moves = EXIT_DISTANCE[seat, sq] + escape
             if moves < best_moves:
                 best, best_moves = g, moves
     return best, best_moves
@@ -112,7 +110,7 @@ def _wins_now(s: Row, seat: int) -> bool:
         if escape:
             if fast.IS_EXIT[seat, sq] == 1:
                 return True
-        elif EXIT_DIST[seat, sq] == 1:
+        elif EXIT_DISTANCE[seat, sq] == 1:
             for k in range(4):
                 near = NEAR[sq, k]
                 if near >= 0 and fast.IS_EXIT[seat, near] == 1:
@@ -184,7 +182,7 @@ def active_features(s: Row, me: int, index: NDArray[np.int32], amount: Floats) -
     for g in range(me * 8, me * 8 + 8):
         sq = s[fast.POS + g]
         if sq >= 0 and s[fast.GOOD + g] == 1:
-            m = EXIT_DIST[me, sq] + escape
+            m = EXIT_DISTANCE[me, sq] + escape
             if m <= 2:
                 close2 += 1
             if m <= 3:

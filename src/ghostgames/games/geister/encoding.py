@@ -59,10 +59,27 @@ SETUP_COUNT = 70
 MOVE_BASE = SETUP_COUNT
 ACTION_COUNT = SETUP_COUNT + SQUARES * len(DIRECTIONS)  # 214
 PLANES = 6
-VECTOR = 24
 PLY_SCALE = 300  # plies at which the fixed-scale length feature saturates
+GHOSTS_A_SEAT = 8  # the scale of the on-board counts
+GHOSTS_A_COLOUR = 4  # the scale of the captured counts
 
+# The board's planes and the vector's slots (the table above), named once: `encode_view` and the compiled
+# core's `fast.encode` both write by these names (tests/games/geister/test_fast_core.py checks they agree).
 OWN_GOOD, OWN_BAD, OWN_UNSET, ENEMY_UNKNOWN, ENEMY_GOOD, ENEMY_BAD = range(PLANES)
+SETUP_PHASE, PLAY_PHASE, OVER_PHASE = 0, 1, 2
+OWN_SET_UP, ENEMY_SET_UP = 3, 4
+OWN_TO_ACT, ENEMY_TO_ACT = 5, 6
+OWN_FIRST = 7  # the own seat moves first in the play phase
+ESCAPE_EXITS = 8  # the exit rule is `escape`
+DISCLOSE_ON = 9
+HAS_LIMIT = 10  # a move limit is set
+LIMIT_USED = 11  # ply / max_plies
+LENGTH = 12  # min(ply, PLY_SCALE) / PLY_SCALE
+OWN_GOOD_TAKEN, OWN_BAD_TAKEN, ENEMY_GOOD_TAKEN, ENEMY_BAD_TAKEN = 13, 14, 15, 16  # / GHOSTS_A_COLOUR
+OWN_ON_BOARD, ENEMY_ON_BOARD = 17, 18  # / GHOSTS_A_SEAT
+OWN_ESCAPED, ENEMY_ESCAPED = 19, 20
+WON, LOST, DRAWN = 21, 22, 23
+VECTOR = 24
 
 
 def relative_square(square: int, seat: int) -> int:
@@ -148,38 +165,38 @@ def encode_view(view: Mapping[str, Any]) -> dict[str, NDArray[np.float32]]:
         board[plane, row, col] = 1.0
 
     phase = view["phase"]
-    vector[0] = phase == "setup"
-    vector[1] = phase == "play"
-    vector[2] = phase == "over"
+    vector[SETUP_PHASE] = phase == "setup"
+    vector[PLAY_PHASE] = phase == "play"
+    vector[OVER_PHASE] = phase == "over"
     set_up = view["set_up"]
-    vector[3] = bool(set_up[seat])
-    vector[4] = bool(set_up[enemy])
+    vector[OWN_SET_UP] = bool(set_up[seat])
+    vector[ENEMY_SET_UP] = bool(set_up[enemy])
     to_act = view["to_act"]
-    vector[5] = seat in to_act
-    vector[6] = enemy in to_act
-    vector[7] = view["first"] == seat
+    vector[OWN_TO_ACT] = seat in to_act
+    vector[ENEMY_TO_ACT] = enemy in to_act
+    vector[OWN_FIRST] = view["first"] == seat
     options = view["options"]
-    vector[8] = options.get("exit") == "escape"
-    vector[9] = bool(options.get("disclose"))
+    vector[ESCAPE_EXITS] = options.get("exit") == "escape"
+    vector[DISCLOSE_ON] = bool(options.get("disclose"))
     ply = int(view["ply"])
     max_plies = options.get("max_plies")
     if max_plies:
-        vector[10] = 1.0
-        vector[11] = min(ply, max_plies) / max_plies
-    vector[12] = min(ply, PLY_SCALE) / PLY_SCALE
+        vector[HAS_LIMIT] = 1.0
+        vector[LIMIT_USED] = min(ply, max_plies) / max_plies
+    vector[LENGTH] = min(ply, PLY_SCALE) / PLY_SCALE
     captured = view["captured"]  # captured[s]: ghosts of seat s taken by the other side
-    vector[13] = captured[seat]["good"] / 4
-    vector[14] = captured[seat]["bad"] / 4
-    vector[15] = captured[enemy]["good"] / 4
-    vector[16] = captured[enemy]["bad"] / 4
-    vector[17] = on_board[seat] / 8
-    vector[18] = on_board[enemy] / 8
-    vector[19] = escaped[seat]
-    vector[20] = escaped[enemy]
+    vector[OWN_GOOD_TAKEN] = captured[seat]["good"] / GHOSTS_A_COLOUR
+    vector[OWN_BAD_TAKEN] = captured[seat]["bad"] / GHOSTS_A_COLOUR
+    vector[ENEMY_GOOD_TAKEN] = captured[enemy]["good"] / GHOSTS_A_COLOUR
+    vector[ENEMY_BAD_TAKEN] = captured[enemy]["bad"] / GHOSTS_A_COLOUR
+    vector[OWN_ON_BOARD] = on_board[seat] / GHOSTS_A_SEAT
+    vector[ENEMY_ON_BOARD] = on_board[enemy] / GHOSTS_A_SEAT
+    vector[OWN_ESCAPED] = escaped[seat]
+    vector[ENEMY_ESCAPED] = escaped[enemy]
     outcome = view.get("outcome")
     if outcome:
         result = outcome["results"][seat]["result"]
-        vector[21] = result == "win"
-        vector[22] = result == "loss"
-        vector[23] = result == "draw"
+        vector[WON] = result == "win"
+        vector[LOST] = result == "loss"
+        vector[DRAWN] = result == "draw"
     return {"board": board, "vector": vector}

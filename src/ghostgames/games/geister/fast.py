@@ -18,7 +18,7 @@ One game is one row of int32, `FIELDS` long (a batch is a 2-D array, one game pe
     WINNER              RUNNING (-1), the winning seat, or DRAW (2)
     REASON              why the game ended: an index into ENDINGS (the reference's codes; 0 while running)
     ESCAPE_RULE         1: exit rule `escape`, 0: `reach`
-    MAX_PLIES           the move limit, 0 for none
+    PLY_LIMIT           the move limit (the `max_plies` option), 0 for none
     DISCLOSE            1: the `disclose` option is on
 
 A move is a code `square * 4 + direction` (directions 0..3 = n, e, s, w, absolute as in board.py); a step
@@ -43,11 +43,13 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from ghostgames.games.geister import encoding as enc
 from ghostgames.games.geister import reasons
 from ghostgames.games.geister.board import DIRECTIONS, EXITS, START, step
 from ghostgames.games.geister.encoding import MOVE_BASE, PLY_SCALE, SETUP_COUNT
 from ghostgames.games.geister.jit import compiled, compiled_parallel
 from ghostgames.games.geister.state import ESCAPES
+from ghostgames.rules.chance import derive_rng
 from ghostgames.rules.reasons import Reason
 
 if TYPE_CHECKING:
@@ -60,9 +62,12 @@ Rng = NDArray[np.uint64]
 
 # --- the layout of one game ------------------------------------------------------------------------------
 POS, GOOD, BOARD = 0, 16, 32
-TURN, PLY, FIRST, SET_UP, WINNER, REASON, ESCAPE_RULE, MAX_PLIES, DISCLOSE = 68, 69, 70, 71, 73, 74, 75, 76, 77
+TURN, PLY, FIRST, SET_UP, WINNER, REASON, ESCAPE_RULE, PLY_LIMIT, DISCLOSE = 68, 69, 70, 71, 73, 74, 75, 76, 77
 FIELDS = 78
-CAPTURED, ESCAPED, EMPTY, UNSET = -1, -2, -1, -1
+# What a field holds for "nothing there", one name per field (the fields never mix, so the values may repeat):
+CAPTURED, ESCAPED = -1, -2  # POS of a ghost off the board (so "on the board" is POS >= 0)
+EMPTY = -1  # BOARD of a square without a ghost (a ghost id is 0..15)
+UNSET = -1  # GOOD before its owner's setup (then 1 good, 0 bad)
 RUNNING, DRAW = -1, 2
 # The reference's ending codes (reasons.py), numbered for the compiled code; 0 while the game runs.
 ENDINGS: tuple[Reason | None, ...] = (None, *reasons.ENDINGS)
@@ -140,7 +145,7 @@ def new_game(s: Board, escape: int, max_plies: int, disclose: int, first: int) -
     s[WINNER] = RUNNING
     s[REASON] = NO_REASON
     s[ESCAPE_RULE] = escape
-    s[MAX_PLIES] = max_plies
+    s[PLY_LIMIT] = max_plies
     s[DISCLOSE] = disclose
 
 
@@ -234,7 +239,7 @@ def apply_move(s: Board, code: int) -> int:
             winner, reason = seat, REACHED
     s[PLY] += 1
     s[TURN] = 1 - seat
-    if winner == RUNNING and s[MAX_PLIES] > 0 and s[PLY] >= s[MAX_PLIES]:
+    if winner == RUNNING and s[PLY_LIMIT] > 0 and s[PLY] >= s[PLY_LIMIT]:
         winner, reason = DRAW, LIMIT
     s[WINNER] = winner
     s[REASON] = reason
@@ -402,57 +407,61 @@ def encode(s: Board, seat: int, board: NDArray[np.float32], vector: NDArray[np.f
     for g in range(16):
         sq = s[POS + g]
         owner = g >> 3
+        mine = owner == seat
+        colour = s[GOOD + g]
         if sq < 0:
             if sq == ESCAPED:
-                vector[19 if owner == seat else 20] = 1.0
+                vector[enc.OWN_ESCAPED if mine else enc.ENEMY_ESCAPED] = 1.0
+            elif colour == 1:
+                vector[enc.OWN_GOOD_TAKEN if mine else enc.ENEMY_GOOD_TAKEN] += 1.0 / enc.GHOSTS_A_COLOUR
             else:
-                colour = s[GOOD + g]
-                index = (13 if owner == seat else 15) + (0 if colour == 1 else 1)
-                vector[index] += 0.25
+                vector[enc.OWN_BAD_TAKEN if mine else enc.ENEMY_BAD_TAKEN] += 1.0 / enc.GHOSTS_A_COLOUR
             continue
-        colour = s[GOOD + g]
-        if owner == seat:
+        if mine:
             own_on_board += 1
-            plane = 2 if colour == UNSET else (0 if colour == 1 else 1)
+            plane = enc.OWN_UNSET if colour == UNSET else (enc.OWN_GOOD if colour == 1 else enc.OWN_BAD)
         else:
             enemy_on_board += 1
-            plane = 3 if (not disclosed or colour == UNSET) else (4 if colour == 1 else 5)
+            if not disclosed or colour == UNSET:
+                plane = enc.ENEMY_UNKNOWN
+            else:
+                plane = enc.ENEMY_GOOD if colour == 1 else enc.ENEMY_BAD
         rel = sq if seat == 0 else SQUARES - 1 - sq
         board[plane, ROW_OF[rel], COLUMN_OF[rel]] = 1.0
     set_up_own = s[SET_UP + seat] == 1
     set_up_enemy = s[SET_UP + enemy] == 1
     in_setup = not (s[SET_UP] == 1 and s[SET_UP + 1] == 1)
     if over:
-        vector[2] = 1.0
+        vector[enc.OVER_PHASE] = 1.0
     elif in_setup:
-        vector[0] = 1.0
-        vector[5] = 0.0 if set_up_own else 1.0
-        vector[6] = 0.0 if set_up_enemy else 1.0
+        vector[enc.SETUP_PHASE] = 1.0
+        vector[enc.OWN_TO_ACT] = 0.0 if set_up_own else 1.0
+        vector[enc.ENEMY_TO_ACT] = 0.0 if set_up_enemy else 1.0
     else:
-        vector[1] = 1.0
-        vector[5] = 1.0 if s[TURN] == seat else 0.0
-        vector[6] = 1.0 if s[TURN] == enemy else 0.0
-    vector[3] = 1.0 if set_up_own else 0.0
-    vector[4] = 1.0 if set_up_enemy else 0.0
-    vector[7] = 1.0 if s[FIRST] == seat else 0.0
-    vector[8] = 1.0 if s[ESCAPE_RULE] == 1 else 0.0
-    vector[9] = 1.0 if s[DISCLOSE] == 1 else 0.0
+        vector[enc.PLAY_PHASE] = 1.0
+        vector[enc.OWN_TO_ACT] = 1.0 if s[TURN] == seat else 0.0
+        vector[enc.ENEMY_TO_ACT] = 1.0 if s[TURN] == enemy else 0.0
+    vector[enc.OWN_SET_UP] = 1.0 if set_up_own else 0.0
+    vector[enc.ENEMY_SET_UP] = 1.0 if set_up_enemy else 0.0
+    vector[enc.OWN_FIRST] = 1.0 if s[FIRST] == seat else 0.0
+    vector[enc.ESCAPE_EXITS] = 1.0 if s[ESCAPE_RULE] == 1 else 0.0
+    vector[enc.DISCLOSE_ON] = 1.0 if s[DISCLOSE] == 1 else 0.0
     ply = s[PLY]
-    limit = s[MAX_PLIES]
+    limit = s[PLY_LIMIT]
     if limit > 0:
-        vector[10] = 1.0
-        vector[11] = min(ply, limit) / limit
-    vector[12] = min(ply, PLY_SCALE) / PLY_SCALE
-    vector[17] = own_on_board / 8
-    vector[18] = enemy_on_board / 8
+        vector[enc.HAS_LIMIT] = 1.0
+        vector[enc.LIMIT_USED] = min(ply, limit) / limit
+    vector[enc.LENGTH] = min(ply, PLY_SCALE) / PLY_SCALE
+    vector[enc.OWN_ON_BOARD] = own_on_board / enc.GHOSTS_A_SEAT
+    vector[enc.ENEMY_ON_BOARD] = enemy_on_board / enc.GHOSTS_A_SEAT
     if over:
         winner = s[WINNER]
         if winner == DRAW:
-            vector[23] = 1.0
+            vector[enc.DRAWN] = 1.0
         elif winner == seat:
-            vector[21] = 1.0
+            vector[enc.WON] = 1.0
         else:
-            vector[22] = 1.0
+            vector[enc.LOST] = 1.0
 
 
 @compiled
@@ -529,17 +538,82 @@ def _observe(s: Board, boards: NDArray[np.float32], vectors: NDArray[np.float32]
     legal_mask(s, seat, masks[i])
 
 
+@compiled
+def _reset_game(states: Board, rng: Rng, i: int, escape: int, max_plies: int, disclose: int, first: int,
+                boards: NDArray[np.float32], vectors: NDArray[np.float32], masks: NDArray[np.int8],
+                seats: NDArray[np.int8]) -> None:
+    _start(states[i], rng, i, escape, max_plies, disclose, first)
+    _observe(states[i], boards, vectors, masks, seats, i)
+
+
+@compiled
+def _step_game(states: Board, rng: Rng, actions: NDArray[np.int64], i: int, escape: int, max_plies: int,
+               disclose: int, first: int, boards: NDArray[np.float32], vectors: NDArray[np.float32],
+               masks: NDArray[np.int8], seats: NDArray[np.int8], rewards: NDArray[np.float32],
+               done: NDArray[np.bool_], winners: NDArray[np.int8]) -> None:
+    s = states[i]
+    apply_index(s, seat_to_act(s), int(actions[i]))
+    winner = s[WINNER]
+    rewards[i, 0] = 0.0
+    rewards[i, 1] = 0.0
+    winners[i] = winner
+    done[i] = winner != RUNNING
+    if winner != RUNNING:
+        if winner != DRAW:
+            rewards[i, winner] = 1.0
+            rewards[i, 1 - winner] = -1.0
+        _start(s, rng, i, escape, max_plies, disclose, first)
+    _observe(s, boards, vectors, masks, seats, i)
+
+
+# Each batch kernel comes twice: spread over numba's threads, and in the calling thread alone. With one
+# thread the second is used, so a one-thread batch never waits for a hand-off to a worker (under load that
+# hand-off cost numba's workqueue layer up to 3x; ghostgames/numba_threads.py says why that layer).
 @compiled_parallel
+def _batch_reset_spread(states: Board, rng: Rng, escape: int, max_plies: int, disclose: int, first: int,
+                        boards: NDArray[np.float32], vectors: NDArray[np.float32], masks: NDArray[np.int8],
+                        seats: NDArray[np.int8]) -> None:
+    for i in numba.prange(states.shape[0]):
+        _reset_game(states, rng, i, escape, max_plies, disclose, first, boards, vectors, masks, seats)
+
+
+@compiled
+def _batch_reset_here(states: Board, rng: Rng, escape: int, max_plies: int, disclose: int, first: int,
+                      boards: NDArray[np.float32], vectors: NDArray[np.float32], masks: NDArray[np.int8],
+                      seats: NDArray[np.int8]) -> None:
+    for i in range(states.shape[0]):
+        _reset_game(states, rng, i, escape, max_plies, disclose, first, boards, vectors, masks, seats)
+
+
 def batch_reset(states: Board, rng: Rng, escape: int, max_plies: int, disclose: int, first: int,
                 boards: NDArray[np.float32], vectors: NDArray[np.float32], masks: NDArray[np.int8],
                 seats: NDArray[np.int8]) -> None:
-    """Start every game of the batch and write the first observation of each (for the seat to act)."""
-    for i in numba.prange(states.shape[0]):
-        _start(states[i], rng, i, escape, max_plies, disclose, first)
-        _observe(states[i], boards, vectors, masks, seats, i)
+    """Start every game of the batch and write the first observation of each (for the seat to act), on
+    numba's current number of threads."""
+    kernel = _batch_reset_spread if numba.get_num_threads() > 1 else _batch_reset_here
+    kernel(states, rng, escape, max_plies, disclose, first, boards, vectors, masks, seats)
 
 
 @compiled_parallel
+def _batch_step_spread(states: Board, rng: Rng, actions: NDArray[np.int64], escape: int, max_plies: int,
+                       disclose: int, first: int, boards: NDArray[np.float32], vectors: NDArray[np.float32],
+                       masks: NDArray[np.int8], seats: NDArray[np.int8], rewards: NDArray[np.float32],
+                       done: NDArray[np.bool_], winners: NDArray[np.int8]) -> None:
+    for i in numba.prange(states.shape[0]):
+        _step_game(states, rng, actions, i, escape, max_plies, disclose, first, boards, vectors, masks, seats,
+                   rewards, done, winners)
+
+
+@compiled
+def _batch_step_here(states: Board, rng: Rng, actions: NDArray[np.int64], escape: int, max_plies: int,
+                     disclose: int, first: int, boards: NDArray[np.float32], vectors: NDArray[np.float32],
+                     masks: NDArray[np.int8], seats: NDArray[np.int8], rewards: NDArray[np.float32],
+                     done: NDArray[np.bool_], winners: NDArray[np.int8]) -> None:
+    for i in range(states.shape[0]):
+        _step_game(states, rng, actions, i, escape, max_plies, disclose, first, boards, vectors, masks, seats,
+                   rewards, done, winners)
+
+
 def batch_step(states: Board, rng: Rng, actions: NDArray[np.int64], escape: int, max_plies: int, disclose: int,
                first: int, boards: NDArray[np.float32], vectors: NDArray[np.float32], masks: NDArray[np.int8],
                seats: NDArray[np.int8], rewards: NDArray[np.float32], done: NDArray[np.bool_],
@@ -547,20 +621,9 @@ def batch_step(states: Board, rng: Rng, actions: NDArray[np.int64], escape: int,
     """Each game's seat to act plays its action (legal: the caller checked it against the mask). A game
     that ends reports its rewards (+1 win, -1 loss, 0 draw per seat), `done` and its winner (-1 running,
     seat, 2 draw), and starts again at once: the observation is then the new game's first one."""
-    for i in numba.prange(states.shape[0]):
-        s = states[i]
-        apply_index(s, seat_to_act(s), int(actions[i]))
-        winner = s[WINNER]
-        rewards[i, 0] = 0.0
-        rewards[i, 1] = 0.0
-        winners[i] = winner
-        done[i] = winner != RUNNING
-        if winner != RUNNING:
-            if winner != DRAW:
-                rewards[i, winner] = 1.0
-                rewards[i, 1 - winner] = -1.0
-            _start(s, rng, i, escape, max_plies, disclose, first)
-        _observe(s, boards, vectors, masks, seats, i)
+    kernel = _batch_step_spread if numba.get_num_threads() > 1 else _batch_step_here
+    kernel(states, rng, actions, escape, max_plies, disclose, first, boards, vectors, masks, seats, rewards, done,
+           winners)
 
 
 @compiled
@@ -577,10 +640,21 @@ def random_action(s: Board, rng: Rng, i: int) -> int:
 
 
 @compiled_parallel
-def batch_random_actions(states: Board, rng: Rng, out: NDArray[np.int64]) -> None:
-    """random_action for every game of the batch (stream i of `rng` for game i)."""
+def _batch_random_actions_spread(states: Board, rng: Rng, out: NDArray[np.int64]) -> None:
     for i in numba.prange(states.shape[0]):
         out[i] = random_action(states[i], rng, i)
+
+
+@compiled
+def _batch_random_actions_here(states: Board, rng: Rng, out: NDArray[np.int64]) -> None:
+    for i in range(states.shape[0]):
+        out[i] = random_action(states[i], rng, i)
+
+
+def batch_random_actions(states: Board, rng: Rng, out: NDArray[np.int64]) -> None:
+    """random_action for every game of the batch (stream i of `rng` for game i), on numba's current threads."""
+    kernel = _batch_random_actions_spread if numba.get_num_threads() > 1 else _batch_random_actions_here
+    kernel(states, rng, out)
 
 
 # --- to and from the reference ------------------------------------------------------------------------------
@@ -616,7 +690,7 @@ def to_json(s: Board, seed: int = 0) -> dict[str, Any]:
     from ghostgames.rules.contract import Outcome
 
     winner = int(s[WINNER])
-    max_plies = int(s[MAX_PLIES]) or None
+    max_plies = int(s[PLY_LIMIT]) or None
     outcome = None
     ending = ENDINGS[int(s[REASON])]
     if winner == DRAW:
@@ -639,7 +713,9 @@ def to_json(s: Board, seed: int = 0) -> dict[str, Any]:
     }
 
 
-def new_rng(seed: int, streams: int = 1) -> Rng:
-    """`streams` independent random streams from one seed (numpy's SeedSequence spreads the seed)."""
-    return np.random.SeedSequence(seed).generate_state(streams, dtype=np.uint64).astype(np.uint64)
+def new_rng(seed: int, streams: int = 1, label: str = "streams") -> Rng:
+    """`streams` random streams for one purpose (`label`) of a seed, started from `derive_rng(seed, label)`:
+    the one seeding scheme of rules/chance.py."""
+    starts = derive_rng(seed, "geister-core", label)
+    return np.array([starts.getrandbits(64) for _ in range(streams)], dtype=np.uint64)
 

@@ -8,17 +8,10 @@ other modules keeps running their old code after they change, unless its cache i
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar, cast
-
-# numba's OpenMP threads spin while they wait for each other; on a busy machine (more runnable threads than
-# cores) a batch step then waits for a descheduled spinner: 2 threads ran 50x slower than 1 at load 9 on our
-# 2 cores, and 1.3x faster than 1 once the waiting threads sleep instead. OpenMP reads this when the first
-# parallel kernel starts its threads, which is after any kernel was compiled here. A user's own setting wins.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numba
 

@@ -71,7 +71,7 @@ MOVES_IF_BLOCKED: tuple[dict[int, tuple[Move, ...]], ...] = (
 
 
 # A game of Geister rarely passes 200 moves (the competition stops at 300); more is a game nobody ends.
-MAX_PLIES = 1000
+MAX_PLIES_CEILING = 1000  # the largest `max_plies` a table may set
 
 
 class GeisterOptions(BaseModel):
@@ -83,7 +83,7 @@ class GeisterOptions(BaseModel):
         "escape: a good ghost on an exit corner uses one more move to leave the board",
     )
     max_plies: int | None = Field(
-        None, ge=1, le=MAX_PLIES, description="moves (both sides counted) before the game is a draw"
+        None, ge=1, le=MAX_PLIES_CEILING, description="moves (both sides counted) before the game is a draw"
     )
     disclose: bool = Field(
         False,

@@ -213,11 +213,16 @@ class GhooostState(State[GhooostAction]):
         self.optional_replay = False  # the seat to move is in an extra turn it may end with `done`
         self.log: list[tuple[int | None, str]] = []
 
-    def deal(self, starter: int) -> list[Event]:
-        """A fresh round: shuffle from the seed and the round number, 4 cards a hand, the mansions, the crypt."""
+    def deal(self, starter: int, cards: list[int] | None = None) -> list[Event]:
+        """A fresh round: shuffle from the seed and the round number, 4 cards a hand, the mansions, the crypt.
+        `cards` (the whole deck in dealing order, as kinds) replaces the shuffle, for callers that draw the
+        chance themselves."""
         self._empty_round(starter)
-        cards = deck_cards(self.options.deck)
-        derive_rng(self.seed, "round", self.round).shuffle(cards)
+        if cards is None:
+            cards = deck_cards(self.options.deck)
+            derive_rng(self.seed, "round", self.round).shuffle(cards)
+        else:
+            cards = list(cards)
         p, size = self.players, MANSION_SIZE[self.players]
         for s in range(p):
             hand = self.hands[s]

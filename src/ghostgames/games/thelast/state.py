@@ -135,12 +135,16 @@ class TheLastState(State[TheLastAction]):
         self._plans: dict[int, tuple[tuple[int, int, int, int], WorldPlan]] = {}  # see _world_plan
 
     # --- dealing ----------------------------------------------------------------------------------
-    def deal_round(self, events: list[Event]) -> None:
-        """Shuffle and deal round `self.round` (0-based) from its own generator, then start its first trick."""
+    def deal_round(self, events: list[Event], deck: list[int] | None = None, first: int | None = None) -> None:
+        """Shuffle and deal round `self.round` (0-based) from its own generator, then start its first trick.
+        `deck` (the shuffled cards, top first: hands, then the points pile; any cards past those are the spare)
+        and `first` (the leader) replace the generator's, for callers that draw the chance themselves."""
         rng = derive_rng(self.seed, "round", self.round + 1)
-        deck = list(DECK)
-        rng.shuffle(deck)
-        first = rng.randrange(self.players)
+        shuffled = list(DECK)
+        rng.shuffle(shuffled)
+        drawn_first = rng.randrange(self.players)
+        deck = shuffled if deck is None else list(deck)
+        first = drawn_first if first is None else first
         size = HAND_SIZE[self.players]
         count = len(self.hands)
         for p in range(count):

@@ -1,0 +1,265 @@
+"""Fitting the weights the Geister belief's models read with (bots/geister/belief-weights.json:
+belief.WEIGHTS, SEARCH_WEIGHTS, RUNNER_WEIGHTS), for `ghostgames train geister-belief`.
+
+Two sets of games, seats and exit rules mixed, are played to the end: `games` between the simple bots
+(rules, charge, defender and expert-v1 with a tiny budget) and `search_games` between search bots at a
+tenth of `hard`'s budget (`search_pairs`), which play nothing like the simple ones: a model fitted on one
+set reads the other badly (the report shows it), and the opponents of `hard` come from both, so the belief
+mixes models of both kinds of player (belief.MODELS, belief.model_shares). Every few plies each seat's
+view gives the public features of the enemy's hidden ghosts, and the true colours (read from the state,
+here only, to label the data) are recorded. Each model's weights maximise the conditional likelihood of
+the true colouring among those still possible (a conditional logit, L2-regularised, Adam with numpy)
+over the first three quarters of its games: "simple" on the simple games, "search" on the search games,
+"runner" on the simple games where `charge` plays both seats. The last quarter is held out: the report
+compares there the per-ghost log-loss and accuracy of the uniform belief (every possible colouring
+equally likely), of the shipped weights and of the weights fitted on that part.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ghostgames.bots import Bot, Budget, SeatKnowledge, get_bot
+from ghostgames.bots.geister.belief import (
+    FEATURES,
+    RUNNER_WEIGHTS,
+    SEARCH_WEIGHTS,
+    WEIGHTS,
+    Model,
+    certainly_bad,
+    features,
+)
+from ghostgames.bots.geister.expert import BeliefPolicy
+from ghostgames.bots.geister.fast_search import FastExpertBot
+from ghostgames.bots.geister.picture import read
+from ghostgames.games import get_game
+from ghostgames.rules.chance import derive_rng
+
+PAIRS = [
+    ("rules", "charge"), ("rules", "defender"), ("charge", "defender"), ("rules", "rules"),
+    ("charge", "charge"), ("defender", "defender"), ("expert-v1:40", "rules"), ("expert-v1:40", "charge"),
+    ("expert-v1:40", "defender"), ("expert-v1:40", "expert-v1:40"),
+]  # fmt: skip
+# The expert in the search games reads the enemy with these weights (the fit on the simple games alone,
+# shipped before 2 December 2026), not with belief.WEIGHTS, so that the data does not change with the
+# weights fitted on it.
+DATA_WEIGHTS = {
+    "forward": 0.689, "backward": -0.400, "sideways": -0.366, "captures": -0.380, "exposed": -1.302,
+    "fled": 0.055, "never_moved": 0.007, "distance": -0.001, "attacked": -0.310, "share": 0.686,
+}
+SEARCH_ITERATIONS = 20_000  # the expert's budget in the search games (expert-v1 gets 900 of every 20,000)
+
+
+def search_pairs(iterations: int = SEARCH_ITERATIONS) -> list[tuple[str, str]]:
+    """The pairs of the search games, the expert searching `iterations` a move."""
+    e, v1 = f"expert:{iterations}", f"expert-v1:{max(1, iterations * 900 // 20_000)}"
+    return [(e, v1), (v1, v1), (e, v1), (e, e)]
+
+
+SEARCH_PAIRS = search_pairs()
+EVERY = 3  # plies between snapshots
+
+
+class _DataBelief(BeliefPolicy):
+    belief_models = (Model(1.0, DATA_WEIGHTS),)
+
+
+def player(name: str) -> Bot:
+    """The bot of that name; the expert reads with DATA_WEIGHTS."""
+    base, _, count = name.partition(":")
+    if base == "expert":
+        return FastExpertBot(Budget(iterations=int(count)), _DataBelief, exploration=0.5)
+    return get_bot(name)
+
+
+Snapshot = dict[str, Any]  # x: features per candidate, good: labels, goods: how many are good
+
+
+def play(kind: str, index: int, seed: int, search_iterations: int = SEARCH_ITERATIONS) -> list[Snapshot]:
+    """One game of a set ("simple" or "search"); the snapshots of both seats along it."""
+    pairs = search_pairs(search_iterations) if kind == "search" else PAIRS
+    bots = pairs[index % len(pairs)]
+    if index // len(pairs) % 2:
+        bots = (bots[1], bots[0])
+    options: dict[str, Any] = {"exit": "reach" if index % 3 == 2 else "escape", "max_plies": 300}
+    rng = derive_rng(seed, "fit-belief", index)
+    state = get_game("geister").new(2, options, seed=rng.randrange(2**63))
+    players = [player(name) for name in bots]
+    snapshots: list[Snapshot] = []
+    while state.to_act():
+        seat = min(state.to_act())
+        if state.ply % EVERY == 0 and not state.setup_phase():  # type: ignore[attr-defined]
+            for observer in (0, 1):
+                snapshots.extend(snapshot(state, observer, kind, index))
+        state.apply(seat, players[seat].choose(SeatKnowledge(state, seat), random.Random(rng.randrange(2**63))))
+    return snapshots
+
+
+def snapshot(state: Any, observer: int, kind: str, index: int) -> list[Snapshot]:
+    view = state.view(observer)
+    picture = read(view)
+    feats = features(picture, list(view["moves"]))
+    hidden = sorted(feats)
+    candidates = [g for g in hidden if not certainly_bad(picture, g)]
+    goods = sum(1 for g in candidates if state.good[g])
+    if not candidates or goods in (0, len(candidates)):
+        return []  # nothing left to guess
+    return [{
+        "set": kind,
+        "game": index,
+        "x": [feats[g] for g in candidates],
+        "good": [bool(state.good[g]) for g in candidates],
+        "goods": goods,
+    }]
+
+
+def groups(snaps: list[Snapshot]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Snapshots batched by (candidates, goods): X (G, n, F), the colourings M (m, n), the true one (G,)."""
+    by_shape: dict[tuple[int, int], list[Snapshot]] = {}
+    for s in snaps:
+        by_shape.setdefault((len(s["x"]), s["goods"]), []).append(s)
+    out = []
+    for (n, k), batch in by_shape.items():
+        subsets = list(combinations(range(n), k))
+        index = {frozenset(c): i for i, c in enumerate(subsets)}
+        m = np.zeros((len(subsets), n))
+        for i, c in enumerate(subsets):
+            m[i, list(c)] = 1.0
+        x = np.array([s["x"] for s in batch], dtype=float)
+        true = np.array([index[frozenset(j for j, good in enumerate(s["good"]) if good)] for s in batch])
+        out.append((x, m, true))
+    return out
+
+
+def log_likelihood(theta: np.ndarray, batches: list[Any], l2: float) -> tuple[float, np.ndarray, int]:
+    total, grad, count = 0.0, np.zeros_like(theta), 0
+    for x, m, true in batches:
+        scores = x @ theta  # (G, n)
+        logits = scores @ m.T  # (G, m)
+        top = logits.max(axis=1, keepdims=True)
+        p = np.exp(logits - top)
+        z = p.sum(axis=1, keepdims=True)
+        p /= z
+        rows = np.arange(len(true))
+        total += float((logits[rows, true] - top[:, 0] - np.log(z[:, 0])).sum())
+        chosen = m[true] - p @ m  # (G, n): observed minus expected "is good"
+        grad += np.einsum("gn,gnf->f", chosen, x)
+        count += len(true)
+    return total - l2 * float(theta @ theta) * count, grad - 2 * l2 * theta * count, count
+
+
+def fit(batches: list[Any], l2: float, steps: int = 800) -> np.ndarray:
+    """Adam on the mean conditional log-likelihood."""
+    theta = np.zeros(len(FEATURES))
+    mom, var = np.zeros_like(theta), np.zeros_like(theta)
+    for t in range(1, steps + 1):
+        _, grad, count = log_likelihood(theta, batches, l2)
+        g = grad / count
+        mom = 0.9 * mom + 0.1 * g
+        var = 0.999 * var + 0.001 * g * g
+        theta += 0.05 * (mom / (1 - 0.9**t)) / (np.sqrt(var / (1 - 0.999**t)) + 1e-8)
+    return theta
+
+
+def marginal_scores(snaps: list[Snapshot], theta: np.ndarray | None) -> tuple[float, float, int]:
+    """Per-ghost log-loss and accuracy of the belief's marginals (theta None: the uniform belief)."""
+    loss, right, count = 0.0, 0, 0
+    for s in snaps:
+        x = np.array(s["x"])
+        n, k = len(s["good"]), s["goods"]
+        subsets = list(combinations(range(n), k))
+        m = np.zeros((len(subsets), n))
+        for i, c in enumerate(subsets):
+            m[i, list(c)] = 1.0
+        scores = x @ theta if theta is not None else np.zeros(n)
+        logits = m @ scores
+        p = np.exp(logits - logits.max())
+        p /= p.sum()
+        marginal = np.clip(p @ m, 1e-6, 1 - 1e-6)
+        for q, good in zip(marginal, s["good"], strict=True):
+            loss -= math.log(q if good else 1 - q)
+            right += int((q > 0.5) == good) if abs(q - 0.5) > 1e-9 else 0
+            count += 1
+    return loss / count, right / count, count
+
+
+@dataclass(frozen=True)
+class BeliefFitSpec:
+    games: int = 1600  # games between the simple bots
+    search_games: int = 240  # games between search bots
+    seed: int = 1
+    l2: float = 0.01
+    search_iterations: int = SEARCH_ITERATIONS
+
+    def recipe(self) -> str:
+        return (f"--games {self.games} --search-games {self.search_games} --seed {self.seed} --l2 {self.l2}"
+                f" --search-iterations {self.search_iterations}")
+
+
+def snapshots(spec: BeliefFitSpec, workers: int = 1, done: Callable[[], None] | None = None) -> list[Snapshot]:
+    """The snapshots of both sets of games, in game order; `workers` > 1 plays them in processes."""
+    games = [(kind, index) for kind, count in (("simple", spec.games), ("search", spec.search_games))
+             for index in range(count)]
+    out: list[Snapshot] = []
+    if workers <= 1:
+        played: Iterable[list[Snapshot]] = (play(kind, index, spec.seed, spec.search_iterations)
+                                            for kind, index in games)
+        for snaps in played:
+            out.extend(snaps)
+            if done is not None:
+                done()
+        return out
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for snaps in pool.map(play, [k for k, _ in games], [i for _, i in games], [spec.seed] * len(games),
+                              [spec.search_iterations] * len(games)):
+            out.extend(snaps)
+            if done is not None:
+                done()
+    return out
+
+
+def fit_weights(spec: BeliefFitSpec, snaps: list[Snapshot]) -> tuple[dict[str, dict[str, float]], dict[str, Any]]:
+    """The three fitted weight sets ("simple", "search", "runner") and, for each, the held-out scores of the
+    uniform belief, the shipped weight sets and the fit."""
+    games = {"simple": spec.games, "search": spec.search_games}
+    charge_pair = PAIRS.index(("charge", "charge"))
+    parts: dict[str, Callable[[Snapshot], bool]] = {
+        "simple": lambda s: bool(s["set"] == "simple"),
+        "search": lambda s: bool(s["set"] == "search"),
+        "runner": lambda s: bool(s["set"] == "simple" and s["game"] % len(PAIRS) == charge_pair),
+    }
+    shipped = {"simple": WEIGHTS, "search": SEARCH_WEIGHTS, "runner": RUNNER_WEIGHTS}
+    fitted: dict[str, dict[str, float]] = {}
+    held_out: dict[str, dict[str, Any]] = {}
+    for part, member in parts.items():
+        count = games[part if part != "runner" else "simple"]
+        train = [s for s in snaps if member(s) and s["game"] < count * 3 // 4]
+        test = [s for s in snaps if member(s) and s["game"] >= count * 3 // 4]
+        theta = fit(groups(train), spec.l2)
+        fitted[part] = {f: round(float(v), 3) for f, v in zip(FEATURES, theta, strict=True)}
+        rows = {"uniform": marginal_scores(test, None)}
+        rows.update({f"{model} shipped": marginal_scores(test, np.array([w[f] for f in FEATURES]))
+                     for model, w in shipped.items()})
+        rows["fitted here"] = marginal_scores(test, theta)
+        held_out[part] = {name: {"log_loss": loss, "accuracy": accuracy} for name, (loss, accuracy, _) in rows.items()}
+        held_out[part]["ghosts"] = rows["uniform"][2]
+    report = {"games": games, "seed": spec.seed, "l2": spec.l2, "every": EVERY,
+              "pairs": {"simple": PAIRS, "search": search_pairs(spec.search_iterations)}, "weights": fitted,
+              "held_out": held_out}
+    return fitted, report
+
+
+def save_weights(path: Path, fitted: dict[str, dict[str, float]], spec: BeliefFitSpec) -> None:
+    """Write the weight sets in the file format `belief.load_weights` reads (belief-weights.json's)."""
+    path.write_text(json.dumps({"recipe": f"ghostgames train geister-belief {spec.recipe()}",
+                                "features": list(FEATURES), "weights": fitted}, indent=1) + "\n")
