@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,8 @@ import numba
 import numpy as np
 import pytest
 
+from ghostgames.bots import get_bot
+from ghostgames.bots.base import SeatKnowledge
 from ghostgames.envs.vector import GeisterVectorEnv, most_threads
 from ghostgames.games import get_game
 from ghostgames.games.geister import GeisterState
@@ -289,3 +292,63 @@ def test_gymnasiums_vector_wrappers_work_on_it_unchanged() -> None:
 
     with pytest.raises(ValueError, match="NEXT_STEP or DISABLED"):
         FlattenObservation(base)
+
+
+class _Keeping(random.Random):
+    """A Random that remembers the lists it chose from (what a Python bot chose among)."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self.lists: list[list[Any]] = []
+
+    def choice(self, seq: Any) -> Any:
+        self.lists.append(list(seq))
+        return super().choice(seq)
+
+
+@pytest.mark.parametrize("opponent", ["charge", "rules", "defender"])
+def test_every_opponent_move_in_the_env_is_one_its_python_bot_would_play(opponent: str) -> None:
+    """Reference states follow each game through the learner's actions; the opponent's setup and moves
+    are read back from the environment and must be legal, and each move one its Python bot chooses among."""
+    env = GeisterVectorEnv(6, {"exit": "escape", "max_plies": 150}, seed=4, threads=1, opponent=opponent,
+                           learner_seat="alternate")
+    _, info = env.reset()
+    mirrors = [env.state(i) for i in range(env.num_envs)]
+    bot = get_bot(opponent)
+    moves_checked = 0
+    for _ in range(150):
+        seats = info["seat"].copy()
+        actions = env.random_actions()
+        _, _, terminated, _, info = env.step(actions)
+        for i in range(env.num_envs):
+            after = env.state(i)
+            if terminated[i]:
+                mirrors[i] = after  # a new game (its own opening is checked by the game before it)
+                continue
+            me, them = int(seats[i]), 1 - int(seats[i])
+            mirror = mirrors[i]
+            mirror.apply(me, GAME.action_at(int(actions[i]), me))
+            if not mirror.set_up[them]:
+                placed = []
+                for action in mirror.legal_actions(them):
+                    copy = mirror.clone()
+                    copy.apply(them, action)
+                    if copy.good == after.good:
+                        placed.append(copy)
+                [mirror] = placed
+            if mirror.pos != after.pos:
+                rng = _Keeping()
+                picked = bot.choose(SeatKnowledge(mirror, them), rng)
+                offered = {str(a) for a in rng.lists[0]} if rng.lists else {str(picked)}
+                played = []
+                for action in mirror.legal_actions(them):
+                    copy = mirror.clone()
+                    copy.apply(them, action)
+                    if copy.pos == after.pos:
+                        played.append((str(action), copy))
+                [(move, mirror)] = played
+                assert move in offered, (move, offered)
+                moves_checked += 1
+            assert mirror.pos == after.pos and mirror.good == after.good
+            mirrors[i] = mirror
+    assert moves_checked > 300
