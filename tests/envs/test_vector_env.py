@@ -83,9 +83,10 @@ def test_a_seed_repeats_every_game_and_another_seed_does_not() -> None:
     assert any((a != b).any() for a, b in zip(run(7), run(8), strict=True))
 
 
-def test_threads_do_not_change_the_games() -> None:
+@pytest.mark.parametrize("opponent", [None, "rules"])
+def test_threads_do_not_change_the_games(opponent: str | None) -> None:
     def run(threads: int) -> np.ndarray[Any, Any]:
-        env = GeisterVectorEnv(64, {"exit": "reach"}, seed=5, threads=threads, copy=False)
+        env = GeisterVectorEnv(64, {"exit": "reach"}, seed=5, threads=threads, copy=False, opponent=opponent)
         env.reset()
         for _ in range(80):
             env.step(env.random_actions())
