@@ -42,11 +42,26 @@ def test_pettingzoo_api_test_passes(game: str, players: int, options: dict[str, 
 
 
 @pytest.mark.parametrize(("game", "players", "options"), SETTINGS)
+def test_pettingzoo_api_test_passes_with_the_information_state(game: str, players: int,
+                                                               options: dict[str, Any]) -> None:
+    env = GhostGamesAEC(game, players, options, observation="info_state")
+    api_test(env, num_cycles=100)
+    env.reset(seed=4)
+    assert env.game_state is not None
+    for agent in env.possible_agents:
+        seat = int(agent.removeprefix("seat_"))
+        observed = env.observe(agent)["observation"]
+        expected = env.game_state.encode_info_state(seat)
+        assert env.observation_space(agent)["observation"].keys() == expected.keys()
+        assert all(np.array_equal(observed[k], expected[k]) for k in expected)
+
+
+@pytest.mark.parametrize(("game", "players", "options"), SETTINGS)
 def test_a_masked_random_game_ends_and_pays_each_seat_its_result(game: str, players: int,
                                                                  options: dict[str, Any]) -> None:
     env = GhostGamesAEC(game, players, options)
     env.reset(seed=3)
-    state = env.state
+    state = env.game_state
     assert state is not None
     totals = play_out(env, np.random.default_rng(3))
     outcome = state.outcome()

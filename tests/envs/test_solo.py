@@ -25,6 +25,19 @@ def test_gymnasium_env_checker_passes(game: str, players: int, options: dict[str
 
 
 @pytest.mark.parametrize(("game", "players", "options"), SETTINGS)
+def test_gymnasium_env_checker_passes_with_the_information_state(game: str, players: int,
+                                                                 options: dict[str, Any]) -> None:
+    env = GhostGamesSolo(game, players, options=options, observation="info_state")
+    check_env(env, skip_render_check=True)
+    observation, _ = env.reset(seed=2)
+    assert env.observation_space.contains(observation)
+    assert env.state is not None
+    expected = env.state.encode_info_state(0)
+    assert observation["observation"].keys() == expected.keys() != env.state.encode(0).keys()
+    assert all(np.array_equal(observation["observation"][k], expected[k]) for k in expected)
+
+
+@pytest.mark.parametrize(("game", "players", "options"), SETTINGS)
 def test_the_learner_plays_a_whole_game_against_bots_and_gets_its_result(game: str, players: int,
                                                                          options: dict[str, Any]) -> None:
     env = GhostGamesSolo(game, players, seat=players - 1, opponents="rules", options=options)
@@ -67,3 +80,5 @@ def test_bad_settings_are_refused_with_what_would_work() -> None:
         GhostGamesSolo("thelast", 4, opponents=["random", "rules"])
     with pytest.raises(KeyError, match="choose one of"):
         GhostGamesSolo("geister", 2, opponents="grandmaster")
+    with pytest.raises(ValueError, match="'view'"):
+        GhostGamesSolo("geister", 2, observation="history")  # type: ignore[arg-type]

@@ -87,7 +87,9 @@ def test_a_seat_cannot_tell_deals_apart_that_differ_only_in_what_it_cannot_see()
     assert one.information_state_string(1) == other.information_state_string(1)
     assert one.observation_string(1) == other.observation_string(1)
     assert np.array_equal(one.observation_tensor(1), other.observation_tensor(1))
+    assert np.array_equal(one.information_state_tensor(1), other.information_state_tensor(1))
     assert one.information_state_string(0) != other.information_state_string(0)
+    assert not np.array_equal(one.information_state_tensor(0), other.information_state_tensor(0))
 
 
 @pytest.mark.parametrize("name", list(SHORT.values()))
@@ -163,3 +165,45 @@ def test_geisters_second_setup_comes_after_the_first_without_seeing_it() -> None
     assert one.information_state_string(1) == other.information_state_string(1)
     assert np.array_equal(one.information_state_tensor(1), other.information_state_tensor(1))
     assert one.information_state_string(0) != other.information_state_string(0)
+
+
+@pytest.mark.parametrize("name", list(SHORT.values()))
+def test_the_information_state_tensor_is_the_games_perfect_recall_encoding(name: str) -> None:
+    game = pyspiel.load_game(name)
+    ours = game.game
+    players = game.num_players()
+    def size(shapes: dict[str, tuple[int, ...]]) -> int:
+        return sum(int(np.prod(shape)) for shape in shapes.values())
+
+    assert game.information_state_tensor_shape() == [size(ours.info_state_shapes(players))]
+    assert game.observation_tensor_shape() == [size(ours.observation_shapes(players))]
+    state = game.new_initial_state()
+    rng = random.Random(6)
+    deal(state, rng)
+    for _ in range(12):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+        deal(state, rng)
+    for seat in range(players):
+        arrays = state.inner.encode_info_state(seat)
+        flat = np.concatenate([arrays[k].ravel() for k in ours.info_state_shapes(players)])
+        assert np.array_equal(np.asarray(state.information_state_tensor(seat)), flat)
+
+
+def test_geisters_information_state_tensor_tells_apart_what_the_observation_tensor_cannot() -> None:
+    """Out and back by different ghosts: the same observation tensor, different information-state tensors."""
+    game = pyspiel.load_game("ghostgames_geister(first=0)")
+    ours = game.game
+    states = []
+    for moves in (["b2 n", "e5 s", "b3 s", "e4 n"], ["c2 n", "d5 s", "c3 s", "d4 n"]):
+        state = game.new_initial_state()
+        for _setup in (0, 1):  # both seats place their ghosts (the first choice)
+            state.apply_action(state.legal_actions()[0])
+        for ply, text in enumerate(moves):
+            state.apply_action(ours.action_index(ours.parse_action(text), ply % 2))
+        states.append(state)
+    one, other = states
+    for seat in (0, 1):
+        assert np.array_equal(one.observation_tensor(seat), other.observation_tensor(seat))
+        assert not np.array_equal(one.information_state_tensor(seat), other.information_state_tensor(seat))

@@ -6,6 +6,9 @@ run it in a process pool.
 A search bot's name may carry an iteration budget, `ismcts:400`: the bot then thinks for exactly that
 many iterations, which makes it a pure function of what it sees and its seed (tournaments, tests).
 Without it, `seconds` (or the bot's default) bounds the thinking time.
+
+Bots from outside (registered, installed with an entry point, or `package.module:factory`) are
+resolved by `ghostgames.bots.plugins`.
 """
 
 from __future__ import annotations
@@ -14,8 +17,11 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ghostgames.bots import plugins
 from ghostgames.bots.base import Bot, SeatKnowledge
 from ghostgames.bots.budget import Budget
+from ghostgames.bots.plugins import register
+from ghostgames.bots.policy_bot import PolicyBot
 from ghostgames.bots.random_bot import RandomBot
 from ghostgames.bots.rules_bot import RulesBot
 from ghostgames.bots.style_bots import GeisterStyleBot
@@ -58,6 +64,7 @@ BOTS: dict[str, Callable[[float | None], Bot]] = {
     "expert-v2": _search("expert-v2"),
     "expert-v1": _search("expert-v1"),
 }
+plugins.remember_builtins(frozenset(BOTS))
 # level -> (bot name, seconds per move)
 LEVELS: dict[str, tuple[str, float | None]] = {
     "easy": ("rules", None),
@@ -66,8 +73,11 @@ LEVELS: dict[str, tuple[str, float | None]] = {
 }
 
 
-def bot_names() -> list[str]:
-    return sorted(BOTS) + sorted(LEVELS)
+def bot_names(installed: bool | None = None) -> list[str]:
+    """Every bot name and level; with installed plug-ins when `installed` (None: when the operator allows
+    them on the table server, see `ghostgames.bots.plugins`)."""
+    extra = plugins.installed() if (plugins.server_allows_plugins() if installed is None else installed) else {}
+    return sorted(BOTS) + sorted(LEVELS) + sorted(set(extra) - set(BOTS) - set(LEVELS))
 
 
 def get_bot(name: str, seconds: float | None = None) -> Bot:
@@ -81,15 +91,26 @@ def get_bot(name: str, seconds: float | None = None) -> Bot:
     base, _, count = key.partition(":")
     if base in DEFAULT_ITERATIONS and count.isdigit() and int(count) > 0:
         return _make_search(base, Budget(iterations=int(count)))
-    raise KeyError(f"no bot {name!r}; choose one of: {', '.join(bot_names())} (or e.g. ismcts:400)")
+    factory = plugins.find(name)
+    if factory is not None:
+        return factory(seconds)
+    raise KeyError(f"no bot {name!r}; choose one of: {', '.join(bot_names(installed=True))} "
+                   "(or e.g. ismcts:400, or package.module:factory)")
 
 
 def choose_action(state_json: Mapping[str, Any], seat: int, bot: str, seed: int) -> str:
     """The text of the action `bot` picks for `seat` (picklable in, picklable out)."""
     from ghostgames.games import get_game
 
+    # the server's gate: never an import path, an installed plug-in only when the operator allows them
+    key = bot.strip().lower()
+    if plugins.is_import_path(bot) or (key in plugins.installed() and not plugins.server_allows_plugins()):
+        raise KeyError(f"no bot {bot!r} on this server")
     state = get_game(str(state_json["game"])).load(state_json)
     return str(get_bot(bot).choose(SeatKnowledge(state, seat), random.Random(seed)))
 
 
-__all__ = ["BOTS", "LEVELS", "Bot", "Budget", "SeatKnowledge", "bot_names", "choose_action", "get_bot"]
+__all__ = [
+    "BOTS", "LEVELS", "Bot", "Budget", "PolicyBot", "SeatKnowledge", "bot_names", "choose_action", "get_bot",
+    "register",
+]

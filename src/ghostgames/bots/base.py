@@ -11,6 +11,9 @@ import random
 from abc import ABC, abstractmethod
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from ghostgames.rules.contract import JSON, Action, Game, State
 
 
@@ -33,6 +36,29 @@ class SeatKnowledge:
 
     def legal_actions(self) -> list[Action]:
         return list(self._state.legal_actions(self.seat))
+
+    def encode(self) -> dict[str, NDArray[np.float32]]:
+        """The seat's view as the game's fixed-shape float32 arrays: the same dict the environments put under
+        `obs["observation"]` (shapes: `game.observation_shapes(players)`). Built from `view()`, so it holds
+        nothing the seat may not know."""
+        return self._state.encode(self.seat)
+
+    def encode_info_state(self) -> dict[str, NDArray[np.float32]]:
+        """The seat's information state (perfect recall of what it saw; `game.info_state_shapes(players)`):
+        the dict the environments give with observation="info_state". Built from `view()`, as `encode`."""
+        return self._state.encode_info_state(self.seat)
+
+    def legal_mask(self) -> NDArray[np.bool_]:
+        """True at the index of each legal action, over the game's fixed action index space
+        (`game.action_count(players)` long; `action_at(i)` is the action). The environments' `action_mask`
+        is this as int8. Every game here has such a space; a game without one raises NotImplementedError,
+        and a bot for it uses `legal_actions()` instead."""
+        return self._state.legal_mask(self.seat)
+
+    def action_at(self, index: int) -> Action:
+        """The action at `index` of the game's action index space, for this seat (legal or not)."""
+        action: Action = self.game.action_at(int(index), self.seat)
+        return action
 
     def sample_world(self, rng: random.Random) -> State[Any]:
         """A full state the seat cannot tell from the real one (fresh hidden parts each call)."""

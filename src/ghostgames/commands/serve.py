@@ -19,9 +19,18 @@ def register(app: typer.Typer) -> None:
         redis: str | None = typer.Option(None, help="Redis URL (redis://host:6379/0): run several workers on one "
                                                     "PostgreSQL database; env GHOSTGAMES_REDIS"),
         log_level: str = typer.Option("info", help="uvicorn log level"),
+        plugin_bots: bool = typer.Option(False, "--plugin-bots", help="offer installed plug-in bots at /bot add "
+                                         "(they run their package's code; env GHOSTGAMES_PLUGIN_BOTS=1)"),
     ) -> None:
         """Run the table server; open the printed address in a browser."""
+        import os
+
         import uvicorn
+
+        from ghostgames.bots import plugins
+
+        if plugin_bots:  # through the environment, so the spawned bot workers see it too
+            os.environ[plugins.ENV_SERVER] = "1"
 
         from ghostgames.server import ServerConfig, create_app
         from ghostgames.server.logs import uvicorn_log_config

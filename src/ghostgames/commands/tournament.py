@@ -8,7 +8,6 @@ from pathlib import Path
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
 
 from ghostgames.rules.options import _coerce
 
@@ -32,6 +31,7 @@ def tournament(
     from ghostgames.bots import get_bot
     from ghostgames.games import get_game
     from ghostgames.tournament import TournamentSpec, run_tournament, summarize
+    from ghostgames.tournament.table import stats_table
 
     try:
         rules = get_game(game)
@@ -65,17 +65,7 @@ def tournament(
         results = run_tournament(spec, workers, lambda _: progress.advance(task))
     stats = summarize(names, results)
     title = f"{rules.title}, {count} players, {games} games, seed {seed}"
-    table = Table(title=title)
-    for column in ("bot", "seat-games", "wins", "win rate (95% CI)", "draws", "mean score", "mean rank",
-                   "s/move"):
-        table.add_column(column, justify="right" if column != "bot" else "left")
-    for s in stats:
-        table.add_row(
-            s.bot, str(s.seats), str(s.wins),
-            f"{100 * s.win_rate:.1f}% ({100 * s.win_low:.1f}-{100 * s.win_high:.1f})",
-            str(s.draws), f"{s.mean_score:.2f}", f"{s.mean_rank:.2f}", f"{s.seconds_per_move:.3f}",
-        )
-    console.print(table)
+    console.print(stats_table([(s.bot, s) for s in stats], title))
     if json_file:
         json_file.parent.mkdir(parents=True, exist_ok=True)
         json_file.write_text(json.dumps({

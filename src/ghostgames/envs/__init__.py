@@ -4,8 +4,10 @@ games stepped at once on the compiled core, a Gymnasium `VectorEnv` with compile
 (`GeisterVectorEnv`, vector.py).
 
 All three need the optional extra: pip install 'ghostgames[research]'. Observations are the game's fixed-shape
-`encode(seat)` arrays (made from that seat's view only) plus an `action_mask` over the game's fixed action
-index space; rewards come at the end: +1 win, -1 loss, 0 draw.
+`encode(seat)` arrays (made from that seat's view only; with observation="info_state" the perfect-recall
+`encode_info_state(seat)` arrays) plus an `action_mask` over the game's fixed action index space; rewards come
+at the end: +1 win, -1 loss, 0 draw. Importing this package registers the Gymnasium ids `ghostgames/Geister-v0`,
+`ghostgames/Ghooost-v0` and `ghostgames/TheLast-v0` (registration.py) when Gymnasium is installed.
 """
 
 from __future__ import annotations
@@ -18,6 +20,13 @@ if TYPE_CHECKING:
     from ghostgames.envs.vector import GeisterVectorEnv
 
 __all__ = ["GeisterVectorEnv", "GhostGamesAEC", "GhostGamesSolo"]
+
+try:
+    from ghostgames.envs.registration import register_envs
+
+    register_envs()
+except ImportError:  # no gymnasium: the ids wait for the research extra
+    pass
 
 
 def __getattr__(name: str) -> Any:

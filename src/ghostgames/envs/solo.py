@@ -2,13 +2,13 @@
 
 The other seats are played by bots from `ghostgames.bots` (random by default; any name `get_bot`
 accepts, e.g. "rules", "ismcts:200", "easy"). They decide from their own seat's knowledge only, as at
-a table. The learner observes its `encode(seat)` arrays and the action mask; the reward comes at the
+a table. The learner observes its `encode(seat)` arrays (or, with observation="info_state", its
+`encode_info_state(seat)` arrays, which remember the whole game) and the action mask; the reward comes at the
 end (+1 win, -1 loss, 0 draw).
 """
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -19,17 +19,30 @@ from gymnasium import spaces
 
 from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.base import Bot
-from ghostgames.envs.common import REWARD, IllegalPolicy, check_settings, decode, new_state, observation_space, observe
+from ghostgames.envs.common import (
+    RENDER_MODES,
+    REWARD,
+    IllegalPolicy,
+    ObservationKind,
+    check_settings,
+    decode,
+    new_state,
+    observation_space,
+    observe,
+    render_text,
+)
 from ghostgames.rules.contract import IllegalAction, State
 
 
 class GhostGamesSolo(gym.Env[dict[str, Any], np.int64]):
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - gymnasium declares it as a plain attribute
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 1}  # noqa: RUF012 - gymnasium declares it as a plain attribute
 
     def __init__(self, game: str = "geister", players: int | None = None, seat: int = 0,
                  opponents: str | Sequence[str] = "random", options: Mapping[str, Any] | None = None,
-                 illegal: IllegalPolicy = "lose", render_mode: str | None = None) -> None:
-        settings = check_settings(game, players, options, illegal, render_mode)
+                 illegal: IllegalPolicy = "lose", render_mode: str | None = None,
+                 observation: ObservationKind = "view") -> None:
+        settings = check_settings(game, players, options, illegal, render_mode, observation)
+        self.observation_kind = settings.observation
         self.game, self.players, self.options = settings.game, settings.players, settings.options
         self.illegal, self.render_mode = settings.illegal, settings.render_mode
         if not 0 <= seat < self.players:
@@ -40,7 +53,7 @@ class GhostGamesSolo(gym.Env[dict[str, Any], np.int64]):
         if len(names) != len(others):
             raise ValueError(f"give one opponent bot, or one per other seat ({len(others)}), not {len(names)}")
         self.bots: dict[int, Bot] = {s: get_bot(name) for s, name in zip(others, names, strict=True)}
-        self.observation_space = observation_space(self.game, self.players)
+        self.observation_space = observation_space(self.game, self.players, self.observation_kind)
         self.action_space = spaces.Discrete(self.game.action_count(self.players))
         self.state: State[Any] | None = None
         self._bot_rng = random.Random(0)
@@ -51,7 +64,7 @@ class GhostGamesSolo(gym.Env[dict[str, Any], np.int64]):
         self.state = new_state(self.game, self.players, self.options, None, self.np_random)
         self._bot_rng = random.Random(int(self.np_random.integers(2**63)))
         self._others_play()
-        return observe(self.state, self.seat), {}
+        return self._observe(self.state), {}
 
     def step(self, action: np.int64 | int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         state = self._running()
@@ -63,25 +76,33 @@ class GhostGamesSolo(gym.Env[dict[str, Any], np.int64]):
             if self.illegal == "raise":
                 raise
             self.state = None  # the game ends here; the next call must be reset()
-            return observe(state, self.seat), REWARD["loss"], True, False, {"illegal_action": err.reason}
+            return self._observe(state), REWARD["loss"], True, False, {"illegal_action": err.reason}
         state.apply(self.seat, chosen)
         self._others_play()
         outcome = state.outcome()
         if outcome is None:
-            return observe(state, self.seat), 0.0, False, False, {}
+            return self._observe(state), 0.0, False, False, {}
         result = outcome.results[self.seat]
-        return observe(state, self.seat), REWARD[result.result], True, False, {"outcome": outcome.to_json()}
+        return self._observe(state), REWARD[result.result], True, False, {"outcome": outcome.to_json()}
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi" or self.state is None:
+        """'ansi': the learner's own view as text; 'human': that text printed."""
+        if self.render_mode is None or self.state is None:
             return None
-        return json.dumps(self.state.view(self.seat), indent=1)  # the learner's own view
+        text = render_text(self.state, self.seat)
+        if self.render_mode == "human":
+            print(text, end="")
+            return None
+        return text
 
     # --- helpers ------------------------------------------------------------------------------------
     def _running(self) -> State[Any]:
         if self.state is None:
             raise RuntimeError("call reset() first")
         return self.state
+
+    def _observe(self, state: State[Any]) -> dict[str, Any]:
+        return observe(state, self.seat, self.observation_kind)
 
     def _others_play(self) -> None:
         """The bots act until the learner may act or the game is over."""

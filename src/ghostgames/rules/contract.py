@@ -198,6 +198,16 @@ class Game(ABC, Generic[OptionsT, A]):
         hold more than the seat may know."""
         raise NotImplementedError(f"{self.title} has no observation encoding yet")
 
+    def info_state_shapes(self, players: int) -> dict[str, tuple[int, ...]]:
+        """The shapes of `encode_info_state`'s arrays. A game whose view already holds a perfect memory of
+        what its seats saw may leave both to these defaults: the observation itself."""
+        return self.observation_shapes(players)
+
+    def encode_info_state(self, view: Mapping[str, Any]) -> dict[str, NDArray[np.float32]]:
+        """Fixed-shape arrays with perfect recall of what the seat has seen (the information state, for
+        learning code that needs a Markov input), made from the seat's `view` only, as `encode_view`."""
+        return self.encode_view(view)
+
 
 class State(ABC, Generic[A]):
     """One position of a game, with everything hidden in it. Only the server and search may hold it."""
@@ -266,6 +276,10 @@ class State(ABC, Generic[A]):
     def encode(self, seat: int) -> dict[str, NDArray[np.float32]]:
         """What `seat` knows as fixed-shape arrays (see Game.observation_shapes); built from view(seat)."""
         return self.game.encode_view(self.view(seat))
+
+    def encode_info_state(self, seat: int) -> dict[str, NDArray[np.float32]]:
+        """What `seat` has seen since the start as fixed-shape arrays (Game.info_state_shapes); from view(seat)."""
+        return self.game.encode_info_state(self.view(seat))
 
     def legal_mask(self, seat: int) -> NDArray[np.bool_]:
         """One flag per action index: True where the action is legal for `seat` now."""

@@ -2,10 +2,11 @@
 
 Strings: the observation is the seat's `view` (JSON, keys sorted); the information state adds, before it,
 the seat's share of every event so far (`Event.for_seat`), so it keeps what the seat saw happen, in order
-(perfect recall). Tensors: the game's own encoding of the view (`State.encode`), flattened in the order of
-`Game.observation_shapes`; the information-state tensor is that same encoding, which is only as complete
-a memory as the game's view is (docs/spiel.md says, game by game). A public observer (no private
-information) uses the spectator's view; one with every player's private information, the full state.
+(perfect recall). Tensors: the observation tensor is the game's encoding of the view (`State.encode`),
+flattened in the order of `Game.observation_shapes`; the information-state tensor is the game's
+perfect-recall encoding (`State.encode_info_state`, in the order of `Game.info_state_shapes`; docs/spiel.md
+says what each keeps). A public observer (no private information) uses the spectator's view; one with every
+player's private information, the full state.
 """
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ class SpielObserver:
         self.game = game
         self.perfect_recall = bool(obs_type.perfect_recall)
         self.private = obs_type.private_info
-        self.shapes = game.observation_shapes(players) if self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER \
-            else {}
+        shapes = game.info_state_shapes if self.perfect_recall else game.observation_shapes
+        self.shapes = shapes(players) if self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER else {}
         self.tensor = np.zeros(sum(prod(shape) for shape in self.shapes.values()), np.float32)
         self.dict: dict[str, Any] = {}
         start = 0
@@ -47,7 +48,8 @@ class SpielObserver:
         self.tensor.fill(0.0)
         if state.inner is None or not self.shapes:
             return  # nothing is known while the cards are dealt
-        for name, array in state.inner.encode(player).items():
+        encode = state.inner.encode_info_state if self.perfect_recall else state.inner.encode
+        for name, array in encode(player).items():
             self.dict[name][...] = array
 
     def string_from(self, state: Any, player: int) -> str:

@@ -14,7 +14,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
-from ghostgames.bots import SeatKnowledge, get_bot
+from ghostgames.bots import Bot, SeatKnowledge, get_bot
 from ghostgames.games import get_game
 from ghostgames.rules.chance import derive_rng
 from ghostgames.rules.contract import State
@@ -82,14 +82,20 @@ class GameResult:
 Watch = Callable[[State[Any]], None]
 
 
-def play_game(spec: TournamentSpec, index: int, watch: Watch | None = None) -> GameResult:
+Maker = Callable[[float | None], Bot]
+
+
+def play_game(spec: TournamentSpec, index: int, watch: Watch | None = None,
+              makers: Mapping[str, Maker] | None = None) -> GameResult:
     """Play game `index` of the tournament to its end; `watch` (if given) sees the live state before every
-    action and must not change it (training keeps positions this way)."""
+    action and must not change it (training keeps positions this way). `makers` makes the bots of those
+    names instead of `get_bot` (bots given as objects, as `ghostgames.evaluate` takes them)."""
     game = get_game(spec.game)
     game_seed = derive_rng(spec.seed, "tournament-game", index).randrange(2**63)
     decisions_rng = derive_rng(spec.seed, "tournament-bots", index)
     seats = spec.seating(index)
-    bots = [get_bot(name, spec.seconds) for name in seats]
+    makers = makers or {}
+    bots = [makers[name](spec.seconds) if name in makers else get_bot(name, spec.seconds) for name in seats]
     state = game.new(spec.players, spec.game_options(), seed=game_seed)
     think = [0.0] * spec.players
     decisions = [0] * spec.players

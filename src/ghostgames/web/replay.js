@@ -13,15 +13,11 @@
 
 import { clear, h } from "./dom.js";
 import { errorText } from "./errors.js";
+import { loadGameModule } from "./game_module.js";
 import { onLanguageChange, t } from "./i18n.js";
 import { api } from "./net.js";
 import { actionWords, reasonWords, sentence } from "./words.js";
 
-const GAME_MODULES = {
-  geister: () => import("./games/geister.js"),
-  ghooost: () => import("./games/ghooost.js"),
-  thelast: () => import("./games/thelast.js"),
-};
 const PLAY_STEP_MS = 700; // one move per this long while playing: slow enough to follow a capture
 const PREFETCH = 50; // this close to a page's end, the next page is fetched ahead
 
@@ -115,7 +111,7 @@ export async function replayPage(root, connection, recordId) {
     }
     return name ?? t("seat.number", { seat: Number(seat) + 1 });
   };
-  const module = await GAME_MODULES[replay.game]();
+  const module = await loadGameModule(replay.game);
   // The replay never acts: the renderer's clicks go nowhere, and its views carry no legal moves.
   const ctx = { t, act: () => {}, seatName, seat: () => viewer, table: () => null, command: () => {}, readOnly: true };
   const renderer = module.createRenderer(ctx);
@@ -175,7 +171,7 @@ export async function replayPage(root, connection, recordId) {
   function resultWords() {
     const outcome = replay.outcome;
     if (!outcome) return "";
-    const reason = sentence(reasonWords(outcome.reason, module, ctx));
+    const reason = sentence(reasonWords(outcome, module, ctx));
     const winners = outcome.results.map((r, seat) => (r.result === "win" ? seatName(seat) : null)).filter(Boolean);
     return winners.length ? t("log.finished", { winners: winners.join(", "), reason }) : t("log.finished_draw", { reason });
   }

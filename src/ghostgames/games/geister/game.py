@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ghostgames.games.geister import actions, encoding
+from ghostgames.games.geister import actions, encoding, info_state
 from ghostgames.games.geister.actions import Move, Setup
 from ghostgames.games.geister.state import GeisterOptions, GeisterState
 from ghostgames.rules.chance import derive_rng
@@ -65,3 +65,10 @@ class GeisterGame(Game[GeisterOptions, Setup | Move]):
 
     def encode_view(self, view: Mapping[str, Any]) -> dict[str, NDArray[np.float32]]:
         return encoding.encode_view(view)
+
+    def info_state_shapes(self, players: int) -> dict[str, tuple[int, ...]]:
+        self.check_players(players)
+        return info_state.info_state_shapes()
+
+    def encode_info_state(self, view: Mapping[str, Any]) -> dict[str, NDArray[np.float32]]:
+        return info_state.encode_info_state(view)

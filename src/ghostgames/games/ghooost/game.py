@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ghostgames.games.ghooost import actions, encoding
+from ghostgames.games.ghooost import actions, encoding, info_state
 from ghostgames.games.ghooost.actions import GhooostAction
 from ghostgames.games.ghooost.state import GhooostOptions, GhooostState
 from ghostgames.rules.chance import derive_rng
@@ -78,3 +78,10 @@ class GhooostGame(Game[GhooostOptions, GhooostAction]):
 
     def encode_view(self, view: Mapping[str, Any]) -> dict[str, NDArray[np.float32]]:
         return encoding.encode_view(view)
+
+    def info_state_shapes(self, players: int) -> dict[str, tuple[int, ...]]:
+        self.check_players(players)
+        return info_state.info_state_shapes(players)
+
+    def encode_info_state(self, view: Mapping[str, Any]) -> dict[str, NDArray[np.float32]]:
+        return info_state.encode_info_state(view)

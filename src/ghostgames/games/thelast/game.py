@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ghostgames.games.thelast import actions, encoding
+from ghostgames.games.thelast import actions, encoding, info_state
 from ghostgames.games.thelast.actions import TheLastAction
 from ghostgames.games.thelast.cards import COLOURS
 from ghostgames.games.thelast.state import TheLastOptions, TheLastState
@@ -72,3 +72,10 @@ class TheLastGame(Game[TheLastOptions, TheLastAction]):
 
     def encode_view(self, view: Mapping[str, Any]) -> dict[str, NDArray[np.float32]]:
         return encoding.encode_view(view)
+
+    def info_state_shapes(self, players: int) -> dict[str, tuple[int, ...]]:
+        self.check_players(players)
+        return info_state.info_state_shapes(players)
+
+    def encode_info_state(self, view: Mapping[str, Any]) -> dict[str, NDArray[np.float32]]:
+        return info_state.encode_info_state(view)

@@ -427,3 +427,14 @@ export function reasonText(reason, ctx) {
 export function turnPrompt(view) {
   return view?.phase === "setup" ? "geister.prompt_setup" : "table.your_turn";
 }
+
+/** A seat's plate: its ghosts still on the board. */
+export function seatCounts(view, seat, t) {
+  const onBoard = (view.ghosts || []).filter((ghost) => ghost.owner === seat && ghost.status === "board").length;
+  return [["ghosts", t("plate.ghosts", { n: onBoard })]];
+}
+
+/** While I place my ghosts the page needs room for the setup controls (layout.css .phase-setup). */
+export function layoutClass(view, seat) {
+  return view?.phase === "setup" && !view.set_up?.[seat] ? "phase-setup" : "";
+}

@@ -394,3 +394,12 @@ export function scoreText(score, ctx, view) {
 export function turnPrompt() {
   return "table.your_turn";
 }
+
+/** The seat panels this game draws itself: the table adds clocks and states to them (table_page/seats.js). */
+export const SEAT_PANELS = ".ghooost-seat[data-seat]";
+
+/** A seat's cards in hand and in its mansion. */
+export function seatCounts(view, seat, t) {
+  const info = (view.seats || []).find((entry) => entry.seat === seat);
+  return info ? [["hand", t("plate.cards", { n: info.hand })], ["mansion", t("ghooost.mansion_count", { n: info.mansion })]] : [];
+}

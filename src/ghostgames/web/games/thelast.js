@@ -281,3 +281,12 @@ export function scoreText(score, ctx) {
 export function turnPrompt(view) {
   return view?.phase === "decide" ? "thelast.prompt_decide" : "table.your_turn";
 }
+
+/** The seat panels this game draws itself: the table adds clocks and states to them (table_page/seats.js). */
+export const SEAT_PANELS = ".participant[data-who]";
+
+/** A seat's cards in hand and on its pile. */
+export function seatCounts(view, seat, t) {
+  const info = (view.participants || []).find((entry) => entry.who === seat);
+  return info ? [["hand", t("plate.cards", { n: info.hand_size })], ["pile", t("plate.pile", { n: info.pile_size })]] : [];
+}
