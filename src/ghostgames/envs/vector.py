@@ -158,10 +158,10 @@ class GeisterVectorEnv(VectorEnv[Observation, NDArray[np.int64], NDArray[Any]]):
             info["rewards"], info["_rewards"] = both, np.ones(self.num_envs, np.bool_)
         if done.any():
             finals = np.full(self.num_envs, None, dtype=object)
-            for i in np.flatnonzero(done):
-                finals[i] = {"observation": {"board": self._final_boards[i].copy(),
-                                             "vector": self._final_vectors[i].copy()},
-                             "action_mask": self._final_masks[i].copy()}
+            ended = np.flatnonzero(done)
+            boards, vectors, masks = self._final_boards[ended], self._final_vectors[ended], self._final_masks[ended]
+            for k, i in enumerate(ended):  # rows of one copy each, not a copy per game
+                finals[i] = {"observation": {"board": boards[k], "vector": vectors[k]}, "action_mask": masks[k]}
             info["final_obs"], info["_final_obs"] = finals, done.copy()
             info["final_info"] = {"winner": np.where(done, self._winners, -1).astype(np.int8), "_winner": done.copy()}
             info["_final_info"] = done.copy()

@@ -30,6 +30,13 @@ SELF = -2  # self-play: each game's learner is its seat to act, step by step
 
 
 @compiled
+def start_game(s: Board, rng: Rng, i: int, rules: NDArray[np.int32]) -> None:
+    """A new game before the setups; `rules` = (escape, max_plies, disclose, first seat or -1 for random)."""
+    first = np.int64(rules[3]) if rules[3] >= 0 else np.int64(fast.random_below(rng, i, 2))  # one int type
+    fast.new_game(s, rules[0], rules[1], rules[2], int(first))
+
+
+@compiled
 def settle(s: Board, rng: Rng, i: int, kind: int, learner: NDArray[np.int8], alternate: int,
            rules: NDArray[np.int32], scratch: NDArray[np.int32], rewards: NDArray[np.float32],
            done: NDArray[np.bool_], winners: NDArray[np.int8], final_boards: NDArray[np.float32],
@@ -57,7 +64,7 @@ def settle(s: Board, rng: Rng, i: int, kind: int, learner: NDArray[np.int8], alt
         fast.legal_mask(s, me, final_masks[i])
         if alternate == 1:
             learner[i] = 1 - me
-        fast._start(s, rng, i, rules[0], rules[1], rules[2], rules[3])
+        start_game(s, rng, i, rules)
     pending[i] = False
     fast.encode(s, learner[i], boards[i], vectors[i])
     fast.legal_mask(s, learner[i], masks[i])
@@ -75,7 +82,7 @@ def _one(states: Board, rng: Rng, actions: NDArray[np.int64], i: int, kind: int,
         return
     s = states[i]
     if a == -2:
-        fast._start(s, rng, i, rules[0], rules[1], rules[2], rules[3])
+        start_game(s, rng, i, rules)
     else:
         fast.apply_index(s, fast.seat_to_act(s), int(a))
     settle(s, rng, i, kind, learner, alternate, rules, scratch, rewards, done, winners, final_boards,
@@ -117,5 +124,5 @@ def batch_play(states: Board, rng: Rng, actions: NDArray[np.int64], kind: int, l
            final_vectors, final_masks, pending, boards, vectors, masks)
 
 
-KERNELS = (settle, _one, _batch_spread, _batch_here)
+KERNELS = (start_game, settle, _one, _batch_spread, _batch_here)
 forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(fast, fast_opponents))  # they inline both

@@ -43,11 +43,14 @@ UNREACHABLE = 36  # charge.py's "no way out": longer than any path on the board
 DANGER, POST = 2, 1  # defender.py's numbers
 # NEIGHBOUR[square, d]: the square one step in direction d (n, e, s, w), or -1 off the board.
 NEIGHBOUR = fast.STEP.reshape(36, 4).copy()
+# DISTANCE[a, b]: steps between two squares (picture.py's distance, looked up)
+DISTANCE = np.array([[abs(ROW_OF[a] - ROW_OF[b]) + abs(COLUMN_OF[a] - COLUMN_OF[b]) for b in range(36)]
+                     for a in range(36)], dtype=np.int32)
 
 
 @compiled
 def distance(a: int, b: int) -> int:
-    return int(abs(ROW_OF[a] - ROW_OF[b]) + abs(COLUMN_OF[a] - COLUMN_OF[b]))
+    return int(DISTANCE[a, b])
 
 
 @compiled
@@ -222,8 +225,8 @@ def rules_candidates(s: Board, me: int, moves: NDArray[np.int32], n: int, out: N
         for g in range(enemy * 8, enemy * 8 + 8):
             sq = s[POS + g]
             if sq >= 0:
-                before = min(before, distance(origin, sq))
-                after = min(after, distance(target, sq))
+                before = min(before, DISTANCE[origin, sq])
+                after = min(after, DISTANCE[target, sq])
         if after < before:
             out[count] = code
             count += 1
