@@ -8,6 +8,7 @@ import pytest
 from ghostgames.server.hub import games_list
 from ghostgames.tables import Clocks, ClockSpec, Context, Table, TableError, creation_event, parse_command
 from ghostgames.tables.commands import BotAdd, BotRemove, Chat, GameAction, Help, Join, SetOption
+from ghostgames.tables.events import Closed, TableEvent, event_to_json
 
 
 def ctx(now: float = 0.0) -> Context:
@@ -61,7 +62,7 @@ def _do(table: Table, log: list, user: str, text: str, context: Context | None =
     decision = table.decide(user, parse_command(text), None, context or ctx())
     for event in decision.events:
         table.apply(event, 0.0)
-        log.append(event)
+        log.append(event_to_json(event))  # as stored
 
 
 def test_a_vote_is_on_only_when_every_seated_player_voted_for_it() -> None:
@@ -98,7 +99,7 @@ def test_a_table_rebuilt_from_its_events_equals_the_live_table() -> None:
             events = table.decide(table.seats[seat].name, GameAction(text), None, ctx()).events
         for event in events:
             table.apply(event, 0.0)
-            log.append(event)
+            log.append(event_to_json(event))  # as stored
     rebuilt = Table.from_events(log)
     assert rebuilt.summary(0.0) == table.summary(0.0)
     assert rebuilt.state is not None and table.state is not None
@@ -200,10 +201,10 @@ def test_a_table_closes_only_out_of_play_and_stays_closed_when_rebuilt() -> None
     table = Table(created)
     events = [created]
 
-    def step(new: list[dict[str, object]]) -> None:
+    def step(new: list[TableEvent]) -> None:
         for event in new:
             table.apply(event, 0.0)
-            events.append(event)
+            events.append(event_to_json(event))
 
     step(table.decide("Ann", Join(None), None, ctx()).events)
     assert table.decide_close("idle") == []  # a person sits at the open table: their grace period frees it
@@ -213,7 +214,7 @@ def test_a_table_closes_only_out_of_play_and_stays_closed_when_rebuilt() -> None
     step(table.decide("Ann", parse_command("/resign"), None, ctx()).events)
     assert table.status == "finished"
     closing = table.decide_close("nobody sat or watched for 300 s")
-    assert closing == [{"kind": "closed", "reason": "nobody sat or watched for 300 s"}]
+    assert closing == [Closed("nobody sat or watched for 300 s")]
     step(closing)
     assert table.status == "closed" and table.summary(0.0)["status"] == "closed"
     assert table.decide_close("again") == []
