@@ -129,3 +129,46 @@ def test_what_decide_makes_is_stored_as_before() -> None:
     old_finished = event_to_json(event_from_json(OLD_GAME[-1]))
     assert [_stored(e) for e in stored] == [_stored(e) for e in [*OLD_GAME[:-1], old_finished]]
     assert isinstance(event_from_json(stored[1]), Joined) and isinstance(event_from_json(stored[-2]), Resigned)
+
+
+def _geister_at_setup() -> Table:
+    table = Table(creation_event("t1", "geister", 2, {"rated": False}, "none", "ann"))
+    context = Context(now=0.0, new_seed=lambda: 7)
+    for user, text in (("ann", "/join 1"), ("ben", "/join 2"), ("ann", "/start")):
+        for event in table.decide(user, parse_command(text), None, context).events:
+            table.apply(event, 0.0)
+    return table
+
+
+def test_deciding_an_action_changes_nothing_and_applying_it_takes_the_worked_out_position() -> None:
+    table = _geister_at_setup()
+    context = Context(now=0.0, new_seed=lambda: 7)
+    before, state, version = table.summary(0.0), table.state, table.version
+    assert state is not None
+    seen = state.to_json()
+    (played,) = table.decide("ann", parse_command("/setup b1 c1 d1 e1"), None, context).events
+    thrown_away = table.decide("ben", parse_command("/setup b6 c6 d6 e6"), None, context).events
+    assert thrown_away and table.state is state and state.to_json() == seen  # nothing hidden, nothing changed
+    assert table.summary(0.0) == before and table.version == version
+    assert isinstance(played, Played) and played.precomputed is not None
+    assert "precomputed" not in event_to_json(played)  # never stored: a rebuild plays the action again
+    table.apply(played, 0.0)
+    assert table.state is played.precomputed.after  # not played a second time
+
+
+def test_an_action_decided_before_the_table_moved_on_is_played_again_on_the_new_position() -> None:
+    """Geister's setups are simultaneous: both may be decided on one position; whichever is applied second
+    meets a table that moved on, so its worked-out position (without the other setup) is not taken."""
+    table = _geister_at_setup()
+    context = Context(now=0.0, new_seed=lambda: 7)
+    (ann,) = table.decide("ann", parse_command("/setup b1 c1 d1 e1"), None, context).events
+    (ben,) = table.decide("ben", parse_command("/setup b6 c6 d6 e6"), None, context).events
+    table.apply(ben, 0.0)
+    table.apply(ann, 0.0)
+    assert isinstance(ann, Played) and ann.precomputed is not None and table.state is not ann.precomputed.after
+    assert table.state is not None and len(table.state.to_act()) == 1  # both set up: one of them moves
+    assert table.actions == [(1, "setup b6 c6 d6 e6"), (0, "setup b1 c1 d1 e1")]
+    rebuilt = _geister_at_setup()
+    for event in (ben, ann):
+        rebuilt.apply(event_from_json(event_to_json(event)), 0.0)
+    assert rebuilt.state is not None and rebuilt.state.to_json() == table.state.to_json()

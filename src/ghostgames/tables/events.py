@@ -173,6 +173,10 @@ class Precomputed:
     after: State[Any]
     events: tuple[Event, ...]
 
+    def fits(self, state: State[Any] | None, version: int) -> bool:
+        """Whether this was worked out on `state` as it is at table version `version`."""
+        return self.before is state and self.version == version
+
 
 @dataclass(frozen=True, slots=True)
 class Played:

@@ -1,9 +1,10 @@
 """A table: a game, its seats, options and votes, the running game and its clocks; pure logic.
 
-Everything that changes a table is an event (a frozen value of tables/events.py). `decide_*` methods check a request and
-return the events it would cause without changing anything; `apply` carries one event out and returns
-the log lines it makes. The server appends events to its store first and applies them after, and a
-restart rebuilds a table by applying its stored events in order. Time and seeds come from the caller.
+Everything that changes a table is an event (a frozen value of tables/events.py). `decide_*` methods
+check a request and return the events it would cause without changing anything (an action is tried on a
+copy of the game, and its event carries the result); `apply` carries one event out and returns the log
+lines it makes. The server appends events to its store first and applies them after, and a restart
+rebuilds a table by applying its stored events in order. Time and seeds come from the caller.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ghostgames.games import get_game
-from ghostgames.rules.contract import Event, Game, IllegalAction, Outcome, State
+from ghostgames.rules.contract import Game, IllegalAction, Outcome, State
 from ghostgames.rules.options import OptionError
 from ghostgames.rules.record import GameRecord
 from ghostgames.tables.clock import TIMEOUTS_FOR_GOOD, ClockLimits, Clocks, ClockSpec
@@ -51,6 +52,7 @@ from ghostgames.tables.events import (
     Left,
     OptionSet,
     Played,
+    Precomputed,
     RematchAsked,
     Rematched,
     Resigned,
@@ -179,8 +181,6 @@ class Table:
         self.rematch_asked: set[int] = set()  # seats whose people asked for or accepted a rematch
         # chat ({"kind": "chat", "name", "seat", "text", "time"}) and public log lines ({"kind": "log", "line"})
         self.history: deque[dict[str, Any]] = deque(maxlen=HISTORY)
-        # (version, seat, text, state after, events) of the last action checked, to apply it for free
-        self._trial: tuple[int, int, str, State[Any], list[Event]] | None = None
         # Asked for every connection on every change: seat by lower-case name, made again after each event;
         # each seat's view, kept for the version (and state) it was made for.
         self._seat_by_name: dict[str, Seat] | None = None
@@ -634,19 +634,22 @@ class Table:
             return []
 
     def _checked_action(self, seat: int, text: str, by: str, ctx: Context) -> list[TableEvent]:
+        """The action played on a copy of the game: refused when illegal, else the event, carrying the
+        position it leads to so that applying it need not play it again (and a Finished when it ends the
+        game). The table's own state is left as it was."""
         assert self.state is not None
-        trial = self.state.clone()
+        after = self.state.clone()
         try:
-            trial_events = trial.apply(seat, text)
+            game_events = after.apply(seat, text)
         except IllegalAction as err:
             raise TableError("illegal_action", f"illegal action: {err.reason}", reason=err.reason,
                              action=text, rule=err.rule, details=err.details) from None
-        self._trial = (self.version, seat, text, trial, trial_events)
         bank = None
         if self.clocks is not None and self.clock_spec.mode == "bank" and by == "player":
             bank = self.clocks.bank_after(seat, ctx.now)
-        events: list[TableEvent] = [Played(seat, text, by, bank)]
-        outcome = trial.outcome()
+        worked_out = Precomputed(self.version, self.state, after, tuple(game_events))
+        events: list[TableEvent] = [Played(seat, text, by, bank, worked_out)]
+        outcome = after.outcome()
         if outcome is not None:
             events.append(self._finished_event(outcome.to_json()))
         return events
@@ -832,11 +835,11 @@ class Table:
     def _on_action(self, event: Played) -> list[LogLine]:
         assert self.state is not None
         index, text, by = event.seat, event.text, event.by
-        trial, self._trial = self._trial, None
-        if trial is not None and trial[:3] == (self.version - 1, index, text):
-            # the position this very action was checked on: take its result instead of playing it twice
-            self.state, game_events = trial[3], trial[4]
-        else:
+        worked_out = event.precomputed
+        if worked_out is not None and worked_out.fits(self.state, self.version - 1):
+            # decided on this very position: take the result decide worked out instead of playing it twice
+            self.state, game_events = worked_out.after, list(worked_out.events)
+        else:  # read back from the store (a rebuild, another worker's move): the rules give the same result
             game_events = self.state.apply(index, text)
         self.actions.append((index, text))
         if self.is_own_move(index, by):
