@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from ghostgames.games import GAMES, get_game
 from ghostgames.server.hub import games_list
 from ghostgames.tables import Clocks, ClockSpec, Context, Table, TableError, creation_event, parse_command
 from ghostgames.tables.commands import BotAdd, BotRemove, Chat, GameAction, Help, Join, SetOption
@@ -265,3 +266,22 @@ def test_a_view_is_made_once_per_version_and_seat_and_never_shown_to_another_sea
     assert table.version == version + 1
     assert table.view_for(0) is not first[0] and table.view_for(0) == table.state.view(0)
     assert table.view_for(1) == table.state.view(1) and table.view_for(None) == table.state.view(None)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_mistyped_move_is_told_what_is_wrong_by_the_verbs_its_game_declares(game: str) -> None:
+    """A table knows no game's words: each game declares the verbs its actions begin with (Game.verbs), so a
+    new game adds them in its own files. A declared verb with unreadable arguments is a bad argument (with
+    the game's help); a word no game here knows is an unknown command."""
+    table, _ = _table(game, get_game(game).min_players)
+    verbs = get_game(game).verbs
+    assert verbs, game
+    for verb in verbs:
+        with pytest.raises(TableError) as err:
+            table.decide("alice", parse_command(f"/{verb} 99 zz"), None, ctx())
+        assert err.value.code == "bad_argument" and err.value.args_["usage"] == get_game(game).help_text()
+    others = {verb for name in GAMES if name != game for verb in get_game(name).verbs} - set(verbs)
+    for word in [*sorted(others), "dance"]:
+        with pytest.raises(TableError) as err:
+            table.decide("alice", parse_command(f"/{word} 99 zz"), None, ctx())
+        assert err.value.code == "unknown_command", (game, word)

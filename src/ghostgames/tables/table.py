@@ -21,6 +21,7 @@ from ghostgames.rules.options import OptionError
 from ghostgames.rules.record import GameRecord
 from ghostgames.tables.clock import TIMEOUTS_FOR_GOOD, ClockLimits, Clocks, ClockSpec
 from ghostgames.tables.commands import (
+    ACTION_PREFIXES,
     COMMANDS,
     READ_ONLY,
     BotAdd,
@@ -618,7 +619,7 @@ class Table:
     def _unreadable(self, text: str, reason: str) -> TableError:
         word = text.split()[0].lower() if text.split() else ""
         known = {t.split()[0].lower() for i in range(self.seat_count) for t in self._legal_texts(i) if t.split()}
-        if word in known or word in ("setup", "play", "take", "gamble", "move"):
+        if word in known or word in self.game.verbs or word in ACTION_PREFIXES:
             return TableError("bad_argument", reason, command=word, reason=reason, usage=self.game.help_text())
         return TableError(
             "unknown_command", f"/{word} is no command and no move here; type /help. {reason}",
