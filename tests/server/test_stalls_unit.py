@@ -108,6 +108,9 @@ def test_a_player_who_stays_idle_at_a_table_without_a_clock_loses_when_the_other
     rebuilt = Table.from_events(run.log, now=5000.0)
     assert rebuilt.status == "finished" and rebuilt.result == run.table.result
     assert any(entry["kind"] == "log" and entry["line"]["kind"] == "claimed" for entry in rebuilt.history)
+    said = [entry["line"] for entry in rebuilt.history if entry["kind"] == "log"][-2:]
+    assert [line["code"] for line in said] == ["claimed_win", "finished"]
+    assert said[1]["args"]["reason_code"] == "claimed_win" and said[1]["args"]["reason"] == "claimed win: idle"
 
 
 def test_a_claim_may_also_end_the_game_as_a_draw() -> None:
@@ -154,6 +157,8 @@ def test_with_more_players_a_claim_hands_the_idle_seat_to_a_bot_and_the_game_goe
     assert other is not None and idle_name is not None
     events = run.do(other, "/claim win", now=THRESHOLD)
     assert [type(e) for e in events] == [Claimed, TakenOver] and events[1] == TakenOver(idle, "idle")
+    claimed = [e["line"] for e in run.table.history if e["kind"] == "log" and e["line"]["kind"] == "claimed"]
+    assert claimed[-1]["code"] == "claimed_bot" and claimed[-1]["args"]["against_seat"] == idle
     assert run.table.status == "started" and run.table.seats[idle].takeover == "idle"
     assert [(seat, by) for seat, _, by in run.table.bot_turns()] == [(idle, "bot")]
     with pytest.raises(TableError) as err:  # the idle player's seat is the bot's now

@@ -172,3 +172,29 @@ def test_an_action_decided_before_the_table_moved_on_is_played_again_on_the_new_
     for event in (ben, ann):
         rebuilt.apply(event_from_json(event_to_json(event)), 0.0)
     assert rebuilt.state is not None and rebuilt.state.to_json() == table.state.to_json()
+
+
+def test_log_lines_say_what_happened_by_code_and_args_beside_the_english_text() -> None:
+    """A reader names a resignation, a claim or another's secret move from the line's code and args (seats
+    from 0), never by parsing the English text."""
+    table = _geister_at_setup()
+    context = Context(now=0.0, new_seed=lambda: 7)
+    lines = []
+    for user, text in (("ann", "/setup b1 c1 d1 e1"), ("ben", "/resign")):
+        for event in table.decide(user, parse_command(text), None, context).events:
+            lines.extend(table.apply(event, 0.0))
+    setup, resigned, finished = lines
+    assert setup.for_reader(1)["code"] == "action_secret" and setup.for_reader(1)["args"]["action"] is None
+    assert setup.for_reader(None)["code"] == "action_secret"
+    assert setup.for_reader(0)["code"] == "action" and setup.for_reader(0)["args"]["action"] == "setup b1 c1 d1 e1"
+    assert resigned.for_reader(None) | {"names": []} == {
+        "kind": "resigned", "code": "resigned", "text": "ben resigned", "args": {"name": "ben", "seat": 1},
+        "events": [], "names": []}
+    said = finished.for_reader(None)
+    assert said["code"] == "finished" and said["args"]["reason_code"] == "resigned"
+    assert said["args"]["reason_args"] == {"seat": 1} and said["args"]["winner_seats"] == [0]
+    assert said["args"]["reason"] == "seat 1 resigned"  # the words stay for old clients
+
+    rebuilt = Table.from_events(OLD_GAME)  # stored before codes: the line gets them all the same
+    assert rebuilt.history[-1]["line"]["args"]["reason_code"] == "resigned"
+    assert rebuilt.history[-1]["line"]["args"]["reason_args"] == {"seat": 1}

@@ -856,7 +856,8 @@ class Table:
         if action_is_public(text, game_events):
             return [LogLine("action", mine[0], args, {}, tuple(game_events))]
         hidden = {**args, "action": None}
-        return [LogLine("action", f"{seat.label} made their move", hidden, {index: mine}, tuple(game_events))]
+        return [LogLine("action", f"{seat.label} made their move", hidden, {index: mine}, tuple(game_events),
+                        code="action_secret")]
 
     def _on_timeout(self, event: TimedOut) -> list[LogLine]:
         seat = self.seats[event.seat]
@@ -885,9 +886,11 @@ class Table:
             self.state.concede(Outcome.from_json(outcome))
         first = [i for i, r in enumerate(outcome["results"]) if r["rank"] == 1]
         winners = [event.names[i] for i in first]
-        # the winners by seat too: a reader names them by seat, never by looking a label up
+        # the winners by seat too: a reader names them by seat, never by looking a label up; and the reason
+        # by its code (None: a game's outcome stored before codes), never by parsing the words
         return [LogLine("finished", f"game over ({outcome['reason']}); first: {', '.join(winners)}",
-                        {"reason": outcome["reason"], "winners": winners, "winner_seats": first})]
+                        {"reason": outcome["reason"], "reason_code": outcome.get("code"),
+                         "reason_args": dict(outcome.get("args") or {}), "winners": winners, "winner_seats": first})]
 
     def _on_closed(self, event: Closed) -> list[LogLine]:
         self.status = "closed"
@@ -898,11 +901,13 @@ class Table:
         seat, against = self.seats[event.seat], self.seats[event.against]
         what = event.claim
         if self.seat_count > 2:
+            code = "claimed_bot"
             text = f"{seat.label} claimed against idle {against.label}: a bot plays seat {against.index + 1}"
         else:
+            code = f"claimed_{what}"
             text = f"{seat.label} claimed {'a draw' if what == 'draw' else 'the win'}: {against.label} stayed idle"
         return [LogLine("claimed", text, {"name": seat.label, "seat": seat.index, "against": against.label,
-                                          "against_seat": against.index, "claim": what})]
+                                          "against_seat": against.index, "claim": what}, code=code)]
 
     def _on_rematch_asked(self, event: RematchAsked) -> list[LogLine]:
         seat = self.seats[event.seat]
