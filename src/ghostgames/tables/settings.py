@@ -1,6 +1,6 @@
 """What a table may be set to: the checks of a new table, of each `/option` typed at it, and the
 listing `/option` shows. Pure functions of the game, the seat count and what was typed; the table
-(`table.py`) keeps the values and turns these answers into events.
+(`table.py`, `decisions.py`) keeps the values and turns these answers into events.
 
 A table has three kinds of option: the game's own settings (its `options_schema`, checked by the
 game's options model), the votes among them (each player's own choice, never a creator's setting), and

@@ -1,46 +1,27 @@
-"""A table: a game, its seats, options and votes, the running game and its clocks; pure logic.
+"""A table: a game, its seats, options and votes, the running game and its clocks, and how each event
+changes them; pure logic.
 
 Everything that changes a table is an event (a frozen value of tables/events.py). `decide_*` methods
-check a request and return the events it would cause without changing anything (an action is tried on a
-copy of the game, and its event carries the result); `apply` carries one event out and returns the log
-lines it makes. The server appends events to its store first and applies them after, and a restart
-rebuilds a table by applying its stored events in order. Time and seeds come from the caller.
+(tables/decisions.py) check a request and return the events it would cause without changing anything;
+`apply` carries one event out and returns the log lines it makes. The server appends events to its store
+first and applies them after, and a restart rebuilds a table by applying its stored events in order.
+Time and seeds come from the caller.
 """
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Literal
 
 from ghostgames.games import get_game
-from ghostgames.rules.contract import Game, IllegalAction, Outcome, State
-from ghostgames.rules.options import OptionError
+from ghostgames.rules.contract import Game, Outcome, State
 from ghostgames.rules.record import GameRecord
-from ghostgames.tables.clock import TIMEOUTS_FOR_GOOD, ClockLimits, Clocks, ClockSpec
-from ghostgames.tables.commands import (
-    ACTION_PREFIXES,
-    COMMANDS,
-    READ_ONLY,
-    BotAdd,
-    BotRemove,
-    Chat,
-    Claim,
-    Command,
-    GameAction,
-    Help,
-    Join,
-    Leave,
-    Rematch,
-    Resign,
-    SetOption,
-    Start,
-    Who,
-    help_text,
-)
-from ghostgames.tables.errors import TableError
+from ghostgames.tables import decisions
+from ghostgames.tables.clock import Clocks, ClockSpec
+from ghostgames.tables.commands import Command
+from ghostgames.tables.decisions import IDLE_CLAIM, Context, Decision
 from ghostgames.tables.events import (
     BotAdded,
     BotRemoved,
@@ -53,7 +34,6 @@ from ghostgames.tables.events import (
     Left,
     OptionSet,
     Played,
-    Precomputed,
     RematchAsked,
     Rematched,
     Resigned,
@@ -63,91 +43,13 @@ from ghostgames.tables.events import (
     TimedOut,
     Voted,
     as_event,
-    claimed_outcome,
-    resigned_outcome,
 )
 from ghostgames.tables.log import LogLine, action_is_public
-from ghostgames.tables.settings import (
-    RATED,
-    SEAT_OPTIONS,
-    check_rated_clock,
-    no_clock_off_event,
-    option_event,
-    option_lines,
-    rated_off_event,
-)
+from ghostgames.tables.seat import GONE, Seat
+from ghostgames.tables.settings import RATED, SEAT_OPTIONS
 
 Status = Literal["open", "started", "finished", "closed"]
 HISTORY = 100
-TAKEOVER_LEVEL = "easy"  # the bot that finishes a seat for a person
-# Takeovers after which the person is gone from the game: their seat is freed at a rematch.
-GONE = ("left", "disconnected")
-IDLE_CLAIM = 300.0  # seconds a player to move may stay idle at a table without a clock before others may claim
-
-
-@dataclass(slots=True)
-class Seat:
-    index: int
-    name: str | None = None  # the person who owns the seat
-    bot: str | None = None  # a bot's level when a bot sits here
-    takeover: str | None = None  # why a bot now plays the person's seat
-    timeouts: int = 0  # timeouts in a row
-    clock_turn: bool = False  # the clock ran out: a bot plays this one turn
-    twin: bool = False  # another seat holds a bot of the same level: the label carries the seat number
-
-
-    @property
-    def kind(self) -> str:
-        if self.bot is not None:
-            return "bot"
-        return "human" if self.name is not None else "empty"
-
-    @property
-    def label(self) -> str:
-        if self.bot is not None:
-            # "easy bot" alone, "easy bot 2" and "easy bot 3" when two of a level sit (numbered by seat,
-            # from 1), so a log, a result or a record never confuses them
-            return f"{self.bot} bot {self.index + 1}" if self.twin else f"{self.bot} bot"
-        return self.name or f"seat {self.index + 1}"
-
-    def bot_level(self) -> str | None:
-        """The bot that plays this seat's current turn, if any."""
-        if self.bot is not None:
-            return self.bot
-        if self.takeover is not None or self.clock_turn:
-            return TAKEOVER_LEVEL
-        return None
-
-
-@dataclass(slots=True)
-class Reply:
-    """An answer for the asker only (/who, /help, /option listing)."""
-
-    code: str
-    text: str
-    args: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
-class Decision:
-    events: list[TableEvent] = field(default_factory=list)
-    reply: Reply | None = None
-
-
-@dataclass(slots=True)
-class Context:
-    """What a decision needs from outside: the time, a fresh seed, the bot levels that exist."""
-
-    now: float  # a monotonic clock's seconds, for clocks
-    new_seed: Callable[[], int]
-    wall: float = 0.0  # seconds since the epoch, for chat times
-    bot_levels: Collection[str] = ("easy", "medium", "hard", "random")
-    spectators: tuple[str, ...] = ()
-    connected: Callable[[str], bool] = lambda name: True
-    clock_limits: ClockLimits = field(default_factory=ClockLimits)
-    idle_claim: float = IDLE_CLAIM  # seconds of idleness after which the others may /claim
-
-
 class Table:
     """One table. Build it with `Table.from_events(events)`; change it only through `apply`."""
 
@@ -325,362 +227,39 @@ class Table:
         assert self.seed is not None and self.options is not None
         return GameRecord(self.game.name, self.seat_count, dict(self.options), self.seed, list(self.actions))
 
-    # --- decisions (no change) --------------------------------------------------------------------
+    # --- deciding (tables/decisions.py): the events a request causes; nothing changes -----------------
     def decide(self, user: str | None, command: Command, version: int | None, ctx: Context) -> Decision:
         """The events `command` by `user` causes, or a reply; raises TableError when refused."""
-        if isinstance(command, Help):
-            return Decision(reply=Reply("help", help_text(command.topic, self.game.help_text()),
-                                        {"topic": command.topic}))
-        if isinstance(command, Who):
-            return Decision(reply=self._who(ctx))
-        if isinstance(command, SetOption) and (command.name is None or (
-                command.value is None and command.name not in self.vote_options)):
-            return Decision(reply=self._options_reply(command.name, ctx.clock_limits))
-        if user is None:
-            raise TableError("auth_required", "choose a name first (send hello with a token or a guest name)")
-        if isinstance(command, Chat):
-            seat = self.seat_of(user)
-            return Decision([Chatted(user, seat.index if seat else None, command.text, ctx.wall)])
-        if not isinstance(command, READ_ONLY) and version is not None and version != self.version:
-            raise TableError("stale_version", f"the table changed (version {self.version}, you sent {version})",
-                             sent=version, current=self.version)
-        if isinstance(command, Join):
-            return Decision(self._join(user, command.seat))
-        if isinstance(command, Leave):
-            return Decision(self._leave(self._seated(user)))
-        if isinstance(command, Start):
-            self._may_arrange(user)
-            return Decision(self._start(ctx))
-        if isinstance(command, SetOption):
-            return Decision(self._option(self._seated(user), command.name or "", command.value, ctx.clock_limits))
-        if isinstance(command, BotAdd):
-            return Decision(self._bot_add(user, command.level, ctx))
-        if isinstance(command, BotRemove):
-            return Decision(self._bot_remove(user, command.seat))
-        if isinstance(command, Resign):
-            return Decision(self._resign(self._seated(user)))
-        if isinstance(command, Rematch):
-            return Decision(self._rematch(self._seated(user), ctx))
-        if isinstance(command, Claim):
-            return Decision(self._claim(self._seated(user), command.what, ctx))
-        assert isinstance(command, GameAction)
-        return Decision(self._action(user, command.text, ctx))
+        return decisions.decide(self, user, command, version, ctx)
 
     def decide_action(self, user: str | None, action: Any, version: int | None, ctx: Context) -> Decision:
         """A game action sent as JSON (or text) by a button."""
-        if user is None:
-            raise TableError("auth_required", "choose a name first (send hello with a token or a guest name)")
-        if version is not None and version != self.version:
-            raise TableError("stale_version", f"the table changed (version {self.version}, you sent {version})",
-                             sent=version, current=self.version)
-        if isinstance(action, str):
-            return Decision(self._action(user, action, ctx))
-        try:
-            parsed = self.game.action_from_json(action)
-        except (IllegalAction, KeyError, TypeError, ValueError) as err:
-            reason = err.reason if isinstance(err, IllegalAction) else str(err)
-            raise TableError("bad_argument", f"cannot read that action: {reason}", command="action",
-                             reason=reason, usage=self.game.help_text()) from None
-        return Decision(self._action(user, str(parsed), ctx))
+        return decisions.decide_action(self, user, action, version, ctx)
 
     def decide_bot(self, seat: int, text: str, by: str, ctx: Context) -> list[TableEvent]:
         """A bot's move for `seat`; TableError when it no longer fits."""
-        if seat not in self.to_act() or self.seats[seat].bot_level() is None:
-            raise TableError("not_your_turn", "that seat does not move now", seat=seat, to_act=sorted(self.to_act()))
-        return self._checked_action(seat, text, by, ctx)
+        return decisions.decide_bot(self, seat, text, by, ctx)
 
     def decide_timeouts(self, ctx: Context) -> list[TableEvent]:
         """For each person whose clock ran out: a timeout, and a takeover after too many in a row."""
-        if self.clocks is None:
-            return []
-        events: list[TableEvent] = []
-        for index in self.clocks.expired(ctx.now, self.clock_seats()):
-            events.append(TimedOut(index))
-            if self.seats[index].timeouts + 1 >= TIMEOUTS_FOR_GOOD:
-                events.append(TakenOver(index, "timeouts"))
-        return events
+        return decisions.decide_timeouts(self, ctx)
+
+    def decide_close(self, reason: str) -> list[TableEvent]:
+        """Close a table out of play (open with no person seated, or finished)."""
+        return decisions.decide_close(self, reason)
+
+    def decide_absent(self, name: str) -> list[TableEvent]:
+        """A person's grace period ran out: a bot plays their running game, or their open seat is freed."""
+        return decisions.decide_absent(self, name)
 
     def occupied(self) -> bool:
         """Someone sits here: a person (gone or not), not a bot."""
         return any(seat.kind == "human" for seat in self.seats)
 
-    def decide_close(self, reason: str) -> list[TableEvent]:
-        """Close a table out of play: open with no person seated (a person's seat is freed by their grace
-        period first), or finished. Closing is an event like any other, so a restart keeps it closed."""
-        if self.status == "finished" or (self.status == "open" and not self.occupied()):
-            return [Closed(reason)]
-        return []
-
-    def decide_absent(self, name: str) -> list[TableEvent]:
-        """A person's grace period ran out: a bot plays their running game, or their open seat is freed."""
-        seat = self.seat_of(name)
-        if seat is None or seat.takeover is not None:
-            return []
-        if self.status == "started":
-            return [TakenOver(seat.index, "disconnected")]
-        if self.status == "open":
-            return [Left(seat.index, seat.name)]
-        return []
-
-    # --- the checks behind each command ---------------------------------------------------------
-    def _seated(self, user: str) -> Seat:
-        seat = self.seat_of(user)
-        if seat is None:
-            raise TableError("not_seated", "you have no seat at this table; /join first")
-        return seat
-
-    def _need_status(self, *allowed: Status) -> None:
-        if self.status not in allowed:
-            raise TableError("wrong_status", f"the table is {self.status}; this needs it {' or '.join(allowed)}",
-                             status=self.status, needed=list(allowed))
-
-    def _join(self, user: str, wanted: int | None) -> list[TableEvent]:
-        self._need_status("open", "finished")
-        mine = self.seat_of(user)
-        if mine is not None:
-            raise TableError("already_seated", f"you already sit in seat {mine.index + 1}", seat=mine.index)
-        if wanted is None:
-            free = [s for s in self.seats if s.kind == "empty"]
-            if not free:
-                raise TableError("table_full", "every seat is taken")
-            wanted = free[0].index
-        if not 0 <= wanted < self.seat_count:
-            raise TableError("bad_argument", f"seats are numbered 1 to {self.seat_count}",
-                             command="join", reason=f"no seat {wanted + 1}; seats are numbered 1 to {self.seat_count}",
-                             usage="/join [seat]")
-        if self.seats[wanted].kind != "empty":
-            raise TableError("seat_taken", f"seat {wanted + 1} is taken", seat=wanted)
-        return [Joined(wanted, user)]
-
-    def _leave(self, seat: Seat) -> list[TableEvent]:
-        if self.status == "started":
-            if seat.takeover is not None:
-                return []
-            return [TakenOver(seat.index, "left")]
-        return [Left(seat.index, seat.name)]
-
-    def _start(self, ctx: Context) -> list[TableEvent]:
-        self._need_status("open")
-        empty = [s.index for s in self.seats if s.kind == "empty"]
-        if empty:
-            numbers = ", ".join(str(i + 1) for i in empty)
-            raise TableError("seats_empty", f"seats {numbers} are empty; /join or /bot add",
-                             seats=empty)
-        options = self.effective_options()
-        try:
-            self.game.options(self.seat_count, options)
-        except OptionError as err:
-            raise TableError("bad_option", str(err), name="", reason=str(err)) from None
-        return [Started(ctx.new_seed(), options, self.round)]
-
-    def _option(self, seat: Seat, name: str, value: str | None, clock_limits: ClockLimits) -> list[TableEvent]:
-        self._need_status("open", "finished")
-        event = option_event(self.game, self.seat_count, self.settings, seat.index, name, value, clock_limits)
-        if isinstance(event, OptionSet) and event.name == RATED:
-            check_rated_clock(self.game, bool(event.value), self.clock_spec)  # rated on needs a clock
-            return [event]
-        if isinstance(event, OptionSet) and event.name == "clock":
-            if self.rated and ClockSpec.parse(event.value).mode == "none":
-                return [event, no_clock_off_event()]  # told now: a game without a clock would not count
-            return [event]
-        if not self.rated or not isinstance(event, OptionSet):
-            return [event]
-        after = {k: v for k, v in self.settings.items() if k != name}
-        if not event.reset:
-            after[name] = event.value
-        # told now, before the game: a game at these settings would not count
-        off = rated_off_event(self.game, self.seat_count, after)
-        return [event] if off is None else [event, off]
-
-    def _bot_add(self, user: str, level: str, ctx: Context) -> list[TableEvent]:
-        self._need_status("open", "finished")
-        self._may_arrange(user)
-        if level not in ctx.bot_levels:
-            raise TableError("no_such_bot", f"no bot {level!r}; choose one of: {', '.join(ctx.bot_levels)}",
-                             bot=level, bots=list(ctx.bot_levels))
-        free = [s for s in self.seats if s.kind == "empty"]
-        if not free:
-            raise TableError("table_full", "every seat is taken")
-        return [BotAdded(free[0].index, level)]
-
-    def _bot_remove(self, user: str, wanted: int | None) -> list[TableEvent]:
-        self._need_status("open", "finished")
-        self._may_arrange(user)
-        if wanted is None:
-            bots = [s.index for s in self.seats if s.kind == "bot"]
-            if not bots:
-                raise TableError("not_a_bot", "no bot sits at this table", seat=None)
-            wanted = bots[-1]
-        if not 0 <= wanted < self.seat_count or self.seats[wanted].kind != "bot":
-            raise TableError("not_a_bot", f"no bot sits in seat {wanted + 1}", seat=wanted)
-        return [BotRemoved(wanted)]
-
-    def _may_arrange(self, user: str) -> None:
-        """Seated people and the table's creator may seat and remove bots."""
-        if self.seat_of(user) is None and (self.created_by or "").lower() != user.lower():
-            raise TableError("not_seated", "only seated players or the table's creator may do this")
-
-    def _resign(self, seat: Seat) -> list[TableEvent]:
-        self._need_status("started")
-        if seat.takeover in GONE:
-            raise TableError("not_seated", "you left this game; a bot plays that seat to the end",
-                             seat=seat.index, reason=seat.takeover)
-        if seat.takeover == "resigned":
-            raise TableError("not_seated", "you resigned this game; a bot plays that seat to the end",
-                             seat=seat.index, reason=seat.takeover)
-        if seat.takeover is not None:
-            raise TableError("bot_playing", "a bot already plays your seat", seat=seat.index, reason=seat.takeover)
-        if self.seat_count == 2:
-            return [Resigned(seat.index), self._finished_event(resigned_outcome(seat.index))]
-        return [TakenOver(seat.index, "resigned")]
-
     def rematch_waiting(self, asked: Collection[int] = ()) -> list[Seat]:
         """The people still to accept a rematch: seated, not gone, not asked yet (bots accept at once)."""
         agreed = self.rematch_asked | set(asked)
         return [s for s in self.seats if s.kind == "human" and s.takeover not in GONE and s.index not in agreed]
-
-    def _rematch(self, seat: Seat, ctx: Context) -> list[TableEvent]:
-        """A rematch is a proposal: it starts once every person still seated asked for it or accepted."""
-        self._need_status("finished")
-        if seat.takeover in GONE:
-            raise TableError("not_seated", "you left this game; /join to play the next one", seat=seat.index)
-        waiting = self.rematch_waiting([seat.index])
-        if waiting:
-            if seat.index in self.rematch_asked:
-                names = [s.label for s in waiting]
-                raise TableError("rematch_pending", f"you asked for a rematch; waiting for {', '.join(names)}",
-                                 names=names, seats=[s.index for s in waiting])
-            return [RematchAsked(seat.index)]
-        freed = [s.index for s in self.seats if s.takeover in GONE]
-        first: int | None = None
-        outcome = (self.result or {}).get("outcome")
-        if outcome and "first" in self.game.options_schema():
-            ranks = [r["rank"] for r in outcome["results"]]
-            if len(set(ranks)) > 1:
-                first = ranks.index(max(ranks))  # the loser starts
-        events: list[TableEvent] = [Rematched(self.round + 1, tuple(freed), first)]
-        if not any(s.kind == "empty" for s in self.seats) and not freed:
-            options = self.effective_options()
-            if first is not None:
-                options["first"] = first
-            events.append(Started(ctx.new_seed(), options, self.round + 1))
-        return events
-
-    def _claim(self, seat: Seat, what: str, ctx: Context) -> list[TableEvent]:
-        """Without a clock nothing ends a game whose player to move stays away or idle: after
-        `ctx.idle_claim` seconds the others may claim it, as on lichess. With two players the game ends as
-        the claimer's win or a draw; with more, a bot takes the idle seat and the others play on."""
-        self._need_status("started")
-        if self.clocks is None or self.clocks.on:
-            raise TableError("cannot_claim", f"this table has a clock ({self.clock_spec}): a player who does not "
-                             "move runs out of time and a bot plays for them, so there is nothing to claim",
-                             reason="clock")
-        if seat.bot_level() is not None:
-            raise TableError("bot_playing", "a bot plays your seat now", seat=seat.index,
-                             reason=seat.takeover or "timeout")
-        since = self.idle_since()
-        if seat.index in since:
-            raise TableError("cannot_claim", "it is your turn: move first; a claim is against a player who keeps "
-                             "the others waiting", reason="your_turn")
-        if not since:
-            raise TableError("cannot_claim", "nobody keeps you waiting: no person is to move", reason="nobody")
-        idle = [i for i, began in since.items() if ctx.now - began >= ctx.idle_claim]
-        if not idle:
-            index = min(since, key=lambda i: since[i])
-            wait = max(1, math.ceil(since[index] + ctx.idle_claim - ctx.now))
-            raise TableError("cannot_claim", f"{self.seats[index].label} (seat {index + 1}) has been to move for "
-                             f"{max(0, math.floor(ctx.now - since[index]))} s; you may claim once they have been idle "
-                             f"for {ctx.idle_claim:g} s, in {wait} s", reason="too_soon", seat=index,
-                             wait=wait, threshold=ctx.idle_claim)
-        against = min(idle)
-        claimed = Claimed(seat.index, against, what)
-        if self.seat_count > 2:
-            return [claimed, TakenOver(against, "idle")]
-        return [claimed, self._finished_event(claimed_outcome(seat.index, what))]
-
-    def _action(self, user: str, text: str, ctx: Context) -> list[TableEvent]:
-        try:
-            action = self.game.parse_action(text)
-        except IllegalAction as err:
-            raise self._unreadable(text, err.reason) from None
-        seat = self.seat_of(user)
-        if seat is None:
-            raise TableError("not_seated", "you have no seat at this table; /join first")
-        self._need_status("started")
-        assert self.state is not None
-        if seat.bot_level() is not None:
-            raise TableError("bot_playing", "a bot plays your seat now", seat=seat.index,
-                             reason=seat.takeover or "timeout")
-        to_act = self.state.to_act()
-        if seat.index not in to_act:
-            raise TableError("not_your_turn", "it is not your turn", seat=seat.index, to_act=sorted(to_act))
-        return self._checked_action(seat.index, str(action), "player", ctx)
-
-    def _unreadable(self, text: str, reason: str) -> TableError:
-        word = text.split()[0].lower() if text.split() else ""
-        known = {t.split()[0].lower() for i in range(self.seat_count) for t in self._legal_texts(i) if t.split()}
-        if word in known or word in self.game.verbs or word in ACTION_PREFIXES:
-            return TableError("bad_argument", reason, command=word, reason=reason, usage=self.game.help_text())
-        return TableError(
-            "unknown_command", f"/{word} is no command and no move here; type /help. {reason}",
-            command=word, commands=list(COMMANDS),
-        )
-
-    def _legal_texts(self, seat: int) -> list[str]:
-        if self.state is None or self.status != "started":
-            return []
-        try:
-            return self.state.legal_texts(seat)
-        except Exception:  # a game without moves for this seat now
-            return []
-
-    def _checked_action(self, seat: int, text: str, by: str, ctx: Context) -> list[TableEvent]:
-        """The action played on a copy of the game: refused when illegal, else the event, carrying the
-        position it leads to so that applying it need not play it again (and a Finished when it ends the
-        game). The table's own state is left as it was."""
-        assert self.state is not None
-        after = self.state.clone()
-        try:
-            game_events = after.apply(seat, text)
-        except IllegalAction as err:
-            raise TableError("illegal_action", f"illegal action: {err.reason}", reason=err.reason,
-                             action=text, rule=err.rule, details=err.details) from None
-        bank = None
-        if self.clocks is not None and self.clock_spec.mode == "bank" and by == "player":
-            bank = self.clocks.bank_after(seat, ctx.now)
-        worked_out = Precomputed(self.version, self.state, after, tuple(game_events))
-        events: list[TableEvent] = [Played(seat, text, by, bank, worked_out)]
-        outcome = after.outcome()
-        if outcome is not None:
-            events.append(self._finished_event(outcome.to_json()))
-        return events
-
-    def _finished_event(self, outcome: Mapping[str, Any]) -> Finished:
-        return Finished(outcome, tuple(s.label for s in self.seats),
-                        {str(s.index): s.takeover for s in self.seats if s.takeover is not None})
-
-    def _who(self, ctx: Context) -> Reply:
-        lines, seats = [], []
-        for seat in self.seats:
-            state = "empty"
-            if seat.kind == "bot":
-                state = "bot"
-            elif seat.name is not None:
-                state = "connected" if ctx.connected(seat.name) else "away"
-                if seat.takeover:
-                    state += f", a bot plays ({seat.takeover})"
-            lines.append(f"seat {seat.index + 1}: {seat.label if seat.kind != 'empty' else '-'} ({state})")
-            seats.append({"seat": seat.index, "name": seat.label if seat.kind != "empty" else None, "state": state})
-        lines.append("spectators: " + (", ".join(ctx.spectators) or "none"))
-        return Reply("who", "\n".join(lines), {"seats": seats, "spectators": list(ctx.spectators)})
-
-    def _options_reply(self, name: str | None, clock_limits: ClockLimits) -> Reply:
-        lines = option_lines(self.game, self.seat_count, self.settings, self.votes, self.clock_spec, self.rated,
-                             clock_limits, name)
-        return Reply("options", "\n".join(lines), {
-            "settings": dict(self.settings), "clock": str(self.clock_spec),
-            "votes": {n: sorted(v) for n, v in self.votes.items()},
-        })
 
     def _number_twins(self) -> None:
         levels = [s.bot for s in self.seats if s.bot is not None]
