@@ -291,8 +291,10 @@ class Table:
         return lines
 
     def _carry_out(self, event: TableEvent, now: float) -> list[LogLine]:
-        """The one handler of each event type."""
+        """The one handler of each event type (the most frequent first)."""
         match event:
+            case Played():
+                return self._on_action(event)
             case Joined():
                 return self._on_joined(event)
             case Left():
@@ -307,8 +309,6 @@ class Table:
                 return self._on_vote(event)
             case Started():
                 return self._on_started(event)
-            case Played():
-                return self._on_action(event)
             case TimedOut():
                 return self._on_timeout(event)
             case TakenOver():
