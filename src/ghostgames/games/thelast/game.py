@@ -33,6 +33,7 @@ points card scores for nobody and the ghost leads. Option rounds=N plays N round
 class TheLastGame(Game[TheLastOptions, TheLastAction]):
     name = "thelast"
     title = "The Last"
+    verbs = ("play", "keep", "swap")
     min_players = 2
     max_players = 5
     Options = TheLastOptions
