@@ -29,7 +29,7 @@ def bot_table(exact: ExactGame, bot: Bot, samples: int = 1, seed: int = 0) -> Ta
     """The bot's policy at every information set (EFG action j is the set's j-th legal action)."""
     table: Table = {}
     for key, info in exact.infosets.items():
-        if len(info.actions) == 1:
+        if info.state is None:  # one legal action
             table[key] = [(0, 1.0)]
             continue
         position = {action: j for j, action in enumerate(info.actions)}

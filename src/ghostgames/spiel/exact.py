@@ -27,12 +27,13 @@ from ghostgames.spiel.adapter import SpielGame
 
 @dataclass(frozen=True)
 class InfoSet:
-    """One information set of the tree: whose it is, one of our states in it, and its actions (our action
-    indices, in the order of the EFG game's actions 0, 1, ...)."""
+    """One information set of the tree: whose it is, its actions (our action indices, in the order of the EFG
+    game's actions 0, 1, ...) and, where there is a choice, one of our states in it (a forced move needs
+    none, and keeping a state for each would cost a gigabyte on the smallest variant)."""
 
     seat: int
-    state: State[Any]
     actions: tuple[int, ...]
+    state: State[Any] | None
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,8 @@ class _Walk:
         known = self.numbers[seat]
         if seen[seat] not in known:
             known[seen[seat]] = len(known) + 1
-            self.infosets[(seat, len(known))] = InfoSet(seat, state.clone(), tuple(i for i, _ in actions))
+            self.infosets[(seat, len(known))] = InfoSet(seat, tuple(i for i, _ in actions),
+                                                        state.clone() if len(actions) > 1 else None)
         number = known[seen[seat]]
         names = " ".join(f'"{i}"' for i in range(len(actions)))
         self.lines.append(f'p "" {seat + 1} {number} "i{number}" {{ {names} }} 0')
