@@ -83,3 +83,18 @@ def test_cfr_beats_uniform_and_bots_are_legal_on_the_smallest_variant() -> None:
     rules = bot_table(exact, get_bot("rules"))
     assert_legal(exact, rules)
     assert 0 < pyspiel.exploitability(exact.game, tabular(rules)) <= 1
+
+
+def test_sorted_hands_are_dealt_with_the_chances_of_a_shuffle() -> None:
+    """Drawing a hand lowest first gives every hand the chance a shuffled deck gives it: 1 / C(8, 2) for
+    the first seat's 2 cards out of 8."""
+    game = pyspiel.load_game(SMALLEST)
+    chances: Counter[tuple[int, int]] = Counter()
+    state = game.new_initial_state()
+    for first, p in state.chance_outcomes():
+        after = state.child(first)
+        for second, q in after.chance_outcomes():
+            chances[(first, second)] += p * q
+    assert len(chances) == math.comb(8, 2)
+    assert all(first < second for first, second in chances)
+    assert all(math.isclose(c, 1 / math.comb(8, 2)) for c in chances.values())
