@@ -53,14 +53,13 @@ def exact_game(spiel_game: SpielGame) -> ExactGame:
     players = " ".join(f'"seat {seat + 1}"' for seat in range(spiel_game.players))
     text = "\n".join([f'EFG 2 R "{spiel_game.spec.short_name}" {{ {players} }} ""', *walk.lines, ""])
     game = pyspiel.load_efg_game(text)
-    infosets = {_infoset_string(game, seat, number): walk.infosets[(seat, number)]
-                for seat, number in walk.infosets}
+    infosets = {_infoset_string(seat, number): info for (seat, number), info in walk.infosets.items()}
     return ExactGame(game, infosets, len(walk.lines), spiel_game.game)
 
 
-def _infoset_string(game: pyspiel.Game, seat: int, number: int) -> str:
-    # OpenSpiel names an EFG information set "player-player-number-name"; the name is ours ("i" + number).
-    del game
+def _infoset_string(seat: int, number: int) -> str:
+    # OpenSpiel 2.0's information-state string of an EFG information set: "player-player-number-name", the
+    # name ours ("i" + number); tests/spiel/test_exact.py checks it against the game's own strings.
     return f"{seat}-{seat}-{number}-i{number}"
 
 
