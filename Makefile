@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-# `make run` installs what the server needs; `make test` adds the test tools and the research extras.
+# `make run` installs what the server needs; `make test` adds the test tools, the research extras and torch.
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
@@ -16,6 +16,8 @@ $(RUN_STAMP): pyproject.toml
 
 $(DEV_STAMP): $(RUN_STAMP)
 	$(PY) -m pip install --quiet -e '.[dev]'
+# torch pinned here, not in the extra: 2.13.0 is the CPU wheel on this machine's disk; plain torch fetches a CUDA build of GBs
+	$(PY) -m pip install --quiet 'torch==2.13.0'
 	touch $(DEV_STAMP)
 
 run: $(RUN_STAMP)
@@ -23,7 +25,7 @@ run: $(RUN_STAMP)
 	$(VENV)/bin/ghostgames serve
 
 lint: $(DEV_STAMP)
-	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff check src tests benchmarks examples
 
 typecheck: $(DEV_STAMP)
 	$(VENV)/bin/mypy

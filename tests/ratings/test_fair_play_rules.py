@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from ghostgames.games import get_game
 from ghostgames.tables import Context, Table, TableError, creation_event, fair_play, parse_command
 from ghostgames.tables.commands import GameAction
+from ghostgames.tables.events import OptionSet, Played, TableEvent, TakenOver
 from ghostgames.tables.fair_play import (
     NONSTANDARD,
     PAIR,
@@ -125,7 +126,7 @@ def ctx() -> Context:
     return Context(now=0.0, new_seed=lambda: 7)
 
 
-def run(table: Table, user: str, text: str) -> list[dict[str, object]]:
+def run(table: Table, user: str, text: str) -> list[TableEvent]:
     events = table.decide(user, parse_command(text), None, ctx()).events
     for event in events:
         table.apply(event, 0.0)
@@ -147,7 +148,7 @@ def test_setting_a_nonstandard_option_turns_rated_off_with_a_line_that_says_why(
     run(table, "ann", "/join")
     assert table.rated is True
     events = run(table, "ann", "/option max_plies 1")
-    assert [e["kind"] for e in events] == ["option", "option"] and table.rated is False
+    assert [type(e) for e in events] == [OptionSet, OptionSet] and table.rated is False
     line = table.history[-1]["line"]
     assert line["text"].startswith("option rated is now off: max_plies 1 is not a standard setting")
     assert line["args"]["because"][0]["code"] == NONSTANDARD
@@ -157,7 +158,7 @@ def test_setting_a_nonstandard_option_turns_rated_off_with_a_line_that_says_why(
     run(table, "ann", "/option max_plies none")
     run(table, "ann", "/option rated on")
     assert table.rated is True
-    assert [e["kind"] for e in run(table, "ann", "/option max_plies 400")] == ["option"] and table.rated is True
+    assert [type(e) for e in run(table, "ann", "/option max_plies 400")] == [OptionSet] and table.rated is True
     listing = table.decide("ann", parse_command("/option rated"), None, ctx()).reply
     assert listing is not None and "settings are standard: max_plies none or at least 300" in listing.text
     assert Table.from_events([creation_event("t1", "geister", 2, {}, None, "ann")]).rated is True
@@ -178,14 +179,14 @@ def test_own_moves_count_a_persons_and_a_seated_bots_moves_but_not_a_takeover_or
         elif hers < 3:
             events = table.decide("ann", GameAction(text), None, ctx()).events
         else:  # ann's clock ran out once, then she left: a bot moves for her
-            events = [{"kind": "action", "seat": seat, "text": text, "by": "clock" if hers == 3 else "bot"}]
+            events = [Played(seat, text, "clock" if hers == 3 else "bot")]
             if hers == 4:
-                events.insert(0, {"kind": "takeover", "seat": seat, "reason": "left"})
+                events.insert(0, TakenOver(seat, "left"))
         if table.seats[seat].bot is None:
             hers += 1
         assert table.own_moves_after(events) == [
-            table.own_moves[i] + sum(1 for e in events if e["kind"] == "action" and e["seat"] == i
-                                     and (e["by"] == "player" or table.seats[i].bot is not None))
+            table.own_moves[i] + sum(1 for e in events if isinstance(e, Played) and e.seat == i
+                                     and (e.by == "player" or table.seats[i].bot is not None))
             for i in range(2)]
         for event in events:
             table.apply(event, 0.0)

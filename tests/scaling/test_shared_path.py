@@ -20,6 +20,7 @@ from ghostgames.server.hub import Hub
 from ghostgames.server.shared import RedisFanout, RedisLeases, RedisPresence
 from ghostgames.storage import Repository
 from ghostgames.tables import Decision, TableError, parse_command
+from ghostgames.tables.events import Joined
 from tests.infra.services import Postgres, Redis
 
 
@@ -171,7 +172,7 @@ def test_a_client_ahead_of_its_worker_is_served_after_one_read(postgres: Postgre
         newer = one.tables[table.id].version
         reads = two_repo.reads
         decision = await command(two, table.id, "bob", "/join", version=newer)
-        assert decision.events and decision.events[0]["kind"] == "joined"
+        assert decision.events and isinstance(decision.events[0], Joined)
         assert two_repo.reads == reads + 1
         await caught_up(one, table.id, two.tables[table.id].seq)
         assert [s.name for s in one.tables[table.id].seats] == ["ann", "bob"]

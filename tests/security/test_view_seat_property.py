@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ghostgames.tables import Context, Table, TableError, creation_event, parse_command
+from ghostgames.tables.events import event_to_json
 
 NAMES = ["ann", "ben", "cat", "dan"]
 PLAYED = {"ann": 0, "ben": 1}  # who played which seat of the game below
@@ -28,7 +29,7 @@ def _finished_geister(log: list[dict[str, Any]]) -> Table:
 def _do(table: Table, log: list[dict[str, Any]], user: str, text: str) -> None:
     for event in table.decide(user, parse_command(text), None, Context(now=0.0, new_seed=lambda: 7)).events:
         table.apply(event, 0.0)
-        log.append(event)
+        log.append(event_to_json(event))  # as stored
 
 
 moves = st.lists(st.tuples(st.sampled_from(NAMES), st.sampled_from(["/leave", "/join 1", "/join 2"])), max_size=12)

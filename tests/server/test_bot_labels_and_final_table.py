@@ -14,6 +14,7 @@ from ghostgames.rules.contract import Outcome
 from ghostgames.server.auth import check_name
 from ghostgames.storage.replay import rebuild_views
 from ghostgames.tables import Context, Table, TableError, creation_event, parse_command
+from ghostgames.tables.decisions import finished_event
 from tests.server.harness import Client, ServerProcess
 
 
@@ -43,7 +44,7 @@ def test_5_two_bots_of_one_level_carry_their_seat_numbers_in_labels_log_and_resu
     # the third seat wins (the table's own finished event, as the game's end makes it)
     results = [{"result": "win" if seat == 2 else "loss", "rank": 1 if seat == 2 else 2, "score": 0.0}
                for seat in range(4)]
-    event = table._finished_event(Outcome.from_json({"results": results, "reason": "lowest penalty: 3"}))
+    event = finished_event(table, Outcome.from_json({"results": results, "reason": "lowest penalty: 3"}).to_json())
     finished = next(line.for_reader(None) for line in table.apply(event, 0.0))
     assert table.result is not None and table.result["names"] == ["alice", "easy bot 2", "easy bot 3", "easy bot 4"]
     # the winner by seat, so a reader never looks a label up among equal ones

@@ -9,6 +9,7 @@ import pytest
 
 from ghostgames.tables import Context, Table, TableError, creation_event, parse_command
 from ghostgames.tables.commands import Claim, help_text
+from ghostgames.tables.events import Claimed, Finished, OptionSet, RematchAsked, TableEvent, TakenOver, event_to_json
 from ghostgames.tables.settings import DEFAULT_CLOCKS
 
 THRESHOLD = 300.0
@@ -25,13 +26,13 @@ class Run:
     def __init__(self, game: str, seats: int, options: dict[str, Any] | None, clock: object) -> None:
         created = creation_event("t", game, seats, options, clock, "alice")
         self.table = Table(created)
-        self.log: list[dict[str, Any]] = [created]
+        self.log: list[dict[str, Any]] = [created]  # as stored
 
-    def do(self, user: str, text: str, now: float = 0.0) -> list[dict[str, Any]]:
+    def do(self, user: str, text: str, now: float = 0.0) -> list[TableEvent]:
         events = self.table.decide(user, parse_command(text), None, ctx(now)).events
         for event in events:
             self.table.apply(event, now)
-            self.log.append(event)
+            self.log.append(event_to_json(event))
         return events
 
     def refused(self, user: str, text: str, now: float = 0.0) -> TableError:
@@ -79,8 +80,8 @@ def test_a_rated_table_always_has_a_clock_asking_for_one_without_is_refused_sayi
     run.do("alice", "/join")
     assert run.table.rated is True and str(run.table.clock_spec) == "300+5"
     events = run.do("alice", "/option clock none")  # the clock goes, and rated with it, saying why
-    assert [(e["name"], e["value"]) for e in events] == [("clock", "none"), ("rated", False)]
-    assert events[1]["because"][0]["code"] == "no_clock"
+    assert events == [OptionSet("clock", "none"), OptionSet("rated", False, because=events[1].because)]
+    assert isinstance(events[1], OptionSet) and events[1].because and events[1].because[0]["code"] == "no_clock"
     assert run.table.clock_spec.mode == "none" and run.table.rated is False
     said = [e["line"]["text"] for e in run.table.history if e["kind"] == "log"]
     assert said[-1] == "option rated is now off: a rated game needs a clock, so that every game ends"
@@ -99,7 +100,7 @@ def test_a_player_who_stays_idle_at_a_table_without_a_clock_loses_when_the_other
     assert early.code == "cannot_claim" and early.args_["wait"] == 200 and "in 200 s" in early.message
     assert run.refused("bob", "/claim win", now=400.0).args_["reason"] == "your_turn"  # the idle one cannot
     events = run.do("alice", "/claim win", now=300.0)
-    assert [e["kind"] for e in events] == ["claimed", "finished"]
+    assert [type(e) for e in events] == [Claimed, Finished]
     assert run.table.status == "finished"
     results = run.table.result["outcome"]["results"]  # type: ignore[index]
     assert [r["result"] for r in results] == ["win", "loss"]
@@ -107,6 +108,9 @@ def test_a_player_who_stays_idle_at_a_table_without_a_clock_loses_when_the_other
     rebuilt = Table.from_events(run.log, now=5000.0)
     assert rebuilt.status == "finished" and rebuilt.result == run.table.result
     assert any(entry["kind"] == "log" and entry["line"]["kind"] == "claimed" for entry in rebuilt.history)
+    said = [entry["line"] for entry in rebuilt.history if entry["kind"] == "log"][-2:]
+    assert [line["code"] for line in said] == ["claimed_win", "finished"]
+    assert said[1]["args"]["reason_code"] == "claimed_win" and said[1]["args"]["reason"] == "claimed win: idle"
 
 
 def test_a_claim_may_also_end_the_game_as_a_draw() -> None:
@@ -128,8 +132,7 @@ def test_idleness_counts_from_the_last_move_and_starts_again_after_a_restart() -
     assert rebuilt.claim_in(560.0, THRESHOLD) == [None, 260.0]
     with pytest.raises(TableError):
         rebuilt.decide("alice", parse_command("/claim win"), None, ctx(600.0))
-    assert [e["kind"] for e in rebuilt.decide("alice", Claim("win"), None, ctx(820.0)).events] == \
-        ["claimed", "finished"]
+    assert [type(e) for e in rebuilt.decide("alice", Claim("win"), None, ctx(820.0)).events] == [Claimed, Finished]
 
 
 def test_no_claim_at_a_table_with_a_clock_whose_timeouts_already_end_the_game() -> None:
@@ -153,7 +156,9 @@ def test_with_more_players_a_claim_hands_the_idle_seat_to_a_bot_and_the_game_goe
     other = next(s.name for s in run.table.seats if s.index != idle)
     assert other is not None and idle_name is not None
     events = run.do(other, "/claim win", now=THRESHOLD)
-    assert [e["kind"] for e in events] == ["claimed", "takeover"] and events[1]["reason"] == "idle"
+    assert [type(e) for e in events] == [Claimed, TakenOver] and events[1] == TakenOver(idle, "idle")
+    claimed = [e["line"] for e in run.table.history if e["kind"] == "log" and e["line"]["kind"] == "claimed"]
+    assert claimed[-1]["code"] == "claimed_bot" and claimed[-1]["args"]["against_seat"] == idle
     assert run.table.status == "started" and run.table.seats[idle].takeover == "idle"
     assert [(seat, by) for seat, _, by in run.table.bot_turns()] == [(idle, "bot")]
     with pytest.raises(TableError) as err:  # the idle player's seat is the bot's now
@@ -185,7 +190,7 @@ def test_an_option_changed_after_a_rematch_proposal_withdraws_it() -> None:
     run.do("alice", "/option clock 60")
     run.do("alice", "/option max_plies 2")
     events = run.do("alice", "/rematch")
-    assert [e["kind"] for e in events] == ["rematch_asked"] and run.table.status == "finished"
+    assert [type(e) for e in events] == [RematchAsked] and run.table.status == "finished"
     assert run.table.summary(0.0)["rematch"] == [0]
     run.do("bob", "/rematch")  # Bob agrees to the new settings: now it starts
     assert run.table.summary(0.0)["status"] == "started" and run.table.options is not None

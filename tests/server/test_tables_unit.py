@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from ghostgames.games import GAMES, get_game
 from ghostgames.server.hub import games_list
 from ghostgames.tables import Clocks, ClockSpec, Context, Table, TableError, creation_event, parse_command
 from ghostgames.tables.commands import BotAdd, BotRemove, Chat, GameAction, Help, Join, SetOption
+from ghostgames.tables.events import Closed, TableEvent, event_to_json
 
 
 def ctx(now: float = 0.0) -> Context:
@@ -61,7 +63,7 @@ def _do(table: Table, log: list, user: str, text: str, context: Context | None =
     decision = table.decide(user, parse_command(text), None, context or ctx())
     for event in decision.events:
         table.apply(event, 0.0)
-        log.append(event)
+        log.append(event_to_json(event))  # as stored
 
 
 def test_a_vote_is_on_only_when_every_seated_player_voted_for_it() -> None:
@@ -98,7 +100,7 @@ def test_a_table_rebuilt_from_its_events_equals_the_live_table() -> None:
             events = table.decide(table.seats[seat].name, GameAction(text), None, ctx()).events
         for event in events:
             table.apply(event, 0.0)
-            log.append(event)
+            log.append(event_to_json(event))  # as stored
     rebuilt = Table.from_events(log)
     assert rebuilt.summary(0.0) == table.summary(0.0)
     assert rebuilt.state is not None and table.state is not None
@@ -200,10 +202,10 @@ def test_a_table_closes_only_out_of_play_and_stays_closed_when_rebuilt() -> None
     table = Table(created)
     events = [created]
 
-    def step(new: list[dict[str, object]]) -> None:
+    def step(new: list[TableEvent]) -> None:
         for event in new:
             table.apply(event, 0.0)
-            events.append(event)
+            events.append(event_to_json(event))
 
     step(table.decide("Ann", Join(None), None, ctx()).events)
     assert table.decide_close("idle") == []  # a person sits at the open table: their grace period frees it
@@ -213,7 +215,7 @@ def test_a_table_closes_only_out_of_play_and_stays_closed_when_rebuilt() -> None
     step(table.decide("Ann", parse_command("/resign"), None, ctx()).events)
     assert table.status == "finished"
     closing = table.decide_close("nobody sat or watched for 300 s")
-    assert closing == [{"kind": "closed", "reason": "nobody sat or watched for 300 s"}]
+    assert closing == [Closed("nobody sat or watched for 300 s")]
     step(closing)
     assert table.status == "closed" and table.summary(0.0)["status"] == "closed"
     assert table.decide_close("again") == []
@@ -264,3 +266,22 @@ def test_a_view_is_made_once_per_version_and_seat_and_never_shown_to_another_sea
     assert table.version == version + 1
     assert table.view_for(0) is not first[0] and table.view_for(0) == table.state.view(0)
     assert table.view_for(1) == table.state.view(1) and table.view_for(None) == table.state.view(None)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_mistyped_move_is_told_what_is_wrong_by_the_verbs_its_game_declares(game: str) -> None:
+    """A table knows no game's words: each game declares the verbs its actions begin with (Game.verbs), so a
+    new game adds them in its own files. A declared verb with unreadable arguments is a bad argument (with
+    the game's help); a word no game here knows is an unknown command."""
+    table, _ = _table(game, get_game(game).min_players)
+    verbs = get_game(game).verbs
+    assert verbs, game
+    for verb in verbs:
+        with pytest.raises(TableError) as err:
+            table.decide("alice", parse_command(f"/{verb} 99 zz"), None, ctx())
+        assert err.value.code == "bad_argument" and err.value.args_["usage"] == get_game(game).help_text()
+    others = {verb for name in GAMES if name != game for verb in get_game(name).verbs} - set(verbs)
+    for word in [*sorted(others), "dance"]:
+        with pytest.raises(TableError) as err:
+            table.decide("alice", parse_command(f"/{word} 99 zz"), None, ctx())
+        assert err.value.code == "unknown_command", (game, word)

@@ -45,6 +45,8 @@ def play_randomly(state: pyspiel.State, rng: random.Random) -> None:
     "ghostgames_thelast(players=3)",
     "ghostgames_thelast(players=4)",
     "ghostgames_thelast(players=5,returns=penalty)",
+    "ghostgames_thelast(colours=2,values=4,hand=2)",
+    "ghostgames_thelast(players=4,colours=3,values=6,hand=3)",  # 15 of 18 cards dealt, 3 spare
 ])
 def test_openspiels_random_simulation_test_passes_with_serialization(name: str) -> None:
     pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=2, serialize=True, verbose=False)

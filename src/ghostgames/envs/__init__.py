@@ -1,8 +1,9 @@
 """Wrappers for learning code: a PettingZoo AEC environment with every seat an agent (`GhostGamesAEC`),
 a Gymnasium environment where one seat plays against ghostgames bots (`GhostGamesSolo`), and many Geister
-games stepped at once on the compiled core (`GeisterVectorEnv`, vector.py).
+games stepped at once on the compiled core, a Gymnasium `VectorEnv` with compiled opponents
+(`GeisterVectorEnv`, vector.py).
 
-The first two need the optional extra: pip install 'ghostgames[research]'. Observations are the game's fixed-shape
+All three need the optional extra: pip install 'ghostgames[research]'. Observations are the game's fixed-shape
 `encode(seat)` arrays (made from that seat's view only; with observation="info_state" the perfect-recall
 `encode_info_state(seat)` arrays) plus an `action_mask` over the game's fixed action index space; rewards come
 at the end: +1 win, -1 loss, 0 draw. Importing this package registers the Gymnasium ids `ghostgames/Geister-v0`,
@@ -30,11 +31,11 @@ except ImportError:  # no gymnasium: the ids wait for the research extra
 
 def __getattr__(name: str) -> Any:
     # Imported on first use, so that `import ghostgames.envs` names the missing extra clearly.
-    if name == "GeisterVectorEnv":  # needs no extra (numba is a core dependency)
-        from ghostgames.envs.vector import GeisterVectorEnv
-
-        return GeisterVectorEnv
     try:
+        if name == "GeisterVectorEnv":
+            from ghostgames.envs.vector import GeisterVectorEnv
+
+            return GeisterVectorEnv
         if name == "GhostGamesAEC":
             from ghostgames.envs.aec import GhostGamesAEC
 
@@ -45,6 +46,7 @@ def __getattr__(name: str) -> Any:
             return GhostGamesSolo
     except ImportError as err:
         raise ImportError(
-            f"{name} needs gymnasium and pettingzoo ({err.name} is missing): pip install 'ghostgames[research]'"
+            f"{name} needs gymnasium (GhostGamesAEC also pettingzoo; {err.name} is missing): "
+            "pip install 'ghostgames[research]'"
         ) from err
     raise AttributeError(f"module 'ghostgames.envs' has no attribute {name!r}")

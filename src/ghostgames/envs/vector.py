@@ -1,26 +1,38 @@
-"""Many Geister games at once for learning code: a Gymnasium `VectorEnv`-style self-play environment on
-the compiled core (ghostgames.games.geister.fast), spread over the machine's cores.
+"""Many Geister games at once for learning code: a Gymnasium `VectorEnv` on the compiled core
+(ghostgames.games.geister.fast), against a compiled opponent or in self-play.
 
-Each of the `num_envs` games is played by both seats; every step, each game's seat to act (`info["seat"]`)
-plays one action index of the fixed 214-index space (encoding.py). The observation of each game is that
-seat's own, exactly `state.encode(seat)` and `state.legal_mask(seat)`: nothing the seat may not know.
-A game that ends reports `terminated`, its rewards and winner, and starts again at once (the observation
-is then the new game's first one, `info["autoreset"]` says which games did). It needs no extra package;
-`single_observation_space` and `single_action_space` need gymnasium (`pip install 'ghostgames[research]'`).
+With an `opponent` ("random", "charge", "rules", "defender", or a Python callable) each game has one learner
+seat (`learner_seat`: 0, 1, or "alternate" from game to game); `step` takes the learner's action and plays
+the opponent's turns inside, so every observation is the learner's, before a decision of its own. A reward
+(+1 win, -1 loss, 0 draw) comes on the learner's step that ended the game, whoever made the last move.
+Without an opponent (self-play) the learner of each game is its seat to act, step by step
+(`info["seat"]`), and the reward is that of the seat that just acted (`info["rewards"]` has both seats').
+
+Games that end start again in the same step (`AutoresetMode.SAME_STEP`): the observation is the new game's
+first, and `info["final_obs"]` / `info["final_info"]` (with their `_key` masks) hold the finished game's
+last observation for its learner and its `winner`. Each observation is exactly `state.encode(seat)` and
+`state.legal_mask(seat)` of its seat: nothing that seat may not know.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import numba
 import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 from pydantic import ValidationError
 
+from ghostgames.bots.geister.fast_opponents import KINDS, SCRATCH
+from ghostgames.envs import vector_kernels
+from ghostgames.envs.common import observation_space
+from ghostgames.envs.vector_kernels import SELF
 from ghostgames.games import get_game
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.encoding import ACTION_COUNT, PLANES, VECTOR
@@ -29,6 +41,9 @@ from ghostgames.rules.contract import IllegalAction
 
 Observation = dict[str, Any]  # {"observation": {"board": (N, 6, 6, 6), "vector": (N, 24)}, "action_mask": (N, 214)}
 StepResult = tuple[Observation, NDArray[np.float32], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]
+# A Python opponent: (its seat's {"board", "vector"} observation, its legal mask (214,) int8) -> action index
+Opponent = Callable[[dict[str, NDArray[np.float32]], NDArray[np.int8]], int]
+START_GAME, NOTHING = -2, -1  # the kernels' "actions" that start a game, or leave it as it is
 
 
 def most_threads() -> int:
@@ -37,16 +52,19 @@ def most_threads() -> int:
     return most
 
 
-class GeisterVectorEnv:
+class GeisterVectorEnv(VectorEnv[Observation, NDArray[np.int64], NDArray[Any]]):
     """`num_envs` Geister games stepped together. `options` are Geister's table options (exit, max_plies,
-    disclose, first); `threads` is how many cores step the batch (default: all numba may use; a step waits
-    for its slowest thread, so on a busy shared machine 1 can be as fast); `copy=False` returns the
-    environment's own arrays, which the next step overwrites (faster; copy them if you keep them)."""
+    disclose, first); `opponent` is a named compiled bot, a callable (slower: Python per opponent move) or
+    None for self-play; `learner_seat` 0, 1 or "alternate"; `threads` is how many cores step the batch
+    (default: all numba may use; a step waits for its slowest thread, so on a busy shared machine 1 can be
+    as fast); `copy=False` returns the environment's own arrays, which the next step overwrites."""
 
-    metadata: Mapping[str, Any] = {"autoreset_mode": "same-step"}
+    # (a class attribute, as VectorEnv declares it)
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012
 
     def __init__(self, num_envs: int, options: Mapping[str, Any] | None = None, seed: int | None = None,
-                 threads: int | None = None, copy: bool = True) -> None:
+                 threads: int | None = None, copy: bool = True, opponent: str | Opponent | None = None,
+                 learner_seat: int | str = 0, render_mode: None = None) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise ValueError(f"num_envs is a whole number of games, at least 1, not {num_envs!r}")
         try:
@@ -54,6 +72,9 @@ class GeisterVectorEnv:
         except ValidationError as err:
             fields = ", ".join(GeisterOptions.model_fields)
             raise ValueError(f"bad Geister options ({fields} are known): {err}") from None
+        if render_mode is not None:
+            raise ValueError(f"GeisterVectorEnv draws nothing: render_mode is None, not {render_mode!r} "
+                             "(env.state(i).render() shows game i as text)")
         self.num_envs = int(num_envs)
         most = most_threads()
         if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
@@ -61,53 +82,91 @@ class GeisterVectorEnv:
             raise ValueError(f"threads is 1 to {most} (the cores numba may use here), or None for all, not {threads!r}")
         self.threads = most if threads is None else threads
         self.copy = copy
+        self._kind, self._opponent = self._opponent_of(opponent)
+        self.opponent = opponent
+        if learner_seat not in (0, 1, "alternate") or isinstance(learner_seat, bool):
+            raise ValueError(f'learner_seat is 0, 1 or "alternate", not {learner_seat!r}')
+        if self._kind == SELF and learner_seat != 0:
+            raise ValueError("learner_seat needs an opponent: in self-play the learner plays both seats")
+        if self._kind != SELF and self.options.max_plies == 1:
+            raise ValueError("max_plies=1 ends a game before the learner moves when the opponent starts: "
+                             "give at least 2 with an opponent")
+        self.learner_seat = learner_seat
+        self.render_mode = render_mode
+        self.single_action_space = spaces.Discrete(ACTION_COUNT)
+        self.single_observation_space = observation_space(get_game("geister"), 2)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         n = self.num_envs
         self._states = np.zeros((n, fast.FIELDS), dtype=np.int32)
         self._boards = np.zeros((n, PLANES, 6, 6), dtype=np.float32)
         self._vectors = np.zeros((n, VECTOR), dtype=np.float32)
         self._masks = np.zeros((n, ACTION_COUNT), dtype=np.int8)
-        self._seats = np.zeros(n, dtype=np.int8)
-        self._rewards = np.zeros((n, 2), dtype=np.float32)
+        self._final_boards = np.zeros_like(self._boards)
+        self._final_vectors = np.zeros_like(self._vectors)
+        self._final_masks = np.zeros_like(self._masks)
+        self._learner = np.zeros(n, dtype=np.int8)  # per game, the seat whose observation is shown
+        self._rewards = np.zeros(n, dtype=np.float32)
         self._done = np.zeros(n, dtype=np.bool_)
         self._winners = np.zeros(n, dtype=np.int8)
+        self._pending = np.zeros(n, dtype=np.bool_)
+        self._scratch = np.zeros((n, SCRATCH), dtype=np.int32)
         self._game_rng = fast.new_rng(0, n, "games")
         self._action_rng = fast.new_rng(0, n, "actions")
         self._seed = seed
         self._started = False
 
-    # --- the Gymnasium-style interface --------------------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: Mapping[str, Any] | None = None) -> tuple[Observation,
-                                                                                                    dict[str, Any]]:
-        """Start every game. With a seed (here or at construction) the games and `random_actions` repeat
-        exactly, on any machine and any number of threads."""
+    # --- the Gymnasium interface ----------------------------------------------------------------------
+    def reset(self, *, seed: int | Sequence[int | None] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
+        """Start every game. `seed` is one int (game i then plays from seed + i, as Gymnasium seeds its
+        sub-environments), a list of one int or None per game, or None (the constructor's seed the first
+        time, else unrepeatable games). A seeded game repeats exactly, on any machine and any number of
+        threads and whatever the batch around it; so does `random_actions`."""
         if options:
             raise ValueError("reset takes no options: give the Geister options to GeisterVectorEnv(...)")
         if seed is None and not self._started:
             seed = self._seed  # the constructor's seed serves the first reset
-        if seed is None:
-            seed = secrets.randbits(63)  # no seed: games nobody can repeat
-        self._game_rng = fast.new_rng(seed, self.num_envs, "games")
-        self._action_rng = fast.new_rng(seed, self.num_envs, "actions")
-        with self._threads():
-            fast.batch_reset(self._states, self._game_rng, *self._rules(), self._boards, self._vectors,
-                             self._masks, self._seats)
+        seeds = self._seeds(seed)
+        super().reset(seed=seeds[0])
+        self._game_rng = np.array([fast.new_rng(s, 1, "games")[0] for s in seeds], dtype=np.uint64)
+        self._action_rng = np.array([fast.new_rng(s, 1, "actions")[0] for s in seeds], dtype=np.uint64)
+        if self.learner_seat == "alternate":
+            self._learner[:] = np.arange(self.num_envs) % 2
+        else:
+            self._learner[:] = int(self.learner_seat)
+        self._play(np.full(self.num_envs, START_GAME, dtype=np.int64))
         self._started = True
-        return self._observation(), {"seat": self._out(self._seats)}
+        return self._observation(), {"seat": self._out(self._learner), "_seat": np.ones(self.num_envs, np.bool_)}
 
     def step(self, actions: NDArray[np.integer[Any]] | Sequence[int]) -> StepResult:
-        """One action index per game, for its seat to act. Returns (observation, rewards (N, 2): one column
-        per seat, terminated, truncated (always False: the move limit is a rule and ends in a draw),
-        info with "seat", "winner" (-1 running, seat, 2 draw) and "autoreset")."""
+        """One action index per game, for its learner. Returns (observation, reward (N,) float32: the
+        learner's, terminated, truncated (always False: the move limit is a rule and ends in a draw), info)."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
+        if self.closed:
+            raise RuntimeError("this environment is closed")
         chosen = self._check(actions)
-        with self._threads():
-            fast.batch_step(self._states, self._game_rng, chosen, *self._rules(), self._boards, self._vectors,
-                            self._masks, self._seats, self._rewards, self._done, self._winners)
-        done = self._out(self._done)
-        info = {"seat": self._out(self._seats), "winner": self._out(self._winners), "autoreset": done.copy()}
+        self._play(chosen)
+        done = self._done.copy()
+        info: dict[str, Any] = {"seat": self._out(self._learner), "_seat": np.ones(self.num_envs, np.bool_)}
+        if self._kind == SELF:
+            both = np.zeros((self.num_envs, 2), dtype=np.float32)
+            won = done & (self._winners < 2)
+            both[won, self._winners[won]] = 1.0
+            both[won, 1 - self._winners[won]] = -1.0
+            info["rewards"], info["_rewards"] = both, np.ones(self.num_envs, np.bool_)
+        if done.any():
+            finals = np.full(self.num_envs, None, dtype=object)
+            ended = np.flatnonzero(done)
+            boards, vectors, masks = self._final_boards[ended], self._final_vectors[ended], self._final_masks[ended]
+            for k, i in enumerate(ended):  # rows of one copy each, not a copy per game
+                finals[i] = {"observation": {"board": boards[k], "vector": vectors[k]}, "action_mask": masks[k]}
+            info["final_obs"], info["_final_obs"] = finals, done.copy()
+            info["final_info"] = {"winner": np.where(done, self._winners, -1).astype(np.int8), "_winner": done.copy()}
+            info["_final_info"] = done.copy()
         truncated = np.zeros(self.num_envs, dtype=np.bool_)
-        return self._observation(), self._out(self._rewards), done, truncated, info
+        return self._observation(), self._rewards.copy(), done, truncated, info
 
     def random_actions(self) -> NDArray[np.int64]:
         """A uniformly random legal action index per game, as sampling its action mask uniformly would
@@ -119,20 +178,8 @@ class GeisterVectorEnv:
             fast.batch_random_actions(self._states, self._action_rng, out)
         return out
 
-    def close(self) -> None:
-        """Nothing to release (no threads or processes of its own); here for the Gymnasium interface."""
-
-    @property
-    def single_action_space(self) -> Any:
-        from gymnasium import spaces
-
-        return spaces.Discrete(ACTION_COUNT)
-
-    @property
-    def single_observation_space(self) -> Any:
-        from ghostgames.envs.common import observation_space
-
-        return observation_space(get_game("geister"), 2)
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release: no threads or processes of its own."""
 
     # --- for checking and search ---------------------------------------------------------------------
     def state(self, index: int) -> GeisterState:
@@ -159,9 +206,72 @@ class GeisterVectorEnv:
         finally:
             numba.set_num_threads(before)
 
-    def _rules(self) -> tuple[int, int, int, int]:
+    def _rules(self) -> NDArray[np.int32]:
         o = self.options
-        return int(o.exit == "escape"), o.max_plies or 0, int(o.disclose), -1 if o.first is None else o.first
+        rules = (int(o.exit == "escape"), o.max_plies or 0, int(o.disclose), -1 if o.first is None else o.first)
+        return np.array(rules, dtype=np.int32)
+
+    def _opponent_of(self, opponent: str | Opponent | None) -> tuple[int, Opponent | None]:
+        if opponent is None:
+            return SELF, None
+        if isinstance(opponent, str):
+            if opponent not in KINDS:
+                names = ", ".join(repr(k) for k in KINDS)
+                raise ValueError(f"opponent is one of {names}, a callable (observation, mask) -> action index, "
+                                 f"or None for self-play; not {opponent!r}")
+            return KINDS[opponent], None
+        if callable(opponent):
+            return vector_kernels.EXTERNAL, opponent
+        raise ValueError(f"opponent is a bot name, a callable or None, not {opponent!r}")
+
+    def _seeds(self, seed: int | Sequence[int | None] | None) -> list[int]:
+        n = self.num_envs
+        if seed is None:
+            return [secrets.randbits(63) for _ in range(n)]  # no seed: games nobody can repeat
+        if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
+            return [int(seed) + i for i in range(n)]
+        if isinstance(seed, Sequence) and not isinstance(seed, str):
+            if len(seed) != n:
+                raise ValueError(f"reset(seed=...) takes one int, None, or a list of {n} seeds (int or None, one "
+                                 f"per game); this list has {len(seed)}")
+            return [secrets.randbits(63) if s is None else int(s) for s in seed]
+        raise ValueError(f"reset(seed=...) takes one int, None, or a list of {n} ints or Nones, not {seed!r}")
+
+    def _play(self, actions: NDArray[np.int64]) -> None:
+        """Run the step kernel (learner's actions, or START_GAME) and, for a Python opponent, its turns."""
+        self._rewards[:] = 0.0
+        self._done[:] = False
+        self._winners[:] = fast.RUNNING
+        rules = self._rules()
+        while True:
+            with self._threads():
+                vector_kernels.batch_play(
+                    self._states, self._game_rng, actions, self._kind, self._learner,
+                    int(self.learner_seat == "alternate"), rules, self._scratch, self._rewards, self._done,
+                    self._winners, self._final_boards, self._final_vectors, self._final_masks, self._pending,
+                    self._boards, self._vectors, self._masks)
+            if self._opponent is None or not self._pending.any():
+                return
+            actions = np.full(self.num_envs, NOTHING, dtype=np.int64)
+            for i in np.flatnonzero(self._pending):
+                actions[i] = self._ask_opponent(int(i), self._opponent)
+
+    def _ask_opponent(self, i: int, opponent: Opponent) -> int:
+        """The Python opponent's action in game i, from its own seat's observation and mask."""
+        row = self._states[i]
+        seat = int(fast.seat_to_act(row))
+        board = np.zeros((PLANES, 6, 6), dtype=np.float32)
+        vector = np.zeros(VECTOR, dtype=np.float32)
+        mask = np.zeros(ACTION_COUNT, dtype=np.int8)
+        fast.encode(row, seat, board, vector)
+        fast.legal_mask(row, seat, mask)
+        action = opponent({"board": board, "vector": vector}, mask)
+        if isinstance(action, bool) or not isinstance(action, int | np.integer) or not 0 <= action < ACTION_COUNT \
+                or not mask[int(action)]:
+            legal = ", ".join(str(a) for a in np.flatnonzero(mask)[:10])
+            raise IllegalAction(f"game {i}: the opponent returned {action!r}, not a legal action index for seat "
+                                f"{seat} (legal there: {legal}, …; pick one where the mask is 1)")
+        return int(action)
 
     def _out(self, array: NDArray[Any]) -> NDArray[Any]:
         return array.copy() if self.copy else array
@@ -191,7 +301,7 @@ class GeisterVectorEnv:
             legal = np.flatnonzero(self._masks[i])
             shown = ", ".join(str(a) for a in legal[:10]) + (", …" if legal.size > 10 else "")
             raise IllegalAction(
-                f"game {i}: action {int(chosen[i])} is not legal for seat {int(self._seats[i])} now "
+                f"game {i}: action {int(chosen[i])} is not legal for seat {int(self._learner[i])} now "
                 f"({illegal.size} game(s) with an illegal action); legal there: {shown} "
                 "(the observation's action_mask; env.random_actions() picks legal ones)"
             )

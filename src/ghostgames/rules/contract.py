@@ -174,6 +174,9 @@ class Game(ABC, Generic[OptionsT, A]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     Options: ClassVar[type[BaseModel]]
+    # The words an action of this game may begin with ("setup", "play"): a table that cannot read
+    # "/play 99" says what is wrong with the move instead of calling it an unknown command.
+    verbs: ClassVar[tuple[str, ...]] = ()
 
     def options(self, players: int, options: Mapping[str, Any] | None = None) -> OptionsT:
         """Validated options; raises `OptionError` naming the option and what it accepts."""

@@ -29,7 +29,7 @@ def check_name(raw: object) -> str:
     """A name people can read: 1-24 letters, digits, spaces, _ - . (any script), not all spaces."""
     name = unicodedata.normalize("NFC", str(raw)).strip() if isinstance(raw, str) else ""
     ok = 0 < len(name) <= MAX_NAME and all(ch.isalnum() or ch in " _-." for ch in name)
-    # " bot" and " bot 2" endings are how bots are labelled at a table (tables/table.py, Seat.label)
+    # " bot" and " bot 2" endings are how bots are labelled at a table (tables/seat.py, Seat.label)
     if not ok or re.search(r" bot( \d+)?$", name.lower()) or "  " in name:
         raise TableError("bad_name", "a name has 1 to 24 letters, digits, spaces, '_', '-' or '.'", name=str(raw)[:40])
     return name

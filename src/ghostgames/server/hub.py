@@ -12,7 +12,7 @@ import random
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -42,8 +42,8 @@ from ghostgames.tables import (
     parse_command,
 )
 from ghostgames.tables.commands import Leave
+from ghostgames.tables.events import Chatted, EventData, TableEvent, as_event, events_to_json
 from ghostgames.tables.settings import table_option_schema
-from ghostgames.tables.table import EventData
 
 log = logging.getLogger(__name__)
 # The presence entry a worker keeps for a table any of its connections watches (anonymous ones too), so
@@ -168,12 +168,12 @@ class Hub:
             message["history"] = [_history_entry(entry) for entry in table.history]
         return message
 
-    def _deliver(self, table: Table, lines: list[LogLine], chats: list[EventData]) -> None:
+    def _deliver(self, table: Table, lines: list[LogLine], chats: list[Chatted]) -> None:
         """Each reader's `table` and `log` frames are made (view computed, JSON encoded) once per seat and
         once for all spectators, then queued on every connection of that reader."""
         summary = self.summary(table)
-        chat_texts = [encode({"type": "chat", "table": table.id, "from": chat["name"], "seat": chat.get("seat"),
-                              "text": chat["text"], "time": iso(float(chat.get("time") or time.time()))})
+        chat_texts = [encode({"type": "chat", "table": table.id, "from": chat.name, "seat": chat.seat,
+                              "text": chat.text, "time": iso(float(chat.time or time.time()))})
                       for chat in chats]
         frames: dict[tuple[int | None, int | None], list[str]] = {}
         for conn in list(self.watchers[table.id]):
@@ -447,7 +447,8 @@ class Hub:
     async def action(self, conn: Connection, table_id: str, action: Any, version: int | None) -> Decision:
         return await self.run(table_id, lambda t, ctx: t.decide_action(conn.user, action, version, ctx))
 
-    async def _commit(self, table: Table, events: list[EventData]) -> None:
+    async def _commit(self, table: Table, decided: list[TableEvent]) -> None:
+        events = events_to_json(decided)  # as stored and fanned out
         status = None
         for event in events:
             status = {"started": "started", "finished": "finished", "rematch": "open",
@@ -475,20 +476,20 @@ class Hub:
         message: dict[str, Any] = {"table": table.id, "seq": table.seq + len(events), "worker": self.worker}
         if self.shared:
             message.update(_fanout_events(table.seq + 1, events))
-        self._apply_stored(table, events)
+        self._apply_stored(table, decided)
         await self.fanout.publish("tables", message)
         self._close_soon_if_abandoned(table)
 
-    def _apply_stored(self, table: Table, events: list[EventData]) -> None:
+    def _apply_stored(self, table: Table, events: Sequence[TableEvent | Mapping[str, Any]]) -> None:
         """Carry out events that are in the log (stored here or by another worker) and tell everybody."""
         if not events:
             return
         now = time.monotonic()
         lines: list[LogLine] = []
-        chats: list[EventData] = []
-        for event in events:
+        chats: list[Chatted] = []
+        for event in map(as_event, events):
             lines.extend(table.apply(event, now))
-            if event["kind"] == "chat":
+            if isinstance(event, Chatted):
                 chats.append(event)
         self._deliver(table, lines, chats)
         if table.status == "closed":

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import Counter
+from math import comb
 from typing import Any
 
 from ghostgames.games.geister.game import GeisterGame
@@ -22,7 +23,6 @@ from ghostgames.games.ghooost.game import GhooostGame
 from ghostgames.games.ghooost.state import GhooostOptions, GhooostState
 from ghostgames.games.thelast.cards import CARD_NAMES, DECK
 from ghostgames.games.thelast.game import TheLastGame
-from ghostgames.games.thelast.state import HAND_SIZE as THELAST_HAND
 from ghostgames.games.thelast.state import TheLastOptions, TheLastState
 from ghostgames.rules.contract import Event, State
 
@@ -105,27 +105,41 @@ class GhooostDealer(Dealer):
 
 
 class TheLastDealer(Dealer):
-    """The Last: the shuffled deck position by position (each hand, the ghost's pile with 2 players, then the
-    points pile, top card last), then the first leader. The spare cards (4 players) are what is left: nobody
-    ever sees them, so their order is not drawn."""
+    """The Last: the shuffled deck (the options' deck) position by position (each hand, the ghost's pile with
+    2 players, then the points pile, top card last), then the first leader. A seat's hand is sorted and its
+    order never seen, so its cards are drawn lowest first: the same hands with the same chances, in far fewer
+    orders (what keeps exact methods small). The spare cards (4 players, or a deck larger than the deal) are
+    what is left: nobody ever sees them, so their order is not drawn."""
 
     def __init__(self, game: TheLastGame, options: TheLastOptions, players: int) -> None:
         self.game, self.options, self.players = game, options, players
-        self.size = THELAST_HAND[players]
+        self.deck = options.deck()
+        self.size = options.hand_size(players)
         self.hands = 3 if players == 2 else players
         self.cards = (self.hands + 1) * self.size
         self.nodes = self.cards + 1
-        self.max_outcomes = len(DECK)
+        self.max_outcomes = len(DECK)  # outcomes are card ids, so any of the full deck's
 
     def outcomes(self, drawn: list[int]) -> Outcomes:
-        if len(drawn) == self.cards:
+        position = len(drawn)
+        if position == self.cards:
             return _starter(None, self.players)
-        left = sorted(set(DECK) - set(drawn))
-        return [(card, 1.0 / len(left)) for card in left]
+        left = sorted(set(self.deck) - set(drawn))
+        if position >= self.players * self.size:  # the ghost's pile and the points pile: their order counts
+            return [(card, 1.0 / len(left)) for card in left]
+        # The next card of a sorted hand with `need` cards to go: card c comes next with the chance that c is
+        # the lowest of `need` cards drawn from those left above the hand's last card.
+        dealt = position % self.size
+        floor = drawn[-1] if dealt else -1
+        above = [card for card in left if card > floor]
+        need = self.size - dealt
+        total = comb(len(above), need)
+        out = [(card, comb(len(above) - i - 1, need - 1) / total) for i, card in enumerate(above)]
+        return [(card, chance) for card, chance in out if chance > 0]
 
     def start(self, drawn: list[int]) -> tuple[State[Any], list[Event]]:
         cards = drawn[: self.cards]
-        spare = sorted(set(DECK) - set(cards))
+        spare = sorted(set(self.deck) - set(cards))
         state = TheLastState(self.game, self.players, self.options, NO_SEED)
         events: list[Event] = []
         state.deal_round(events, cards + spare, drawn[self.cards])

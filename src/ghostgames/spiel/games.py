@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ghostgames.games import get_game
-from ghostgames.games.thelast.state import HAND_SIZE
+from ghostgames.games.thelast.state import HAND_SIZE, TheLastOptions
 from ghostgames.rules.contract import Game, Outcome
 from ghostgames.spiel.chance import Dealer, GeisterDealer, GhooostDealer, TheLastDealer
 from ghostgames.spiel.returns import penalty_returns, win_returns
 
 Params = dict[str, Any]
 CHANCE_FIRST = -1  # the `first` parameter's value for "a chance node decides who starts"
+RULES_HAND = -1  # The Last's `hand` parameter for "as many cards as the rules deal"
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,16 @@ def _ghooost(game: Game[Any, Any], players: int, params: Params) -> Dealer:
 def _thelast(game: Game[Any, Any], players: int, params: Params) -> Dealer:
     if params["returns"] not in ("win", "penalty"):
         raise ValueError(f"returns is 'win' (zero-sum) or 'penalty' (general-sum), not {params['returns']!r}")
-    return TheLastDealer(game, game.options(players, {"rounds": 1}), players)  # type: ignore[arg-type]
+    return TheLastDealer(game, thelast_options(game, players, params), players)  # type: ignore[arg-type]
+
+
+def thelast_options(game: Game[Any, Any], players: int, params: Params) -> TheLastOptions:
+    """The Last's options from OpenSpiel's parameters (`hand` -1: the rules' count for the players)."""
+    hand = int(params.get("hand", RULES_HAND))
+    options = game.options(players, {"rounds": 1, "colours": params.get("colours", 4),
+                                     "values": params.get("values", 12), "hand": None if hand == RULES_HAND else hand})
+    assert isinstance(options, TheLastOptions)
+    return options
 
 
 PENALTY_BOUND = 12 * 12  # The Last: at most one card face down per trick (12 tricks at most), each at most 12
@@ -78,11 +88,16 @@ SPECS: tuple[SpielGameSpec, ...] = (
                   {"players": 2, "deck": "tarot", "replay": "may", "max_turns": 1000, "first": CHANCE_FIRST},
                   _ghooost, lambda players, params: int(params["max_turns"])),
     SpielGameSpec("thelast", "ghostgames_thelast", "The Last (ghostgames)", 2, 5,
-                  {"players": 2, "returns": "win"}, _thelast,
+                  {"players": 2, "returns": "win", "colours": 4, "values": 12, "hand": RULES_HAND}, _thelast,
                   # every trick: each seat plays once, and its winner may keep or swap
-                  lambda players, params: HAND_SIZE[players] * (players + 1),
+                  lambda players, params: _thelast_hand(players, params) * (players + 1),
                   general_sum=lambda params: params.get("returns") == "penalty"),
 )
+
+
+def _thelast_hand(players: int, params: Params) -> int:
+    hand = int(params.get("hand", RULES_HAND))
+    return HAND_SIZE[players] if hand == RULES_HAND else hand
 
 
 def spec_named(short_name: str) -> SpielGameSpec:

@@ -3,10 +3,12 @@ the server stores the events these classes decide on and hands back the time and
 
 from ghostgames.tables.clock import ClockLimits, Clocks, ClockSpec
 from ghostgames.tables.commands import COMMANDS, Command, parse_command
+from ghostgames.tables.decisions import Context, Decision, Reply
 from ghostgames.tables.errors import TableError
 from ghostgames.tables.log import LogLine
+from ghostgames.tables.seat import Seat
 from ghostgames.tables.settings import creation_event
-from ghostgames.tables.table import Context, Decision, Reply, Seat, Table
+from ghostgames.tables.table import Table
 
 __all__ = [
     "COMMANDS",

@@ -85,8 +85,10 @@ STANDARD: dict[str, Standard] = {
     "ghooost": Standard(min_own_moves=2, at_least={"max_turns": 1000, "max_rounds": 30},
                         allowed={"match": (None, True)}, allowed_from={"match": 3},
                         defaults={"max_turns": 1000, "max_rounds": 30}),
-    # The Last has no cap: every `rounds` value plays whole rounds of the real game. Each seat plays twice.
-    "thelast": Standard(min_own_moves=2),
+    # The Last has no cap: every `rounds` value plays whole rounds of the real game. Its smaller decks and
+    # shorter hands (for exact methods) are other games. Each seat plays twice.
+    "thelast": Standard(min_own_moves=2, allowed={"colours": (4,), "values": (12,), "hand": (None,)},
+                        defaults={"colours": 4, "values": 12, "hand": None}),
 }
 
 

@@ -1,5 +1,6 @@
-"""Log lines in words, each redacted per reader: a stable `kind` and `args` for translation, an English
-`text`, and the game's events as that reader may see them."""
+"""Log lines in words, each redacted per reader: a `code` and `args` for translation (seats from 0), an
+English `text` for old clients and logs, and the game's events as that reader may see them. A reader
+makes its words from the code and args and never parses the text."""
 
 from __future__ import annotations
 
@@ -21,13 +22,18 @@ class LogLine:
     # who sat in each seat (index from 0) when the line was written: {"name": label or None, "bot": level
     # or None}; a reader names the seats of an old line by this, not by who sits there now
     names: Sequence[Mapping[str, Any]] = ()
+    # Which sentence `text` is, when the kind is said more than one way ("action_secret" for another's
+    # secret move); empty: the kind itself. A private entry is the line in full, so its code is the kind.
+    code: str = ""
 
     def for_reader(self, seat: int | None) -> dict[str, Any]:
-        text, args = self.text, self.args
+        text, args, code = self.text, self.args, self.code or self.kind
         if seat is not None and seat in self.private:
             text, args = self.private[seat]
+            code = self.kind
         return {
             "kind": self.kind,
+            "code": code,
             "text": text,
             "args": dict(args),
             "events": [event.for_seat(seat) for event in self.events],

@@ -1,6 +1,6 @@
 """What a table may be set to: the checks of a new table, of each `/option` typed at it, and the
 listing `/option` shows. Pure functions of the game, the seat count and what was typed; the table
-(`table.py`) keeps the values and turns these answers into events.
+(`table.py`, `decisions.py`) keeps the values and turns these answers into events.
 
 A table has three kinds of option: the game's own settings (its `options_schema`, checked by the
 game's options model), the votes among them (each player's own choice, never a creator's setting), and
@@ -18,6 +18,7 @@ from ghostgames.rules.options import OptionError
 from ghostgames.tables import fair_play
 from ghostgames.tables.clock import ClockLimits, ClockSpec
 from ghostgames.tables.errors import TableError
+from ghostgames.tables.events import OptionSet, Voted
 
 RATED = "rated"  # the table option: its games count for ratings (when every person has an account)
 # The table's own options, described as a game's options_schema describes its own (the games list shows both).
@@ -127,22 +128,22 @@ def nonstandard_error(game: Game[Any, Any], problems: list[fair_play.Problem]) -
                       problems=[p.to_json() for p in problems])
 
 
-def rated_off_event(game: Game[Any, Any], seats: int, settings: Mapping[str, Any]) -> dict[str, Any] | None:
+def rated_off_event(game: Game[Any, Any], seats: int, settings: Mapping[str, Any]) -> OptionSet | None:
     """The event that turns `rated` off because these settings are not the game's standard, if they are not."""
     problems = fair_play.settings_problems(game.name, seats, settings)
     if not problems:
         return None
-    return {"kind": "option", "name": RATED, "value": False, "because": [p.to_json() for p in problems]}
+    return OptionSet(RATED, False, because=tuple(p.to_json() for p in problems))
 
 
 NO_CLOCK = "no_clock"  # the code of the reason a table turned rated off when its clock was set to none
 
 
-def no_clock_off_event() -> dict[str, Any]:
+def no_clock_off_event() -> OptionSet:
     """The event that turns `rated` off because the clock was set to none: without a clock a losing player
     could stop moving and keep the game from ever ending, so such a game never counts."""
     because = {"code": NO_CLOCK, "args": {}, "message": "a rated game needs a clock, so that every game ends"}
-    return {"kind": "option", "name": RATED, "value": False, "because": [because]}
+    return OptionSet(RATED, False, because=(because,))
 
 
 def creation_event(
@@ -192,7 +193,7 @@ def creation_event(
 
 
 def option_event(game: Game[Any, Any], seats: int, settings: Mapping[str, Any], seat: int, name: str,
-                 value: str | None, clock_limits: ClockLimits) -> dict[str, Any]:
+                 value: str | None, clock_limits: ClockLimits) -> OptionSet | Voted:
     """The event of seat `seat` typing `/option name value` at a table with these settings."""
     schema = game.options_schema()
     if name in schema and schema[name]["vote"]:
@@ -200,25 +201,25 @@ def option_event(game: Game[Any, Any], seats: int, settings: Mapping[str, Any], 
         if choice is None:
             raise TableError("bad_option", f"vote on or off for {name}, not {value!r}", name=name,
                              reason="on or off")
-        return {"kind": "vote", "name": name, "seat": seat, "value": choice}
+        return Voted(name, seat, choice)
     if name == "clock":
-        return {"kind": "option", "name": "clock", "value": str(_clock(value, clock_limits, game.name))}
+        return OptionSet("clock", str(_clock(value, clock_limits, game.name)))
     if name == RATED:
         rated = _rated(value)
         problems = fair_play.settings_problems(game.name, seats, settings)
         if rated and problems:
             raise nonstandard_error(game, problems)
-        return {"kind": "option", "name": RATED, "value": rated}
+        return OptionSet(RATED, rated)
     if name not in schema:
         raise no_such_option(game, name)
     if value is not None and value.strip().lower() in RESET_WORDS:
-        return {"kind": "option", "name": name, "value": None, "reset": True}
+        return OptionSet(name, None, reset=True)
     if name in SEAT_OPTIONS:
         if value is None or not value.strip().isdigit() or not 1 <= int(value) <= seats:
             raise seat_option_error(name, seats)
-        return {"kind": "option", "name": name, "value": int(value) - 1}
+        return OptionSet(name, int(value) - 1)
     checked = checked_settings(game, seats, {**settings, name: value})
-    return {"kind": "option", "name": name, "value": checked[name]}
+    return OptionSet(name, checked[name])
 
 
 def option_lines(game: Game[Any, Any], seats: int, settings: Mapping[str, Any], votes: Mapping[str, Collection[int]],

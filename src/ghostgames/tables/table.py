@@ -1,142 +1,72 @@
-"""A table: a game, its seats, options and votes, the running game and its clocks; pure logic.
+"""A table: a game, its seats, options and votes, the running game and its clocks, and how each event
+changes them; pure logic.
 
-Everything that changes a table is an event (a JSON-ready dict). `decide_*` methods check a request and
-return the events it would cause without changing anything; `apply` carries one event out and returns
-the log lines it makes. The server appends events to its store first and applies them after, and a
-restart rebuilds a table by applying its stored events in order. Time and seeds come from the caller.
+Everything that changes a table is an event (a frozen value of tables/events.py). `decide_*` methods
+(tables/decisions.py) check a request and return the events it would cause without changing anything;
+`apply` carries one event out and returns the log lines it makes. The server appends events to its store
+first and applies them after, and a restart rebuilds a table by applying its stored events in order.
+Time and seeds come from the caller.
 """
 
 from __future__ import annotations
 
-import math
 from collections import deque
-from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import replace
 from typing import Any, Literal
 
 from ghostgames.games import get_game
-from ghostgames.rules.contract import Event, Game, IllegalAction, Outcome, State
-from ghostgames.rules.options import OptionError
+from ghostgames.rules.contract import Game, Outcome, State
 from ghostgames.rules.record import GameRecord
-from ghostgames.tables.clock import TIMEOUTS_FOR_GOOD, ClockLimits, Clocks, ClockSpec
-from ghostgames.tables.commands import (
-    COMMANDS,
-    READ_ONLY,
-    BotAdd,
-    BotRemove,
-    Chat,
-    Claim,
-    Command,
-    GameAction,
-    Help,
-    Join,
-    Leave,
-    Rematch,
-    Resign,
-    SetOption,
-    Start,
-    Who,
-    help_text,
+from ghostgames.tables import decisions
+from ghostgames.tables.clock import Clocks, ClockSpec
+from ghostgames.tables.commands import Command
+from ghostgames.tables.decisions import IDLE_CLAIM, Context, Decision
+from ghostgames.tables.events import (
+    BotAdded,
+    BotRemoved,
+    Chatted,
+    Claimed,
+    Closed,
+    Created,
+    Finished,
+    Joined,
+    Left,
+    OptionSet,
+    Played,
+    RematchAsked,
+    Rematched,
+    Resigned,
+    Started,
+    TableEvent,
+    TakenOver,
+    TimedOut,
+    Voted,
+    as_event,
 )
-from ghostgames.tables.errors import TableError
 from ghostgames.tables.log import LogLine, action_is_public
-from ghostgames.tables.settings import (
-    RATED,
-    SEAT_OPTIONS,
-    check_rated_clock,
-    no_clock_off_event,
-    option_event,
-    option_lines,
-    rated_off_event,
-)
+from ghostgames.tables.seat import GONE, Seat
+from ghostgames.tables.settings import RATED, SEAT_OPTIONS
 
-EventData = dict[str, Any]  # an event as stored: a JSON-ready dict
 Status = Literal["open", "started", "finished", "closed"]
 HISTORY = 100
-TAKEOVER_LEVEL = "easy"  # the bot that finishes a seat for a person
-# Takeovers after which the person is gone from the game: their seat is freed at a rematch.
-GONE = ("left", "disconnected")
-IDLE_CLAIM = 300.0  # seconds a player to move may stay idle at a table without a clock before others may claim
-
-
-@dataclass(slots=True)
-class Seat:
-    index: int
-    name: str | None = None  # the person who owns the seat
-    bot: str | None = None  # a bot's level when a bot sits here
-    takeover: str | None = None  # why a bot now plays the person's seat
-    timeouts: int = 0  # timeouts in a row
-    clock_turn: bool = False  # the clock ran out: a bot plays this one turn
-    twin: bool = False  # another seat holds a bot of the same level: the label carries the seat number
-
-
-    @property
-    def kind(self) -> str:
-        if self.bot is not None:
-            return "bot"
-        return "human" if self.name is not None else "empty"
-
-    @property
-    def label(self) -> str:
-        if self.bot is not None:
-            # "easy bot" alone, "easy bot 2" and "easy bot 3" when two of a level sit (numbered by seat,
-            # from 1), so a log, a result or a record never confuses them
-            return f"{self.bot} bot {self.index + 1}" if self.twin else f"{self.bot} bot"
-        return self.name or f"seat {self.index + 1}"
-
-    def bot_level(self) -> str | None:
-        """The bot that plays this seat's current turn, if any."""
-        if self.bot is not None:
-            return self.bot
-        if self.takeover is not None or self.clock_turn:
-            return TAKEOVER_LEVEL
-        return None
-
-
-@dataclass(slots=True)
-class Reply:
-    """An answer for the asker only (/who, /help, /option listing)."""
-
-    code: str
-    text: str
-    args: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
-class Decision:
-    events: list[EventData] = field(default_factory=list)
-    reply: Reply | None = None
-
-
-@dataclass(slots=True)
-class Context:
-    """What a decision needs from outside: the time, a fresh seed, the bot levels that exist."""
-
-    now: float  # a monotonic clock's seconds, for clocks
-    new_seed: Callable[[], int]
-    wall: float = 0.0  # seconds since the epoch, for chat times
-    bot_levels: Collection[str] = ("easy", "medium", "hard", "random")
-    spectators: tuple[str, ...] = ()
-    connected: Callable[[str], bool] = lambda name: True
-    clock_limits: ClockLimits = field(default_factory=ClockLimits)
-    idle_claim: float = IDLE_CLAIM  # seconds of idleness after which the others may /claim
-
-
 class Table:
     """One table. Build it with `Table.from_events(events)`; change it only through `apply`."""
 
-    def __init__(self, created: EventData, now: float = 0.0) -> None:
-        self.id: str = str(created["id"])
-        self.game: Game[Any, Any] = get_game(str(created["game"]))
-        self.seat_count: int = int(created["seats"])
-        self.created_by: str | None = created.get("by")
+    def __init__(self, created: Created | Mapping[str, Any], now: float = 0.0) -> None:
+        if not isinstance(created, Created):
+            created = Created.from_json(created)
+        self.id: str = created.id
+        self.game: Game[Any, Any] = get_game(created.game)
+        self.seat_count: int = created.seats
+        self.created_by: str | None = created.by
         self.seats = [Seat(i) for i in range(self.seat_count)]
-        self.settings: dict[str, Any] = dict(created.get("settings") or {})
+        self.settings: dict[str, Any] = dict(created.settings)
         schema = self.game.options_schema()
         self.vote_options = [name for name, entry in schema.items() if entry["vote"]]
         self.votes: dict[str, set[int]] = {name: set() for name in self.vote_options}
-        self.clock_spec = ClockSpec.parse(created.get("clock"))
-        self.rated: bool = bool(created.get(RATED, True))
+        self.clock_spec = ClockSpec.parse(created.clock)
+        self.rated: bool = created.rated
         self.status: Status = "open"
         self.round = 1
         self.version = 1  # accepted changes except chat
@@ -154,8 +84,6 @@ class Table:
         self.rematch_asked: set[int] = set()  # seats whose people asked for or accepted a rematch
         # chat ({"kind": "chat", "name", "seat", "text", "time"}) and public log lines ({"kind": "log", "line"})
         self.history: deque[dict[str, Any]] = deque(maxlen=HISTORY)
-        # (version, seat, text, state after, events) of the last action checked, to apply it for free
-        self._trial: tuple[int, int, str, State[Any], list[Event]] | None = None
         # Asked for every connection on every change: seat by lower-case name, made again after each event;
         # each seat's view, kept for the version (and state) it was made for.
         self._seat_by_name: dict[str, Seat] | None = None
@@ -164,9 +92,13 @@ class Table:
         self.history.append({"kind": "log", "line": created_line.for_reader(None)})
 
     @classmethod
-    def from_events(cls, events: Iterable[EventData], now: float = 0.0) -> Table:
+    def from_events(cls, events: Iterable[TableEvent | Mapping[str, Any]], now: float = 0.0) -> Table:
+        """A table rebuilt by applying its events in order (as stored, or as values)."""
         it = iter(events)
-        table = cls(next(it), now)
+        created = as_event(next(it))
+        if not isinstance(created, Created):
+            raise ValueError(f"a table's first event creates it, not {created.kind!r}")
+        table = cls(created, now)
         for event in it:
             table.apply(event, now)
         return table
@@ -283,379 +215,51 @@ class Table:
         moves for them; fair play in ratings counts only own moves (ghostgames/fair_play.py)."""
         return by == "player" or (by == "bot" and self.seats[seat].bot is not None)
 
-    def own_moves_after(self, events: Iterable[EventData]) -> list[int]:
+    def own_moves_after(self, events: Iterable[TableEvent | Mapping[str, Any]]) -> list[int]:
         """`own_moves` once these (not yet applied) events are: what the game's record is stored with."""
         counts = list(self.own_moves)
-        for event in events:
-            if event["kind"] == "action" and self.is_own_move(int(event["seat"]), str(event.get("by", "player"))):
-                counts[int(event["seat"])] += 1
+        for event in map(as_event, events):
+            if isinstance(event, Played) and self.is_own_move(event.seat, event.by):
+                counts[event.seat] += 1
         return counts
 
     def record(self) -> GameRecord:
         assert self.seed is not None and self.options is not None
         return GameRecord(self.game.name, self.seat_count, dict(self.options), self.seed, list(self.actions))
 
-    # --- decisions (no change) --------------------------------------------------------------------
+    # --- deciding (tables/decisions.py): the events a request causes; nothing changes -----------------
     def decide(self, user: str | None, command: Command, version: int | None, ctx: Context) -> Decision:
         """The events `command` by `user` causes, or a reply; raises TableError when refused."""
-        if isinstance(command, Help):
-            return Decision(reply=Reply("help", help_text(command.topic, self.game.help_text()),
-                                        {"topic": command.topic}))
-        if isinstance(command, Who):
-            return Decision(reply=self._who(ctx))
-        if isinstance(command, SetOption) and (command.name is None or (
-                command.value is None and command.name not in self.vote_options)):
-            return Decision(reply=self._options_reply(command.name, ctx.clock_limits))
-        if user is None:
-            raise TableError("auth_required", "choose a name first (send hello with a token or a guest name)")
-        if isinstance(command, Chat):
-            seat = self.seat_of(user)
-            return Decision([{"kind": "chat", "name": user, "seat": seat.index if seat else None,
-                              "text": command.text, "time": ctx.wall}])
-        if not isinstance(command, READ_ONLY) and version is not None and version != self.version:
-            raise TableError("stale_version", f"the table changed (version {self.version}, you sent {version})",
-                             sent=version, current=self.version)
-        if isinstance(command, Join):
-            return Decision(self._join(user, command.seat))
-        if isinstance(command, Leave):
-            return Decision(self._leave(self._seated(user)))
-        if isinstance(command, Start):
-            self._may_arrange(user)
-            return Decision(self._start(ctx))
-        if isinstance(command, SetOption):
-            return Decision(self._option(self._seated(user), command.name or "", command.value, ctx.clock_limits))
-        if isinstance(command, BotAdd):
-            return Decision(self._bot_add(user, command.level, ctx))
-        if isinstance(command, BotRemove):
-            return Decision(self._bot_remove(user, command.seat))
-        if isinstance(command, Resign):
-            return Decision(self._resign(self._seated(user)))
-        if isinstance(command, Rematch):
-            return Decision(self._rematch(self._seated(user), ctx))
-        if isinstance(command, Claim):
-            return Decision(self._claim(self._seated(user), command.what, ctx))
-        assert isinstance(command, GameAction)
-        return Decision(self._action(user, command.text, ctx))
+        return decisions.decide(self, user, command, version, ctx)
 
     def decide_action(self, user: str | None, action: Any, version: int | None, ctx: Context) -> Decision:
         """A game action sent as JSON (or text) by a button."""
-        if user is None:
-            raise TableError("auth_required", "choose a name first (send hello with a token or a guest name)")
-        if version is not None and version != self.version:
-            raise TableError("stale_version", f"the table changed (version {self.version}, you sent {version})",
-                             sent=version, current=self.version)
-        if isinstance(action, str):
-            return Decision(self._action(user, action, ctx))
-        try:
-            parsed = self.game.action_from_json(action)
-        except (IllegalAction, KeyError, TypeError, ValueError) as err:
-            reason = err.reason if isinstance(err, IllegalAction) else str(err)
-            raise TableError("bad_argument", f"cannot read that action: {reason}", command="action",
-                             reason=reason, usage=self.game.help_text()) from None
-        return Decision(self._action(user, str(parsed), ctx))
+        return decisions.decide_action(self, user, action, version, ctx)
 
-    def decide_bot(self, seat: int, text: str, by: str, ctx: Context) -> list[EventData]:
+    def decide_bot(self, seat: int, text: str, by: str, ctx: Context) -> list[TableEvent]:
         """A bot's move for `seat`; TableError when it no longer fits."""
-        if seat not in self.to_act() or self.seats[seat].bot_level() is None:
-            raise TableError("not_your_turn", "that seat does not move now", seat=seat, to_act=sorted(self.to_act()))
-        return self._checked_action(seat, text, by, ctx)
+        return decisions.decide_bot(self, seat, text, by, ctx)
 
-    def decide_timeouts(self, ctx: Context) -> list[EventData]:
+    def decide_timeouts(self, ctx: Context) -> list[TableEvent]:
         """For each person whose clock ran out: a timeout, and a takeover after too many in a row."""
-        if self.clocks is None:
-            return []
-        events: list[EventData] = []
-        for index in self.clocks.expired(ctx.now, self.clock_seats()):
-            events.append({"kind": "timeout", "seat": index})
-            if self.seats[index].timeouts + 1 >= TIMEOUTS_FOR_GOOD:
-                events.append({"kind": "takeover", "seat": index, "reason": "timeouts"})
-        return events
+        return decisions.decide_timeouts(self, ctx)
+
+    def decide_close(self, reason: str) -> list[TableEvent]:
+        """Close a table out of play (open with no person seated, or finished)."""
+        return decisions.decide_close(self, reason)
+
+    def decide_absent(self, name: str) -> list[TableEvent]:
+        """A person's grace period ran out: a bot plays their running game, or their open seat is freed."""
+        return decisions.decide_absent(self, name)
 
     def occupied(self) -> bool:
         """Someone sits here: a person (gone or not), not a bot."""
         return any(seat.kind == "human" for seat in self.seats)
 
-    def decide_close(self, reason: str) -> list[EventData]:
-        """Close a table out of play: open with no person seated (a person's seat is freed by their grace
-        period first), or finished. Closing is an event like any other, so a restart keeps it closed."""
-        if self.status == "finished" or (self.status == "open" and not self.occupied()):
-            return [{"kind": "closed", "reason": reason}]
-        return []
-
-    def decide_absent(self, name: str) -> list[EventData]:
-        """A person's grace period ran out: a bot plays their running game, or their open seat is freed."""
-        seat = self.seat_of(name)
-        if seat is None or seat.takeover is not None:
-            return []
-        if self.status == "started":
-            return [{"kind": "takeover", "seat": seat.index, "reason": "disconnected"}]
-        if self.status == "open":
-            return [{"kind": "left", "seat": seat.index, "name": seat.name}]
-        return []
-
-    # --- the checks behind each command ---------------------------------------------------------
-    def _seated(self, user: str) -> Seat:
-        seat = self.seat_of(user)
-        if seat is None:
-            raise TableError("not_seated", "you have no seat at this table; /join first")
-        return seat
-
-    def _need_status(self, *allowed: Status) -> None:
-        if self.status not in allowed:
-            raise TableError("wrong_status", f"the table is {self.status}; this needs it {' or '.join(allowed)}",
-                             status=self.status, needed=list(allowed))
-
-    def _join(self, user: str, wanted: int | None) -> list[EventData]:
-        self._need_status("open", "finished")
-        mine = self.seat_of(user)
-        if mine is not None:
-            raise TableError("already_seated", f"you already sit in seat {mine.index + 1}", seat=mine.index)
-        if wanted is None:
-            free = [s for s in self.seats if s.kind == "empty"]
-            if not free:
-                raise TableError("table_full", "every seat is taken")
-            wanted = free[0].index
-        if not 0 <= wanted < self.seat_count:
-            raise TableError("bad_argument", f"seats are numbered 1 to {self.seat_count}",
-                             command="join", reason=f"no seat {wanted + 1}; seats are numbered 1 to {self.seat_count}",
-                             usage="/join [seat]")
-        if self.seats[wanted].kind != "empty":
-            raise TableError("seat_taken", f"seat {wanted + 1} is taken", seat=wanted)
-        return [{"kind": "joined", "seat": wanted, "name": user}]
-
-    def _leave(self, seat: Seat) -> list[EventData]:
-        if self.status == "started":
-            if seat.takeover is not None:
-                return []
-            return [{"kind": "takeover", "seat": seat.index, "reason": "left"}]
-        return [{"kind": "left", "seat": seat.index, "name": seat.name}]
-
-    def _start(self, ctx: Context) -> list[EventData]:
-        self._need_status("open")
-        empty = [s.index for s in self.seats if s.kind == "empty"]
-        if empty:
-            numbers = ", ".join(str(i + 1) for i in empty)
-            raise TableError("seats_empty", f"seats {numbers} are empty; /join or /bot add",
-                             seats=empty)
-        options = self.effective_options()
-        try:
-            self.game.options(self.seat_count, options)
-        except OptionError as err:
-            raise TableError("bad_option", str(err), name="", reason=str(err)) from None
-        return [{"kind": "started", "seed": ctx.new_seed(), "options": options, "round": self.round}]
-
-    def _option(self, seat: Seat, name: str, value: str | None, clock_limits: ClockLimits) -> list[EventData]:
-        self._need_status("open", "finished")
-        event = option_event(self.game, self.seat_count, self.settings, seat.index, name, value, clock_limits)
-        if event["kind"] == "option" and event["name"] == RATED:
-            check_rated_clock(self.game, bool(event["value"]), self.clock_spec)  # rated on needs a clock
-            return [event]
-        if event["kind"] == "option" and event["name"] == "clock":
-            if self.rated and ClockSpec.parse(event["value"]).mode == "none":
-                return [event, no_clock_off_event()]  # told now: a game without a clock would not count
-            return [event]
-        if not self.rated or event["kind"] != "option":
-            return [event]
-        after = {k: v for k, v in self.settings.items() if k != name}
-        if not event.get("reset"):
-            after[name] = event["value"]
-        # told now, before the game: a game at these settings would not count
-        off = rated_off_event(self.game, self.seat_count, after)
-        return [event] if off is None else [event, off]
-
-    def _bot_add(self, user: str, level: str, ctx: Context) -> list[EventData]:
-        self._need_status("open", "finished")
-        self._may_arrange(user)
-        if level not in ctx.bot_levels:
-            raise TableError("no_such_bot", f"no bot {level!r}; choose one of: {', '.join(ctx.bot_levels)}",
-                             bot=level, bots=list(ctx.bot_levels))
-        free = [s for s in self.seats if s.kind == "empty"]
-        if not free:
-            raise TableError("table_full", "every seat is taken")
-        return [{"kind": "bot_added", "seat": free[0].index, "level": level}]
-
-    def _bot_remove(self, user: str, wanted: int | None) -> list[EventData]:
-        self._need_status("open", "finished")
-        self._may_arrange(user)
-        if wanted is None:
-            bots = [s.index for s in self.seats if s.kind == "bot"]
-            if not bots:
-                raise TableError("not_a_bot", "no bot sits at this table", seat=None)
-            wanted = bots[-1]
-        if not 0 <= wanted < self.seat_count or self.seats[wanted].kind != "bot":
-            raise TableError("not_a_bot", f"no bot sits in seat {wanted + 1}", seat=wanted)
-        return [{"kind": "bot_removed", "seat": wanted}]
-
-    def _may_arrange(self, user: str) -> None:
-        """Seated people and the table's creator may seat and remove bots."""
-        if self.seat_of(user) is None and (self.created_by or "").lower() != user.lower():
-            raise TableError("not_seated", "only seated players or the table's creator may do this")
-
-    def _resign(self, seat: Seat) -> list[EventData]:
-        self._need_status("started")
-        if seat.takeover in GONE:
-            raise TableError("not_seated", "you left this game; a bot plays that seat to the end",
-                             seat=seat.index, reason=seat.takeover)
-        if seat.takeover == "resigned":
-            raise TableError("not_seated", "you resigned this game; a bot plays that seat to the end",
-                             seat=seat.index, reason=seat.takeover)
-        if seat.takeover is not None:
-            raise TableError("bot_playing", "a bot already plays your seat", seat=seat.index, reason=seat.takeover)
-        if self.seat_count == 2:
-            outcome = Outcome.winner_takes_all(2, 1 - seat.index, f"seat {seat.index} resigned")
-            return [{"kind": "resigned", "seat": seat.index}, self._finished_event(outcome)]
-        return [{"kind": "takeover", "seat": seat.index, "reason": "resigned"}]
-
     def rematch_waiting(self, asked: Collection[int] = ()) -> list[Seat]:
         """The people still to accept a rematch: seated, not gone, not asked yet (bots accept at once)."""
         agreed = self.rematch_asked | set(asked)
         return [s for s in self.seats if s.kind == "human" and s.takeover not in GONE and s.index not in agreed]
-
-    def _rematch(self, seat: Seat, ctx: Context) -> list[EventData]:
-        """A rematch is a proposal: it starts once every person still seated asked for it or accepted."""
-        self._need_status("finished")
-        if seat.takeover in GONE:
-            raise TableError("not_seated", "you left this game; /join to play the next one", seat=seat.index)
-        waiting = self.rematch_waiting([seat.index])
-        if waiting:
-            if seat.index in self.rematch_asked:
-                names = [s.label for s in waiting]
-                raise TableError("rematch_pending", f"you asked for a rematch; waiting for {', '.join(names)}",
-                                 names=names, seats=[s.index for s in waiting])
-            return [{"kind": "rematch_asked", "seat": seat.index}]
-        freed = [s.index for s in self.seats if s.takeover in GONE]
-        first: int | None = None
-        outcome = (self.result or {}).get("outcome")
-        if outcome and "first" in self.game.options_schema():
-            ranks = [r["rank"] for r in outcome["results"]]
-            if len(set(ranks)) > 1:
-                first = ranks.index(max(ranks))  # the loser starts
-        events: list[EventData] = [{"kind": "rematch", "round": self.round + 1, "freed": freed, "first": first}]
-        if not any(s.kind == "empty" for s in self.seats) and not freed:
-            options = self.effective_options()
-            if first is not None:
-                options["first"] = first
-            events.append({"kind": "started", "seed": ctx.new_seed(), "options": options, "round": self.round + 1})
-        return events
-
-    def _claim(self, seat: Seat, what: str, ctx: Context) -> list[EventData]:
-        """Without a clock nothing ends a game whose player to move stays away or idle: after
-        `ctx.idle_claim` seconds the others may claim it, as on lichess. With two players the game ends as
-        the claimer's win or a draw; with more, a bot takes the idle seat and the others play on."""
-        self._need_status("started")
-        if self.clocks is None or self.clocks.on:
-            raise TableError("cannot_claim", f"this table has a clock ({self.clock_spec}): a player who does not "
-                             "move runs out of time and a bot plays for them, so there is nothing to claim",
-                             reason="clock")
-        if seat.bot_level() is not None:
-            raise TableError("bot_playing", "a bot plays your seat now", seat=seat.index,
-                             reason=seat.takeover or "timeout")
-        since = self.idle_since()
-        if seat.index in since:
-            raise TableError("cannot_claim", "it is your turn: move first; a claim is against a player who keeps "
-                             "the others waiting", reason="your_turn")
-        if not since:
-            raise TableError("cannot_claim", "nobody keeps you waiting: no person is to move", reason="nobody")
-        idle = [i for i, began in since.items() if ctx.now - began >= ctx.idle_claim]
-        if not idle:
-            index = min(since, key=lambda i: since[i])
-            wait = max(1, math.ceil(since[index] + ctx.idle_claim - ctx.now))
-            raise TableError("cannot_claim", f"{self.seats[index].label} (seat {index + 1}) has been to move for "
-                             f"{max(0, math.floor(ctx.now - since[index]))} s; you may claim once they have been idle "
-                             f"for {ctx.idle_claim:g} s, in {wait} s", reason="too_soon", seat=index,
-                             wait=wait, threshold=ctx.idle_claim)
-        against = min(idle)
-        claimed: EventData = {"kind": "claimed", "seat": seat.index, "against": against, "claim": what}
-        if self.seat_count > 2:
-            return [claimed, {"kind": "takeover", "seat": against, "reason": "idle"}]
-        if what == "draw":
-            outcome = Outcome.draw(2, "claimed draw: idle")
-        else:
-            outcome = Outcome.winner_takes_all(2, seat.index, "claimed win: idle")
-        return [claimed, self._finished_event(outcome)]
-
-    def _action(self, user: str, text: str, ctx: Context) -> list[EventData]:
-        try:
-            action = self.game.parse_action(text)
-        except IllegalAction as err:
-            raise self._unreadable(text, err.reason) from None
-        seat = self.seat_of(user)
-        if seat is None:
-            raise TableError("not_seated", "you have no seat at this table; /join first")
-        self._need_status("started")
-        assert self.state is not None
-        if seat.bot_level() is not None:
-            raise TableError("bot_playing", "a bot plays your seat now", seat=seat.index,
-                             reason=seat.takeover or "timeout")
-        to_act = self.state.to_act()
-        if seat.index not in to_act:
-            raise TableError("not_your_turn", "it is not your turn", seat=seat.index, to_act=sorted(to_act))
-        return self._checked_action(seat.index, str(action), "player", ctx)
-
-    def _unreadable(self, text: str, reason: str) -> TableError:
-        word = text.split()[0].lower() if text.split() else ""
-        known = {t.split()[0].lower() for i in range(self.seat_count) for t in self._legal_texts(i) if t.split()}
-        if word in known or word in ("setup", "play", "take", "gamble", "move"):
-            return TableError("bad_argument", reason, command=word, reason=reason, usage=self.game.help_text())
-        return TableError(
-            "unknown_command", f"/{word} is no command and no move here; type /help. {reason}",
-            command=word, commands=list(COMMANDS),
-        )
-
-    def _legal_texts(self, seat: int) -> list[str]:
-        if self.state is None or self.status != "started":
-            return []
-        try:
-            return self.state.legal_texts(seat)
-        except Exception:  # a game without moves for this seat now
-            return []
-
-    def _checked_action(self, seat: int, text: str, by: str, ctx: Context) -> list[EventData]:
-        assert self.state is not None
-        trial = self.state.clone()
-        try:
-            trial_events = trial.apply(seat, text)
-        except IllegalAction as err:
-            raise TableError("illegal_action", f"illegal action: {err.reason}", reason=err.reason,
-                             action=text, rule=err.rule, details=err.details) from None
-        self._trial = (self.version, seat, text, trial, trial_events)
-        event: EventData = {"kind": "action", "seat": seat, "text": text, "by": by}
-        if self.clocks is not None and self.clock_spec.mode == "bank" and by == "player":
-            event["bank"] = self.clocks.bank_after(seat, ctx.now)
-        events = [event]
-        outcome = trial.outcome()
-        if outcome is not None:
-            events.append(self._finished_event(outcome))
-        return events
-
-    def _finished_event(self, outcome: Outcome) -> EventData:
-        return {
-            "kind": "finished", "outcome": outcome.to_json(), "names": [s.label for s in self.seats],
-            "takeovers": {str(s.index): s.takeover for s in self.seats if s.takeover is not None},
-        }
-
-    def _who(self, ctx: Context) -> Reply:
-        lines, seats = [], []
-        for seat in self.seats:
-            state = "empty"
-            if seat.kind == "bot":
-                state = "bot"
-            elif seat.name is not None:
-                state = "connected" if ctx.connected(seat.name) else "away"
-                if seat.takeover:
-                    state += f", a bot plays ({seat.takeover})"
-            lines.append(f"seat {seat.index + 1}: {seat.label if seat.kind != 'empty' else '-'} ({state})")
-            seats.append({"seat": seat.index, "name": seat.label if seat.kind != "empty" else None, "state": state})
-        lines.append("spectators: " + (", ".join(ctx.spectators) or "none"))
-        return Reply("who", "\n".join(lines), {"seats": seats, "spectators": list(ctx.spectators)})
-
-    def _options_reply(self, name: str | None, clock_limits: ClockLimits) -> Reply:
-        lines = option_lines(self.game, self.seat_count, self.settings, self.votes, self.clock_spec, self.rated,
-                             clock_limits, name)
-        return Reply("options", "\n".join(lines), {
-            "settings": dict(self.settings), "clock": str(self.clock_spec),
-            "votes": {n: sorted(v) for n, v in self.votes.items()},
-        })
 
     def _number_twins(self) -> None:
         levels = [s.bot for s in self.seats if s.bot is not None]
@@ -663,20 +267,18 @@ class Table:
             seat.twin = seat.bot is not None and levels.count(seat.bot) > 1
 
     # --- carrying events out --------------------------------------------------------------------
-    def apply(self, event: EventData, now: float) -> list[LogLine]:
-        """Carry out one stored event; returns its log lines. Chat returns none (it is its own message)."""
+    def apply(self, event: TableEvent | Mapping[str, Any], now: float) -> list[LogLine]:
+        """Carry out one event (a value, or its stored JSON); returns its log lines. Chat returns none (it is
+        its own message)."""
+        event = as_event(event)
         self.seq += 1
         self._seat_by_name = None
-        kind = event["kind"]
-        if kind == "chat":
-            self.history.append({"kind": "chat", "name": event["name"], "seat": event.get("seat"),
-                                 "text": event["text"], "time": event.get("time")})
+        if isinstance(event, Chatted):
+            self.history.append({"kind": "chat", "name": event.name, "seat": event.seat, "text": event.text,
+                                 "time": event.time})
             return []
         self.version += 1
-        handler = getattr(self, f"_on_{kind}", None)
-        if handler is None:
-            raise ValueError(f"unknown table event {kind!r}")
-        lines: list[LogLine] = handler(event, now)
+        lines = self._carry_out(event, now)
         self._seat_by_name = None  # the handler may have seated or unseated someone
         self._number_twins()
         if self.clocks is not None and self.status == "started":
@@ -688,14 +290,52 @@ class Table:
             self.history.append({"kind": "log", "line": line.for_reader(None)})
         return lines
 
-    def _on_joined(self, event: EventData, now: float) -> list[LogLine]:
-        seat = self.seats[int(event["seat"])]
-        seat.name, seat.bot, seat.takeover = str(event["name"]), None, None
+    def _carry_out(self, event: TableEvent, now: float) -> list[LogLine]:
+        """The one handler of each event type (the most frequent first)."""
+        match event:
+            case Played():
+                return self._on_action(event)
+            case Joined():
+                return self._on_joined(event)
+            case Left():
+                return self._on_left(event)
+            case BotAdded():
+                return self._on_bot_added(event)
+            case BotRemoved():
+                return self._on_bot_removed(event)
+            case OptionSet():
+                return self._on_option(event)
+            case Voted():
+                return self._on_vote(event)
+            case Started():
+                return self._on_started(event)
+            case TimedOut():
+                return self._on_timeout(event)
+            case TakenOver():
+                return self._on_takeover(event)
+            case Resigned():
+                return self._on_resigned(event)
+            case Finished():
+                return self._on_finished(event)
+            case Closed():
+                return self._on_closed(event)
+            case Claimed():
+                return self._on_claimed(event)
+            case RematchAsked():
+                return self._on_rematch_asked(event)
+            case Rematched():
+                return self._on_rematch(event)
+            case Created() | Chatted():
+                raise ValueError(f"a {event.kind} event is not applied to a table here")
+
+    def _on_joined(self, event: Joined) -> list[LogLine]:
+        seat = self.seats[event.seat]
+        seat.name, seat.bot, seat.takeover = event.name, None, None
         return [LogLine("joined", f"{seat.name} sits in seat {seat.index + 1}",
                         {"name": seat.name, "seat": seat.index})]
 
-    def _on_left(self, event: EventData, now: float) -> list[LogLine]:
-        seat = self.seats[int(event["seat"])]
+    def _on_left(self, event: Left) -> list[LogLine]:
+        seat = self.seats[event.seat]
         name = seat.name
         seat.name, seat.takeover, seat.timeouts = None, None, 0
         for voters in self.votes.values():
@@ -703,41 +343,41 @@ class Table:
         self.rematch_asked.discard(seat.index)
         return [LogLine("left", f"{name} left seat {seat.index + 1}", {"name": name, "seat": seat.index})]
 
-    def _on_bot_added(self, event: EventData, now: float) -> list[LogLine]:
-        seat = self.seats[int(event["seat"])]
-        seat.bot, seat.name = str(event["level"]), None
+    def _on_bot_added(self, event: BotAdded) -> list[LogLine]:
+        seat = self.seats[event.seat]
+        seat.bot, seat.name = event.level, None
         return [LogLine("bot_added", f"a {seat.bot} bot sits in seat {seat.index + 1}",
                         {"level": seat.bot, "seat": seat.index})]
 
-    def _on_bot_removed(self, event: EventData, now: float) -> list[LogLine]:
-        seat = self.seats[int(event["seat"])]
+    def _on_bot_removed(self, event: BotRemoved) -> list[LogLine]:
+        seat = self.seats[event.seat]
         level, seat.bot = seat.bot, None
         return [LogLine("bot_removed", f"the {level} bot left seat {seat.index + 1}",
                         {"level": level, "seat": seat.index})]
 
-    def _on_option(self, event: EventData, now: float) -> list[LogLine]:
-        name, value = str(event["name"]), event.get("value")
+    def _on_option(self, event: OptionSet) -> list[LogLine]:
+        name, value = event.name, event.value
         if name == "clock":
             self.clock_spec = ClockSpec.parse(value)
         elif name == RATED:
             self.rated = bool(value)
-        elif event.get("reset"):
+        elif event.reset:
             self.settings.pop(name, None)
         else:
             self.settings[name] = value
         shown = str(self.clock_spec) if name == "clock" else value
         if name in SEAT_OPTIONS and isinstance(value, int):
             shown = value + 1  # people read seats from 1
-        because = event.get("because")
-        if because:  # rated turned off by the table: nonstandard settings (or no clock) would not count
+        if event.because:  # rated turned off by the table: nonstandard settings (or no clock) would not count
+            because = [dict(problem) for problem in event.because]
             words = "; ".join(str(p.get("message", p.get("code"))) for p in because)
             return [LogLine("option", f"option rated is now off: {words}",
                             {"name": name, "value": shown, "because": because}), *self._rematch_withdrawn()]
         return [LogLine("option", f"option {name} is now {shown}", {"name": name, "value": shown}),
                 *self._rematch_withdrawn()]
 
-    def _on_vote(self, event: EventData, now: float) -> list[LogLine]:
-        name, index, value = str(event["name"]), int(event["seat"]), bool(event["value"])
+    def _on_vote(self, event: Voted) -> list[LogLine]:
+        name, index, value = event.name, event.seat, event.value
         (self.votes[name].add if value else self.votes[name].discard)(index)
         who = self.seats[index].label
         return [LogLine("vote", f"{who} votes {'for' if value else 'against'} {name}",
@@ -755,10 +395,11 @@ class Table:
                         "is withdrawn; /rematch again to play with the new settings",
                         {"names": names, "seats": seats})]
 
-    def _on_started(self, event: EventData, now: float) -> list[LogLine]:
-        self.seed = int(event["seed"])
-        self.options = dict(event["options"])
-        self.round = int(event.get("round", self.round))
+    def _on_started(self, event: Started) -> list[LogLine]:
+        self.seed = event.seed
+        self.options = dict(event.options)
+        if event.round is not None:
+            self.round = event.round
         self.state = self.game.new(self.seat_count, self.options, self.seed)
         self.status = "started"
         self.actions = []
@@ -771,14 +412,14 @@ class Table:
         self.clocks = Clocks(self.clock_spec, self.seat_count)
         return [LogLine("started", f"round {self.round} of {self.game.title} starts", {"round": self.round})]
 
-    def _on_action(self, event: EventData, now: float) -> list[LogLine]:
+    def _on_action(self, event: Played) -> list[LogLine]:
         assert self.state is not None
-        index, text, by = int(event["seat"]), str(event["text"]), str(event.get("by", "player"))
-        trial, self._trial = self._trial, None
-        if trial is not None and trial[:3] == (self.version - 1, index, text):
-            # the position this very action was checked on: take its result instead of playing it twice
-            self.state, game_events = trial[3], trial[4]
-        else:
+        index, text, by = event.seat, event.text, event.by
+        worked_out = event.precomputed
+        if worked_out is not None and worked_out.fits(self.state, self.version - 1):
+            # decided on this very position: take the result decide worked out instead of playing it twice
+            self.state, game_events = worked_out.after, list(worked_out.events)
+        else:  # read back from the store (a rebuild, another worker's move): the rules give the same result
             game_events = self.state.apply(index, text)
         self.actions.append((index, text))
         if self.is_own_move(index, by):
@@ -788,82 +429,85 @@ class Table:
             seat.timeouts = 0
         seat.clock_turn = False
         if self.clocks is not None:
-            bank = event.get("bank")
-            self.clocks.acted(index, None if bank is None else float(bank))
+            self.clocks.acted(index, event.bank)
         args = {"name": seat.label, "seat": index, "action": text, "by": by}
         mine = (f"{seat.label} played {text}", args)
         if action_is_public(text, game_events):
             return [LogLine("action", mine[0], args, {}, tuple(game_events))]
         hidden = {**args, "action": None}
-        return [LogLine("action", f"{seat.label} made their move", hidden, {index: mine}, tuple(game_events))]
+        return [LogLine("action", f"{seat.label} made their move", hidden, {index: mine}, tuple(game_events),
+                        code="action_secret")]
 
-    def _on_timeout(self, event: EventData, now: float) -> list[LogLine]:
-        seat = self.seats[int(event["seat"])]
+    def _on_timeout(self, event: TimedOut) -> list[LogLine]:
+        seat = self.seats[event.seat]
         seat.timeouts += 1
         seat.clock_turn = True
         return [LogLine("timeout", f"{seat.label}'s time ran out; a bot plays this turn",
                         {"name": seat.label, "seat": seat.index})]
 
-    def _on_takeover(self, event: EventData, now: float) -> list[LogLine]:
-        seat = self.seats[int(event["seat"])]
-        seat.takeover = str(event["reason"])
+    def _on_takeover(self, event: TakenOver) -> list[LogLine]:
+        seat = self.seats[event.seat]
+        seat.takeover = event.reason
         return [LogLine("takeover", f"a bot plays {seat.label}'s seat to the end ({seat.takeover})",
                         {"name": seat.label, "seat": seat.index, "reason": seat.takeover})]
 
-    def _on_resigned(self, event: EventData, now: float) -> list[LogLine]:
-        seat = self.seats[int(event["seat"])]
+    def _on_resigned(self, event: Resigned) -> list[LogLine]:
+        seat = self.seats[event.seat]
         return [LogLine("resigned", f"{seat.label} resigned", {"name": seat.label, "seat": seat.index})]
 
-    def _on_finished(self, event: EventData, now: float) -> list[LogLine]:
+    def _on_finished(self, event: Finished) -> list[LogLine]:
+        outcome = dict(event.outcome)
         self.status = "finished"
-        self.result = {"outcome": event["outcome"], "names": event["names"], "takeovers": event["takeovers"]}
+        self.result = {"outcome": outcome, "names": list(event.names), "takeovers": dict(event.takeovers)}
         self.clocks = None
         if self.state is not None and not self.state.is_over():
             # Ended by the table (a resignation): the game ends too, so it shows what it reveals at its end.
-            self.state.concede(Outcome.from_json(event["outcome"]))
-        outcome = event["outcome"]
+            self.state.concede(Outcome.from_json(outcome))
         first = [i for i, r in enumerate(outcome["results"]) if r["rank"] == 1]
-        winners = [event["names"][i] for i in first]
-        # the winners by seat too: a reader names them by seat, never by looking a label up
+        winners = [event.names[i] for i in first]
+        # the winners by seat too: a reader names them by seat, never by looking a label up; and the reason
+        # by its code (None: a game's outcome stored before codes), never by parsing the words
         return [LogLine("finished", f"game over ({outcome['reason']}); first: {', '.join(winners)}",
-                        {"reason": outcome["reason"], "winners": winners, "winner_seats": first})]
+                        {"reason": outcome["reason"], "reason_code": outcome.get("code"),
+                         "reason_args": dict(outcome.get("args") or {}), "winners": winners, "winner_seats": first})]
 
-    def _on_closed(self, event: EventData, now: float) -> list[LogLine]:
+    def _on_closed(self, event: Closed) -> list[LogLine]:
         self.status = "closed"
         self.clocks = None
-        reason = str(event.get("reason") or "")
-        return [LogLine("closed", f"the table closed ({reason})", {"reason": reason})]
+        return [LogLine("closed", f"the table closed ({event.reason})", {"reason": event.reason})]
 
-    def _on_claimed(self, event: EventData, now: float) -> list[LogLine]:
-        seat, against = self.seats[int(event["seat"])], self.seats[int(event["against"])]
-        what = str(event["claim"])
+    def _on_claimed(self, event: Claimed) -> list[LogLine]:
+        seat, against = self.seats[event.seat], self.seats[event.against]
+        what = event.claim
         if self.seat_count > 2:
+            code = "claimed_bot"
             text = f"{seat.label} claimed against idle {against.label}: a bot plays seat {against.index + 1}"
         else:
+            code = f"claimed_{what}"
             text = f"{seat.label} claimed {'a draw' if what == 'draw' else 'the win'}: {against.label} stayed idle"
         return [LogLine("claimed", text, {"name": seat.label, "seat": seat.index, "against": against.label,
-                                          "against_seat": against.index, "claim": what})]
+                                          "against_seat": against.index, "claim": what}, code=code)]
 
-    def _on_rematch_asked(self, event: EventData, now: float) -> list[LogLine]:
-        seat = self.seats[int(event["seat"])]
+    def _on_rematch_asked(self, event: RematchAsked) -> list[LogLine]:
+        seat = self.seats[event.seat]
         self.rematch_asked.add(seat.index)
         waiting = [s.label for s in self.rematch_waiting()]
         return [LogLine("rematch_asked", f"{seat.label} asks for a rematch; waiting for {', '.join(waiting)}",
                         {"name": seat.label, "seat": seat.index, "waiting": waiting})]
 
-    def _on_rematch(self, event: EventData, now: float) -> list[LogLine]:
+    def _on_rematch(self, event: Rematched) -> list[LogLine]:
         self.status = "open"
         self.rematch_asked = set()
-        self.round = int(event["round"])
-        for index in event.get("freed", []):
-            seat = self.seats[int(index)]
+        self.round = event.round
+        for index in event.freed:
+            seat = self.seats[index]
             seat.name = None
             for voters in self.votes.values():
                 voters.discard(seat.index)
         for seat in self.seats:
             seat.takeover, seat.timeouts, seat.clock_turn = None, 0, False
-        if event.get("first") is not None:
-            self.settings["first"] = int(event["first"])
+        if event.first is not None:
+            self.settings["first"] = event.first
         self.state, self.seed, self.options, self.clocks = None, None, None, None
         self.actions, self.players = [], ()
-        return [LogLine("rematch", f"rematch: round {self.round}", {"round": self.round, "first": event.get("first")})]
+        return [LogLine("rematch", f"rematch: round {self.round}", {"round": self.round, "first": event.first})]

@@ -58,8 +58,9 @@ def test_help_text_documents_the_forms_and_colours() -> None:
 
 
 def test_options_default_to_one_round_and_reject_bad_values() -> None:
-    assert GAME.options(3).model_dump() == {"rounds": 1}
-    assert GAME.options(4, {"rounds": "3"}).model_dump() == {"rounds": 3}
+    standard_deck = {"colours": 4, "values": 12, "hand": None}
+    assert GAME.options(3).model_dump() == {"rounds": 1, **standard_deck}
+    assert GAME.options(4, {"rounds": "3"}).model_dump() == {"rounds": 3, **standard_deck}
     with pytest.raises(ValueError, match="rounds"):
         GAME.options(3, {"rounds": 0})
     with pytest.raises(ValueError, match="2 to 5"):

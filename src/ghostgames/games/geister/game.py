@@ -28,6 +28,7 @@ Win: bring a good ghost to an exit (seat 0: a6/f6, seat 1: a1/f1) - with option 
 class GeisterGame(Game[GeisterOptions, Setup | Move]):
     name = "geister"
     title = "Geister"
+    verbs = ("setup",)  # a move begins with its square
     min_players = 2
     max_players = 2
     Options = GeisterOptions

@@ -37,6 +37,7 @@ Kitty and quartets may always be played."""
 class GhooostGame(Game[GhooostOptions, GhooostAction]):
     name = "ghooost"
     title = "Ghooost!"
+    verbs = ("play", *actions.SIMPLE_KINDS)
     min_players = 2
     max_players = 6
     Options = GhooostOptions

@@ -45,6 +45,11 @@ CARD_FORMS = "a colour letter and a value 1-12, e.g. R12 or b3 (" + ", ".join(
 ) + ")"
 
 
+def deck_of(colours: int = len(COLOURS), values: int = VALUES_PER_COLOUR) -> tuple[int, ...]:
+    """The cards of a smaller deck: values 1..`values` in the first `colours` colours (ids as in the full deck)."""
+    return tuple(c for c in DECK if COLOUR_OF[c] < colours and VALUE_OF[c] <= values)
+
+
 def card(colour: int, value: int) -> int:
     return colour * VALUES_PER_COLOUR + value - 1
 

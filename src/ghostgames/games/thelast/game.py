@@ -27,12 +27,16 @@ The winner then decides:
   swap B3    take the points card into your hand and lay B3 from your hand face down instead.
 After the last trick the face-down values are added up; the lowest total penalty wins.
 2 players: a ghost pile plays its top card in its turn, whatever it is; when the ghost wins, the
-points card scores for nobody and the ghost leads. Option rounds=N plays N rounds; totals decide."""
+points card scores for nobody and the ghost leads. Option rounds=N plays N rounds; totals decide.
+Smaller games, same rules, never rated: colours=N (2-4: red, blue, green, yellow in that order),
+values=N (1 to N in each colour), hand=N (cards in each hand, the ghost's pile and the points pile).
+The deck must hold the deal: e.g. colours=2 values=4 hand=2 with 2 players (8 cards)."""
 
 
 class TheLastGame(Game[TheLastOptions, TheLastAction]):
     name = "thelast"
     title = "The Last"
+    verbs = ("play", "keep", "swap")
     min_players = 2
     max_players = 5
     Options = TheLastOptions

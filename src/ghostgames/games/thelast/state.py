@@ -18,7 +18,7 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from ghostgames.games.thelast.actions import KEEP, PLAYS, SWAPS, Keep, Play, Swap, TheLastAction
 from ghostgames.games.thelast.cards import (
@@ -26,9 +26,9 @@ from ghostgames.games.thelast.cards import (
     COLOUR_BIT,
     COLOUR_OF,
     COLOURS,
-    DECK,
     VALUE_OF,
     colour_letter,
+    deck_of,
 )
 from ghostgames.games.thelast.deal import deal
 from ghostgames.games.thelast.deductions import ALL_COLOURS, Places, Timeline, places, slot_cards, timelines
@@ -61,9 +61,37 @@ _NOBODY: frozenset[int] = frozenset()
 class TheLastOptions(BaseModel):
     model_config = {"extra": "forbid"}
 
+    # first, so that the check of `hand` can see it
+    players: int | None = Field(None, exclude=True, description="filled in by the table: the number of players")
     rounds: int = Field(
         1, ge=1, le=100, description="rounds in the match; the lowest total penalty over all rounds wins"
     )
+    # A smaller deck and shorter hands (for exact methods, docs/spiel.md): every rule stays, only sizes change.
+    colours: int = Field(4, ge=2, le=4, description="colours in the deck, the first of red, blue, green, yellow "
+                         "(standard 4)")
+    values: int = Field(12, ge=1, le=12, description="values in each colour, 1 up to this (standard 12)")
+    hand: int | None = Field(None, ge=1, le=12, validate_default=True,
+                             description="cards in each hand and in the points pile (none = the rules' count: 12 "
+                             "with 2 or 3 players, 9 with 4, 8 with 5); cards not dealt are spare, unseen")
+
+    @field_validator("hand")
+    @classmethod
+    def _deck_holds_the_deal(cls, value: int | None, info: ValidationInfo) -> int | None:
+        players = info.data.get("players") or 2
+        colours, values = info.data.get("colours", 4), info.data.get("values", 12)
+        size = HAND_SIZE[players] if value is None else value
+        piles = 4 if players == 2 else players + 1  # the hands (and the ghost's pile), then the points pile
+        if piles * size > colours * values:
+            raise ValueError(f"{piles} piles of {size} need {piles * size} cards, and {colours} colours of "
+                             f"{values} values make {colours * values}: at most hand {colours * values // piles}")
+        return value
+
+    def hand_size(self, players: int) -> int:
+        """Cards in each hand (and the points pile) with this many players."""
+        return HAND_SIZE[players] if self.hand is None else self.hand
+
+    def deck(self) -> tuple[int, ...]:
+        return deck_of(self.colours, self.values)
 
 
 class TheLastState(State[TheLastAction]):
@@ -140,12 +168,12 @@ class TheLastState(State[TheLastAction]):
         `deck` (the shuffled cards, top first: hands, then the points pile; any cards past those are the spare)
         and `first` (the leader) replace the generator's, for callers that draw the chance themselves."""
         rng = derive_rng(self.seed, "round", self.round + 1)
-        shuffled = list(DECK)
+        shuffled = list(self.options.deck())
         rng.shuffle(shuffled)
         drawn_first = rng.randrange(self.players)
         deck = shuffled if deck is None else list(deck)
         first = drawn_first if first is None else first
-        size = HAND_SIZE[self.players]
+        size = self.options.hand_size(self.players)
         count = len(self.hands)
         for p in range(count):
             hand = deck[p * size : (p + 1) * size]
@@ -427,7 +455,8 @@ class TheLastState(State[TheLastAction]):
             "players": self.players,
             "seat": seat,
             "options": self.options.model_dump(),
-            "colours": [{"name": c.name, "letter": c.letter, "symbol": c.symbol} for c in COLOURS],
+            "colours": [{"name": c.name, "letter": c.letter, "symbol": c.symbol}
+                        for c in COLOURS[: self.options.colours]],
             "round": self.round + 1,
             "rounds": self.options.rounds,
             "phase": PHASE_NAMES[self.phase],
@@ -648,7 +677,7 @@ class TheLastState(State[TheLastAction]):
     @classmethod
     def from_json(cls, game: TheLastGame, data: Mapping[str, Any]) -> TheLastState:
         players = int(data["players"])
-        options = TheLastOptions.model_validate(data["options"])
+        options = TheLastOptions.model_validate({**data["options"], "players": players})
         state = cls(game, players, options, int(data["seed"]))
         ints = _int_lists
         state.round = int(data["round"])
@@ -693,8 +722,8 @@ class TheLastState(State[TheLastAction]):
         places += [c for _, plays, _, _, _ in self.tricks for _, c in plays]
         if self.points_card >= 0:
             places.append(self.points_card)
-        if sorted(places) != list(DECK):
-            raise ValueError("the 48 cards must each be in exactly one place")
+        if sorted(places) != list(self.options.deck()):
+            raise ValueError(f"the {len(self.options.deck())} cards must each be in exactly one place")
         if len(self.ring) != len(self.hands) or sorted(self.ring) != list(range(len(self.hands))):
             raise ValueError("the seating order must name every participant once")
         if not 0 <= self.actor < self.players:

@@ -35,9 +35,11 @@ export function createLog(state, ctx) {
 
   /**
    * The outcome a finished line reports, for reasonWords: the outcome itself when the line carries it,
-   * else the English reason with the line's reason code (`code`, `args`) when the server sent one.
+   * else the English reason with the reason's code and arguments the server sends beside it
+   * (`reason_code`, `reason_args`; older servers send neither and the English is read).
    */
-  const finishedOutcome = (line) => line.args?.outcome ?? { reason: line.args?.reason, code: line.code, args: line.args };
+  const finishedOutcome = (line) => line.args?.outcome
+    ?? { reason: line.args?.reason, code: line.args?.reason_code, args: line.args?.reason_args };
 
   /** "X won. Why." for a finished game: winners by seat when the line says (two "easy bot"s are two seats). */
   function finishedText(line, args, lineCtx) {
