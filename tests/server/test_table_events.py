@@ -100,8 +100,11 @@ def test_an_english_only_resignation_gains_its_code_and_the_old_table_loads_as_i
     assert finished.outcome["code"] == "resigned" and finished.outcome["args"] == {"seat": 1}
     claimed = event_from_json({**OLD_GAME[-1], "outcome": {**OLD_GAME[-1]["outcome"], "reason": "claimed win: idle"}})
     assert isinstance(claimed, Finished) and claimed.outcome["code"] == "claimed_win"
-    game = event_from_json({**OLD_GAME[-1], "outcome": {**OLD_GAME[-1]["outcome"], "reason": "escape"}})
-    assert isinstance(game, Finished) and "code" not in game.outcome  # a game's own words: the game's to code
+    game = event_from_json({**OLD_GAME[-1], "outcome": {**OLD_GAME[-1]["outcome"], "reason": "a good ghost escaped"}})
+    assert isinstance(game, Finished) and game.outcome["code"] == "escaped"  # a game's own words, read back too
+    unknown = event_from_json({**OLD_GAME[-1], "outcome": {**OLD_GAME[-1]["outcome"], "reason": "escape"}})
+    assert isinstance(unknown, Finished) and unknown.outcome["code"] == "legacy"
+    assert unknown.outcome["args"] == {"text": "escape"} and unknown.outcome["reason"] == "escape"
 
     table = Table.from_events(OLD_GAME, now=5.0)
     assert table.status == "finished" and table.version == 11 and table.seq == 12

@@ -10,12 +10,12 @@ as it always did; `event_from_json` also reads the older shapes (keys that came 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from ghostgames.rules.contract import Event, Outcome, State
+from ghostgames.rules.reasons import CLAIMED_DRAW, CLAIMED_WIN, RESIGNED
 
 EventData = dict[str, Any]  # an event as stored: a JSON-ready dict with a "kind"
 
@@ -394,36 +394,22 @@ def as_event(event: TableEvent | Mapping[str, Any]) -> TableEvent:
 # A game ends by its rules (the game writes the outcome) or by the table: a resignation or a claim against an
 # idle player. The table's outcomes carry a reason code and arguments (seats from 0) beside the English reason
 # that older clients and logs show; a stored outcome from before codes gets them when it is read.
-RESIGNED, CLAIMED_WIN, CLAIMED_DRAW = "resigned", "claimed_win", "claimed_draw"
-_RESIGNED_WORDS = re.compile(r"seat (\d+) resigned")
-_CLAIM_WORDS = {"claimed win: idle": CLAIMED_WIN, "claimed draw: idle": CLAIMED_DRAW}
-
-
-def _coded(outcome: Outcome, code: str, args: Mapping[str, Any]) -> dict[str, Any]:
-    return {**outcome.to_json(), "code": code, "args": dict(args)}
-
-
 def resigned_outcome(seat: int) -> dict[str, Any]:
     """Two players: `seat` resigned, the other wins. (The English reason counts seats from 0, as it always
     has: clients before codes read the seat back from it.)"""
-    return _coded(Outcome.winner_takes_all(2, 1 - seat, f"seat {seat} resigned"), RESIGNED, {"seat": seat})
+    return Outcome.winner_takes_all(2, 1 - seat, RESIGNED, seat=seat).to_json()
 
 
 def claimed_outcome(seat: int, claim: str) -> dict[str, Any]:
     """Two players: `seat` claimed the win, or a draw, from an idle opponent."""
     if claim == "draw":
-        return _coded(Outcome.draw(2, "claimed draw: idle"), CLAIMED_DRAW, {})
-    return _coded(Outcome.winner_takes_all(2, seat, "claimed win: idle"), CLAIMED_WIN, {})
+        return Outcome.draw(2, CLAIMED_DRAW).to_json()
+    return Outcome.winner_takes_all(2, seat, CLAIMED_WIN).to_json()
 
 
 def with_table_reason(outcome: Mapping[str, Any]) -> dict[str, Any]:
-    """A stored outcome, with the code of a table-made reason added when it was stored as words alone."""
-    data = dict(outcome)
-    if "code" in data:
-        return data
-    reason = str(data.get("reason", ""))
-    if (resigned := _RESIGNED_WORDS.fullmatch(reason)) is not None:
-        data.update(code=RESIGNED, args={"seat": int(resigned[1])})
-    elif reason in _CLAIM_WORDS:
-        data.update(code=_CLAIM_WORDS[reason], args={})
-    return data
+    """A stored outcome, with its reason's code and arguments added when it was stored as words alone
+    (before codes): the rules' vocabulary reads the words back (`legacy` for words it does not know)."""
+    if "code" in outcome:
+        return dict(outcome)
+    return {**outcome, **Outcome.from_json(outcome).to_json()}

@@ -212,7 +212,7 @@ class Table:
     def is_own_move(self, seat: int, by: str) -> bool:
         """Whether a move in `seat` made `by` ("player", "bot" or "clock") is the seat's own: a person's own
         move, or a seated bot's. A bot finishing a person's seat, or playing a turn whose clock ran out,
-        moves for them; fair play in ratings counts only own moves (ghostgames/fair_play.py)."""
+        moves for them; fair play in ratings counts only own moves (tables/fair_play.py)."""
         return by == "player" or (by == "bot" and self.seats[seat].bot is not None)
 
     def own_moves_after(self, events: Iterable[TableEvent | Mapping[str, Any]]) -> list[int]:
