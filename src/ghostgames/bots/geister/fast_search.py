@@ -54,6 +54,7 @@ from ghostgames.bots.ismcts import IsmctsBot, PolicyFactory
 from ghostgames.bots.policy import SearchPolicy
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.actions import Move
+from ghostgames.games.geister.board import SQUARES
 from ghostgames.games.geister.jit import compiled, forget_stale_kernels
 from ghostgames.games.geister.state import GeisterState
 from ghostgames.rules.contract import Action
@@ -289,7 +290,7 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], belief: Belief, steering
     forward = np.empty(fast.MAX_MOVES, dtype=np.int32)
     captures = np.empty(fast.MAX_MOVES, dtype=np.int32)
     cumulative_moves = np.empty(fast.MAX_MOVES, dtype=np.float64)
-    slot = np.full(fast.SQUARES * 4, -1, dtype=np.int32)  # move code -> child, for the node being walked
+    slot = np.full(SQUARES * 4, -1, dtype=np.int32)  # move code -> child, for the node being walked
     path = np.empty(MAX_DEPTH, dtype=np.int32)
     visits, avail, reward, prior, actor, move, child, sibling, size = nodes
     value = how.value

@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ghostgames.games.geister import fast
+from ghostgames.games.geister.board import SQUARES
 from ghostgames.games.geister.jit import compiled, forget_stale_kernels
 
 Row = NDArray[np.int32]
@@ -53,7 +54,7 @@ _STEP, _IS_EXIT, _EXIT_DISTANCE = fast.STEP, fast.IS_EXIT, fast.EXIT_DISTANCE
 _ESCAPE_SQUARE, _ESCAPE_CODE = fast.ESCAPE_SQUARE, fast.ESCAPE_CODE
 _ROW, _COLUMN = fast.ROW_OF, fast.COLUMN_OF
 # NEAR[sq]: the squares one step from sq, as a bit set (so "an enemy ghost next to sq" is one AND)
-_NEAR = np.array([sum(1 << int(t) for t in fast.STEP[sq * 4: sq * 4 + 4] if t >= 0) for sq in range(fast.SQUARES)],
+_NEAR = np.array([sum(1 << int(t) for t in fast.STEP[sq * 4: sq * 4 + 4] if t >= 0) for sq in range(SQUARES)],
                  dtype=np.uint64)
 _NONE = np.uint64(0)
 

@@ -8,6 +8,13 @@ a1 / f1. Directions are absolute, from seat 0's side: n = towards row 6.
 from __future__ import annotations
 
 SIZE = 6
+SQUARES = SIZE * SIZE
+GHOSTS_A_SEAT = 8
+# Ghost ids: seat 0 owns 0..7 and seat 1 owns 8..15, so an id's owner is `ghost >> OWNER_SHIFT` and its
+# number within the seat `ghost & GHOST_IN_SEAT` (an empty square's -1 >> 3 is -1, nobody's).
+OWNER_SHIFT = 3
+GHOST_IN_SEAT = GHOSTS_A_SEAT - 1
+GHOSTS = 2 * GHOSTS_A_SEAT
 FILES = "abcdef"
 DIRECTIONS = ("n", "e", "s", "w")
 DIRECTION_WORDS = {

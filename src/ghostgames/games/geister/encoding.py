@@ -50,17 +50,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ghostgames.games.geister.actions import MOVES, Move, Setup
-from ghostgames.games.geister.board import DIRECTIONS, SIZE, START, square_name
+from ghostgames.games.geister.board import DIRECTIONS, GHOSTS_A_SEAT, SIZE, SQUARES, START, square_name
 from ghostgames.rules.contract import IllegalAction
 from ghostgames.rules.reasons import NO_SUCH_ACTION
 
-SQUARES = SIZE * SIZE
 SETUP_COUNT = 70
 MOVE_BASE = SETUP_COUNT
 ACTION_COUNT = SETUP_COUNT + SQUARES * len(DIRECTIONS)  # 214
 PLANES = 6
 PLY_SCALE = 300  # plies at which the fixed-scale length feature saturates
-GHOSTS_A_SEAT = 8  # the scale of the on-board counts
 GHOSTS_A_COLOUR = 4  # the scale of the captured counts
 
 # The board's planes and the vector's slots (the table above), named once: `encode_view` and the compiled

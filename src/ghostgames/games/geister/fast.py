@@ -45,7 +45,17 @@ from numpy.typing import NDArray
 
 from ghostgames.games.geister import encoding as enc
 from ghostgames.games.geister import reasons
-from ghostgames.games.geister.board import DIRECTIONS, EXITS, START, step
+from ghostgames.games.geister.board import (
+    DIRECTIONS,
+    EXITS,
+    GHOST_IN_SEAT,
+    GHOSTS,
+    GHOSTS_A_SEAT,
+    OWNER_SHIFT,
+    SQUARES,
+    START,
+    step,
+)
 from ghostgames.games.geister.encoding import MOVE_BASE, PLY_SCALE, SETUP_COUNT
 from ghostgames.games.geister.jit import compiled, compiled_parallel
 from ghostgames.games.geister.state import ESCAPES
@@ -77,7 +87,6 @@ REACHED, LEFT, TOOK_GOOD, TOOK_BAD, LIMIT = (
     for r in (reasons.REACHED, reasons.LEFT_BOARD, reasons.GOOD_CAPTURED, reasons.BAD_CAPTURED, reasons.PLY_LIMIT)
 )
 MAX_MOVES = 40  # more than any position allows (8 ghosts x 4 steps, escapes included)
-SQUARES = 36
 
 # --- tables (numba freezes module-level arrays into the compiled code) -----------------------------------
 # STEP[code]: the square a move lands on, or -1 off the board.
@@ -132,8 +141,8 @@ def new_game(s: Board, escape: int, max_plies: int, disclose: int, first: int) -
     """Ghosts on their start squares, colours not chosen yet, nobody set up."""
     for sq in range(SQUARES):
         s[BOARD + sq] = EMPTY
-    for g in range(16):
-        sq = START_SQUARE[g >> 3, g & 7]
+    for g in range(GHOSTS):
+        sq = START_SQUARE[g >> OWNER_SHIFT, g & GHOST_IN_SEAT]
         s[POS + g] = sq
         s[GOOD + g] = UNSET
         s[BOARD + sq] = g
@@ -184,13 +193,13 @@ def legal_moves(s: Board, out: NDArray[np.int32]) -> int:
             dest = STEP[code]
             if dest >= 0:
                 other = s[BOARD + dest]
-                if other < 0 or (other >> 3) != seat:
+                if other < 0 or (other >> OWNER_SHIFT) != seat:
                     out[n] = code
                     n += 1
     if s[ESCAPE_RULE] == 1:
         for i in range(ESCAPE_CODE.shape[1]):
             ghost = s[BOARD + ESCAPE_SQUARE[seat, i]]
-            if ghost >= 0 and (ghost >> 3) == seat and s[GOOD + ghost] == 1:
+            if ghost >= 0 and (ghost >> OWNER_SHIFT) == seat and s[GOOD + ghost] == 1:
                 out[n] = ESCAPE_CODE[seat, i]
                 n += 1
     return n
@@ -300,7 +309,7 @@ def _escape_count(s: Board) -> int:
     count = 0
     for e in range(ESCAPE_CODE.shape[1]):
         ghost = s[BOARD + ESCAPE_SQUARE[seat, e]]
-        if ghost >= 0 and (ghost >> 3) == seat and s[GOOD + ghost] == 1:
+        if ghost >= 0 and (ghost >> OWNER_SHIFT) == seat and s[GOOD + ghost] == 1:
             count += 1
     return count
 
@@ -343,7 +352,7 @@ def nth_move(s: Board, sources: Sources, k: int) -> int:
     seat = s[TURN]
     for e in range(ESCAPE_CODE.shape[1]):
         ghost = s[BOARD + ESCAPE_SQUARE[seat, e]]
-        if ghost >= 0 and (ghost >> 3) == seat and s[GOOD + ghost] == 1:
+        if ghost >= 0 and (ghost >> OWNER_SHIFT) == seat and s[GOOD + ghost] == 1:
             if k == 0:
                 return int(ESCAPE_CODE[seat, e])
             k -= 1
@@ -406,7 +415,7 @@ def encode(s: Board, seat: int, board: NDArray[np.float32], vector: NDArray[np.f
     enemy_on_board = 0
     for g in range(16):
         sq = s[POS + g]
-        owner = g >> 3
+        owner = g >> OWNER_SHIFT
         mine = owner == seat
         colour = s[GOOD + g]
         if sq < 0:
@@ -452,8 +461,8 @@ def encode(s: Board, seat: int, board: NDArray[np.float32], vector: NDArray[np.f
         vector[enc.HAS_LIMIT] = 1.0
         vector[enc.LIMIT_USED] = min(ply, limit) / limit
     vector[enc.LENGTH] = min(ply, PLY_SCALE) / PLY_SCALE
-    vector[enc.OWN_ON_BOARD] = own_on_board / enc.GHOSTS_A_SEAT
-    vector[enc.ENEMY_ON_BOARD] = enemy_on_board / enc.GHOSTS_A_SEAT
+    vector[enc.OWN_ON_BOARD] = own_on_board / GHOSTS_A_SEAT
+    vector[enc.ENEMY_ON_BOARD] = enemy_on_board / GHOSTS_A_SEAT
     if over:
         winner = s[WINNER]
         if winner == DRAW:
@@ -510,7 +519,7 @@ def legal_mask(s: Board, seat: int, mask: NDArray[np.int8]) -> None:
     if s[ESCAPE_RULE] == 1:
         for e in range(ESCAPE_CODE.shape[1]):
             ghost = s[BOARD + ESCAPE_SQUARE[seat, e]]
-            if ghost >= 0 and (ghost >> 3) == seat and s[GOOD + ghost] == 1:
+            if ghost >= 0 and (ghost >> OWNER_SHIFT) == seat and s[GOOD + ghost] == 1:
                 mask[move_index(ESCAPE_CODE[seat, e], seat)] = 1
 
 

@@ -14,7 +14,19 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, Field, field_validator
 
 from ghostgames.games.geister.actions import MOVES, STEPS, Move, Setup
-from ghostgames.games.geister.board import ESCAPE_DIRECTIONS, EXITS, FILES, OFF_BOARD, SIZE, START, square_name
+from ghostgames.games.geister.board import (
+    ESCAPE_DIRECTIONS,
+    EXITS,
+    FILES,
+    GHOST_IN_SEAT,
+    GHOSTS,
+    OFF_BOARD,
+    OWNER_SHIFT,
+    SIZE,
+    SQUARES,
+    START,
+    square_name,
+)
 from ghostgames.games.geister.deductions import Result, exit_deductions
 from ghostgames.games.geister.reasons import (
     BAD_CAPTURED,
@@ -53,7 +65,7 @@ ESCAPES: tuple[tuple[tuple[int, tuple[Move, ...]], ...], ...] = tuple(
 # those neighbours the moves that remain. One AND and two look-ups per ghost instead of a loop. The two
 # entries after square 35 are reached by the negative positions CAPTURED (-1) and ESCAPED (-2) and give
 # no moves, so the loop needs no test for ghosts that left the board.
-NEIGHBOUR_BITS: tuple[int, ...] = (*(sum(1 << dest for dest, _ in STEPS[sq]) for sq in range(36)), 0, 0)
+NEIGHBOUR_BITS: tuple[int, ...] = (*(sum(1 << dest for dest, _ in STEPS[sq]) for sq in range(SQUARES)), 0, 0)
 MOVES_IF_BLOCKED: tuple[dict[int, tuple[Move, ...]], ...] = (
     *(
         {
@@ -63,7 +75,7 @@ MOVES_IF_BLOCKED: tuple[dict[int, tuple[Move, ...]], ...] = (
                 for subset in range(1 << len(STEPS[sq]))
             )
         }
-        for sq in range(36)
+        for sq in range(SQUARES)
     ),
     {0: ()},
     {0: ()},
@@ -130,8 +142,8 @@ class GeisterState(State[GeisterAction]):
         self.first = first
         self.turn = first
         self.ply = 0
-        self.board: list[int] = [-1] * 36
-        self.pos: list[int] = [START[g >> 3][g & 7] for g in range(16)]
+        self.board: list[int] = [-1] * SQUARES
+        self.pos: list[int] = [START[g >> OWNER_SHIFT][g & GHOST_IN_SEAT] for g in range(GHOSTS)]
         for ghost, square in enumerate(self.pos):
             self.board[square] = ghost
         self.occupied = _occupancy(self.pos)  # per seat, one bit per square holding its ghost
@@ -174,7 +186,7 @@ class GeisterState(State[GeisterAction]):
             board, good = self.board, self.good
             for square, escapes in ESCAPES[seat]:
                 ghost = board[square]
-                if ghost >> 3 == seat and good[ghost]:
+                if ghost >> OWNER_SHIFT == seat and good[ghost]:
                     out += escapes
         return out
 
@@ -190,7 +202,7 @@ class GeisterState(State[GeisterAction]):
         board = self.board
         origin = action.origin
         ghost = board[origin]
-        if ghost >> 3 != seat:  # an empty square's -1 >> 3 is -1
+        if ghost >> OWNER_SHIFT != seat:  # an empty square's -1 >> 3 is -1
             raise IllegalAction(NO_GHOST, square=square_name(origin))
         target = action.target
         if target == OFF_BOARD:
@@ -200,7 +212,7 @@ class GeisterState(State[GeisterAction]):
                 raise IllegalAction(ESCAPE_FROM_EXIT)
             if not self.good[ghost]:
                 raise IllegalAction(ESCAPE_GOOD_ONLY)
-        elif board[target] >> 3 == seat:
+        elif board[target] >> OWNER_SHIFT == seat:
             raise IllegalAction(OWN_GHOST, square=square_name(target))
         return self._move(seat, action, ghost)
 
@@ -313,7 +325,7 @@ class GeisterState(State[GeisterAction]):
         """Whether `seat` (None: a spectator) may know this ghost's colour."""
         if self.good[ghost] is None:
             return False
-        if seat is not None and ghost >> 3 == seat:
+        if seat is not None and ghost >> OWNER_SHIFT == seat:
             return True
         if self.pos[ghost] < 0:  # captured or escaped: shown to both
             return True
@@ -321,13 +333,13 @@ class GeisterState(State[GeisterAction]):
 
     def view(self, seat: int | None) -> JSON:
         ghosts = []
-        for g in range(16):
+        for g in range(GHOSTS):
             square = self.pos[g]
             known = self.colour_known(g, seat)
             ghosts.append(
                 {
                     "id": g,
-                    "owner": g >> 3,
+                    "owner": g >> OWNER_SHIFT,
                     "square": square_name(square) if square >= 0 else None,
                     "status": "board" if square >= 0 else ("captured" if square == CAPTURED else "escaped"),
                     "colour": ("good" if self.good[g] else "bad") if known else None,
@@ -389,7 +401,7 @@ class GeisterState(State[GeisterAction]):
                     continue
                 colour = self.good[ghost]
                 letter = "X" if colour is None else "G" if colour else "B"
-                cells.append(letter if ghost >> 3 == 0 else letter.lower())
+                cells.append(letter if ghost >> OWNER_SHIFT == 0 else letter.lower())
             lines.append(f"{row + 1} {' '.join(cells)} {row + 1}")
         files = "  " + " ".join(FILES)
         limit = f", at most {self.max_plies} moves" if self.max_plies else ""
@@ -490,7 +502,7 @@ class GeisterState(State[GeisterAction]):
         state.turn = int(data["turn"])
         state.ply = int(data["ply"])
         state.pos = [int(p) for p in data["pos"]]
-        state.board = [-1] * 36
+        state.board = [-1] * SQUARES
         for ghost, square in enumerate(state.pos):
             if square >= 0:
                 state.board[square] = ghost
