@@ -1,6 +1,9 @@
-"""The one way a table changes: decide under its lock, store the events, apply them, tell everybody.
+"""The one way a table changes: decide -> store -> apply -> tell.
 
-Nobody hears of a change before it is in the log, so a restart (or another worker) loses nothing."""
+Every change (a person's command or move, a bot's move, a clock running out, a grace period ending, a
+close) goes through `Commits.run`: decided under the table's lock on the table as it is, appended to the
+event log, only then applied to the table in memory and sent to its watchers and the other workers. So
+nobody hears of a change before it is in the log, and a restart (or another worker) loses nothing."""
 
 from __future__ import annotations
 
@@ -20,9 +23,14 @@ from ghostgames.storage.ratings import bot_key, person_key
 from ghostgames.tables import ClockLimits, Context, Decision, Table, TableError
 from ghostgames.tables.table import EventData
 
+# Decisions made for one change when each is refused by the log because another worker stored first. Each
+# retry follows a read of what that worker stored; losing three races in a row is a table busier than any
+# game, and the client is told to try again.
+COMMIT_TRIES = 3
+
 
 class CommitConflict(TableError):
-    """Another server process appended to the table first (the unique per-table sequence)."""
+    """Another worker appended to the table first every time (the unique per-table sequence)."""
 
 
 class Commits:
@@ -54,71 +62,91 @@ class Commits:
                        clock_limits=self.clock_limits, idle_claim=self.config.idle_claim)
 
     async def run(self, table_id: str, decide: Decide) -> Decision:
-        """Decide under the table's lock, store the events, apply them, tell everybody.
+        """Decide under the table's lock, then store, apply and tell (`_commit`).
 
-        With several workers the table in memory is kept current by the fan-out, and no read precedes the
-        decision: the database's unique (table, seq) refuses an append made on a table that another worker
-        moved on meanwhile, and then this worker reads what it missed and decides again. A refusal decided
-        on such a table (a version the client saw elsewhere, a turn taken meanwhile) is checked the same
-        way: read what was missed, and decide again when there was something."""
+        With several workers the table in memory follows the others through the fan-out, and no read
+        precedes a decision. Two things say it lagged: the database refuses the append (its unique
+        (table, seq): another worker stored first), or the decision is a refusal that the missed events
+        may explain (a version the client saw elsewhere, a turn taken meanwhile). Either way this worker
+        reads what it missed and decides again, on the table as it now is; a command that named the version
+        it saw then gets stale_version from `decide`, one that did not goes on."""
         await self.sync.load(table_id)
-        looked = not self.registry.shared
-        for attempt in range(3):
+        for attempt in range(COMMIT_TRIES):
             async with self.registry.locks.hold(table_id):
                 table = self.registry.get(table_id)
-                try:
-                    decision = decide(table, self.context(table))
-                except TableError:
-                    if looked:
-                        raise
-                    looked = True
-                    seq = table.seq
-                    await self.sync.catch_up(table)
-                    if table.seq == seq:
-                        raise
-                    if table.status == "closed":
-                        raise TableError("no_such_table", f"there is no table {table_id!r}",
-                                         table=table_id) from None
-                    decision = decide(table, self.context(table))
-                if decision.events:
-                    try:
-                        await self.commit(table, decision.events)
-                    except CommitConflict:
-                        # Another worker stored first. Decide again on the fresh table: a command that
-                        # named the version it saw now gets stale_version from `decide`; one without goes on.
-                        if attempt == 2:
-                            raise
-                        looked = True
-                        continue
-                return decision
-        raise AssertionError("unreachable")
+                # Only the first decision can rest on a lagging table: a later one follows a read of the log.
+                decision = await self._decide(table, decide, may_lag=self.registry.shared and attempt == 0)
+                if not decision.events or await self._commit(table, decision.events):
+                    return decision
+        raise CommitConflict("stale_version", "the table changed at the same moment; here is the fresh table",
+                             sent=None, current=table.version)
 
-    async def commit(self, table: Table, events: list[EventData]) -> None:
-        status = None
-        for event in events:
-            status = {"started": "started", "finished": "finished", "rematch": "open",
-                      "closed": "closed"}.get(event["kind"], status)
-        record, seat_keys, own_moves = None, None, None
-        finished = next((e for e in events if e["kind"] == "finished"), None)
-        if finished is not None and table.seed is not None and table.options is not None:
-            actions = [*table.actions, *((int(e["seat"]), str(e["text"])) for e in events if e["kind"] == "action")]
-            game_record = GameRecord(table.game.name, table.seat_count, dict(table.options), table.seed, actions)
-            record = (game_record, list(finished["names"]), dict(finished["outcome"]))
-            seat_keys = [bot_key(s.bot) if s.bot is not None else person_key(s.name or "") for s in table.seats]
-            own_moves = table.own_moves_after(events)
+    async def _decide(self, table: Table, decide: Decide, may_lag: bool) -> Decision:
+        """`decide` on the table; a refusal on a table that `may_lag` is decided again after reading what
+        this worker missed, when there was something."""
         try:
-            append = Append(table.id, table.seq + 1, events, status, record, seat_keys, table.rated, own_moves)
-            if self.repo.appends_on_the_loop(record):
-                await self.repo.append_async(append.table_id, append.first_seq, append.events, append.status)
-            else:
-                await self.appends.append(append)
+            return decide(table, self.context(table))
+        except TableError:
+            if not may_lag:
+                raise
+            seq = table.seq
+            await self.sync.catch_up(table)
+            if table.seq == seq:
+                raise
+        if table.status == "closed":
+            raise TableError("no_such_table", f"there is no table {table.id!r}", table=table.id)
+        return decide(table, self.context(table))
+
+    async def _commit(self, table: Table, events: list[EventData]) -> bool:
+        """Store the events, then apply them and tell everybody: the watchers here (each their view) and the
+        other workers (the fan-out). False when another worker stored first: the table has then caught up
+        with what it stored, and these events are dropped."""
+        try:
+            await self._store(table, events)
         except SeqConflict:
             await self.sync.catch_up(table)
-            raise CommitConflict("stale_version", "the table changed at the same moment; here is the fresh table",
-                                 sent=None, current=table.version) from None
-        # What the other workers need to apply the change without reading it back from the database: the
-        # stored events and where they start (encoded now, before `apply` may share parts of them).
-        message: dict[str, Any] = self.sync.message(table.id, table.seq + 1, events)
+            return False
+        message = self.sync.message(table.id, table.seq + 1, events)  # before `apply` may share their parts
         self.sync.apply_stored(table, events)
         await self.sync.publish(message)
         self.sweeper.close_soon_if_abandoned(table)
+        return True
+
+    async def _store(self, table: Table, events: list[EventData]) -> None:
+        """Append the events as the table's next seqs, with the table's status after them and, when they
+        finish a game, its record (for replays and ratings), all in one transaction. Raises SeqConflict."""
+        record = _finished_record(table, events)
+        seat_keys, own_moves = None, None
+        if record is not None:
+            seat_keys = [bot_key(s.bot) if s.bot is not None else person_key(s.name or "") for s in table.seats]
+            own_moves = table.own_moves_after(events)
+        append = Append(table.id, table.seq + 1, events, _status_after(events), record, seat_keys, table.rated,
+                        own_moves)
+        if self.repo.appends_on_the_loop(record):
+            await self.repo.append_async(append.table_id, append.first_seq, append.events, append.status)
+        else:
+            await self.appends.append(append)
+
+
+# The status an event of these kinds leaves the table in (Table.apply's `_on_<kind>`); the others keep it.
+# The status is stored with the events, before the table applies them, so it is read off the events here.
+STATUS_AFTER = {"started": "started", "finished": "finished", "rematch": "open", "closed": "closed"}
+
+
+def _status_after(events: list[EventData]) -> str | None:
+    """The table's status once `events` are applied; None when they leave it as it was."""
+    status = None
+    for event in events:
+        status = STATUS_AFTER.get(event["kind"], status)
+    return status
+
+
+def _finished_record(table: Table, events: list[EventData]) -> tuple[GameRecord, list[str], dict[str, Any]] | None:
+    """When `events` finish the game: its record (the table's record and the moves among the events, which
+    it has not applied yet), the players' names and the outcome, as the finished event gives them."""
+    finished = next((e for e in events if e["kind"] == "finished"), None)
+    if finished is None or table.seed is None:
+        return None
+    record = table.record()
+    record.actions.extend((int(e["seat"]), str(e["text"])) for e in events if e["kind"] == "action")
+    return record, list(finished["names"]), dict(finished["outcome"])

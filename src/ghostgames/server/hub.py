@@ -58,8 +58,6 @@ class Hub:
         self.sweeper = Sweeper(registry, config, self.run)
         self.watching = Watching(registry, self.delivery, self.grace, self.sweeper)
         self.scheduler = Scheduler(registry, config, bots, self.grace, self.run,
-                                   commit=lambda table, events: self.commits.commit(table, events),
-                                   context=lambda table: self.commits.context(table),
                                    catch_up=lambda table: self.sync.catch_up(table))
         self.sync = Sync(registry, repo, fanout, self.delivery, self.lobby, self.scheduler, self.grace, self.sweeper,
                          self.watching)

@@ -18,7 +18,6 @@ from ghostgames.server.config import ServerConfig
 from ghostgames.server.grace import Grace
 from ghostgames.server.registry import Registry, Run
 from ghostgames.tables import Context, Decision, Table, TableError
-from ghostgames.tables.table import EventData
 
 log = logging.getLogger(__name__)
 CLOCK_SLACK = 0.01  # seconds an alarm waits past the deadline, so the clock has surely run out
@@ -27,16 +26,12 @@ LEASE_RETRY = 0.5  # seconds between attempts to take a table's lease held by an
 
 class Scheduler:
     def __init__(self, registry: Registry, config: ServerConfig, bots: BotRunner, grace: Grace, run: Run,
-                 commit: Callable[[Table, list[EventData]], Awaitable[None]],
-                 context: Callable[[Table], Context],
                  catch_up: Callable[[Table], Awaitable[None]]) -> None:
         self.registry = registry
         self.config = config
         self.bots = bots
         self.grace = grace
         self.run = run
-        self.commit = commit
-        self.context = context
         self.catch_up = catch_up
         self._clock: dict[str, asyncio.Task[None]] = {}
         self._bot: dict[tuple[str, int], tuple[int, asyncio.Task[None]]] = {}  # (table, seat) -> (version, task)
@@ -88,18 +83,22 @@ class Scheduler:
             except Exception:
                 log.exception("bot %s failed at table %s; it plays a random legal move", level, table_id)
                 text = ""
-            async with self.registry.locks.hold(table_id):
-                if table.version != version or table.state is None:
-                    return
-                ctx = self.context(table)
+
+            def move(t: Table, ctx: Context) -> Decision:
+                """The bot's move, or a random legal one when the bot's is refused (a bot that failed says
+                nothing); none when the table moved on while the bot thought."""
+                if t.version != version or t.state is None:
+                    return Decision()
                 try:
-                    events = table.decide_bot(seat, text, by, ctx)
+                    return Decision(t.decide_bot(seat, text, by, ctx))
                 except TableError:
-                    legal = table.state.legal_texts(seat)
+                    legal = t.state.legal_texts(seat)
                     if not legal:
-                        return
-                    events = table.decide_bot(seat, random.Random(seed).choice(legal), by, ctx)
-                await self.commit(table, events)
+                        return Decision()
+                    return Decision(t.decide_bot(seat, random.Random(seed).choice(legal), by, ctx))
+
+            if self.registry.tables.get(table_id) is table:  # not closed while the bot thought
+                await self.run(table_id, move)
         except asyncio.CancelledError:
             raise
         except TableError as err:
