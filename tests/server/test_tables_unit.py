@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ghostgames.games import GAMES, get_game
-from ghostgames.server.hub import games_list
+from ghostgames.server.lobby import games_list
 from ghostgames.tables import Clocks, ClockSpec, Context, Table, TableError, creation_event, parse_command
 from ghostgames.tables.commands import BotAdd, BotRemove, Chat, GameAction, Help, Join, SetOption
 from ghostgames.tables.events import Closed, TableEvent, event_to_json

@@ -11,7 +11,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from ghostgames.server.auth import Grant, Identity
-from ghostgames.server.hub import Hub, games_list
+from ghostgames.server.hub import Hub
+from ghostgames.server.lobby import games_list
 from ghostgames.server.people import People
 from ghostgames.server.ratelimit import PerAddress
 from ghostgames.server.replays import Replays

@@ -151,9 +151,9 @@ class Session:
         elif isinstance(message, m.Logout):
             await self.logout(message)
         elif isinstance(message, m.Lobby):
-            conn.send({**hub.lobby_listen(conn), "id": message.id})
+            conn.send({**hub.lobby.listen(conn), "id": message.id})
         elif isinstance(message, m.Unlobby):
-            hub.lobby.discard(conn)
+            hub.lobby.leave(conn)
         elif isinstance(message, m.Create):
             table = await hub.create(conn.user, message.game, message.seats, message.options, message.clock,
                                      conn.address)
