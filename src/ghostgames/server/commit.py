@@ -21,7 +21,7 @@ from ghostgames.server.sync import Sync
 from ghostgames.storage import Append, Repository, SeqConflict
 from ghostgames.storage.ratings import bot_key, person_key
 from ghostgames.tables import ClockLimits, Context, Decision, Table, TableError
-from ghostgames.tables.events import EventData, TableEvent, events_to_json
+from ghostgames.tables.events import EventData, TableEvent, events_to_json, status_after
 
 # Decisions made for one change when each is refused by the log because another worker stored first. Each
 # retry follows a read of what that worker stored; losing three races in a row is a table busier than any
@@ -104,7 +104,7 @@ class Commits:
         (a move's worked-out position rides along); storage and the fan-out get their JSON."""
         events = events_to_json(decided)
         try:
-            await self._store(table, events)
+            await self._store(table, events, status_after(decided))
         except SeqConflict:
             await self.sync.catch_up(table)
             return False
@@ -114,7 +114,7 @@ class Commits:
         self.sweeper.close_soon_if_abandoned(table)
         return True
 
-    async def _store(self, table: Table, events: list[EventData]) -> None:
+    async def _store(self, table: Table, events: list[EventData], status: str | None) -> None:
         """Append the events as the table's next seqs, with the table's status after them and, when they
         finish a game, its record (for replays and ratings), all in one transaction. Raises SeqConflict."""
         record = _finished_record(table, events)
@@ -122,25 +122,12 @@ class Commits:
         if record is not None:
             seat_keys = [bot_key(s.bot) if s.bot is not None else person_key(s.name or "") for s in table.seats]
             own_moves = table.own_moves_after(events)
-        append = Append(table.id, table.seq + 1, events, _status_after(events), record, seat_keys, table.rated,
+        append = Append(table.id, table.seq + 1, events, status, record, seat_keys, table.rated,
                         own_moves)
         if self.repo.appends_on_the_loop(record):
             await self.repo.append_async(append.table_id, append.first_seq, append.events, append.status)
         else:
             await self.appends.append(append)
-
-
-# The status an event of these kinds leaves the table in (Table.apply's `_on_<kind>`); the others keep it.
-# The status is stored with the events, before the table applies them, so it is read off the events here.
-STATUS_AFTER = {"started": "started", "finished": "finished", "rematch": "open", "closed": "closed"}
-
-
-def _status_after(events: list[EventData]) -> str | None:
-    """The table's status once `events` are applied; None when they leave it as it was."""
-    status = None
-    for event in events:
-        status = STATUS_AFTER.get(event["kind"], status)
-    return status
 
 
 def _finished_record(table: Table, events: list[EventData]) -> tuple[GameRecord, list[str], dict[str, Any]] | None:

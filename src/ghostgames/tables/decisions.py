@@ -70,7 +70,8 @@ from ghostgames.tables.settings import (
 )
 
 if TYPE_CHECKING:
-    from ghostgames.tables.table import Status, Table
+    from ghostgames.tables.events import Status
+    from ghostgames.tables.table import Table
 
 IDLE_CLAIM = 300.0  # seconds a player to move may stay idle at a table without a clock before others may claim
 

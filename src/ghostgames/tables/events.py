@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from ghostgames.rules.contract import Event, Outcome, State
 from ghostgames.rules.reasons import CLAIMED_DRAW, CLAIMED_WIN, RESIGNED
+
+# A table's life: open -> started -> finished -> (rematch) open ..., and closed at the end.
+Status = Literal["open", "started", "finished", "closed"]
 
 EventData = dict[str, Any]  # an event as stored: a JSON-ready dict with a "kind"
 
@@ -149,6 +152,7 @@ class Started:
     """A game began: its seed and options are all a replay needs besides the actions."""
 
     kind: ClassVar[str] = "started"
+    leaves_status: ClassVar[Status] = "started"  # the table's status once applied (stored with it)
     seed: int
     options: Mapping[str, Any]
     round: int | None = None  # None: stored before rounds were counted (the table's round stays)
@@ -257,6 +261,7 @@ class Finished:
     labels then, and the seats bots finished for people (seat number as text -> why)."""
 
     kind: ClassVar[str] = "finished"
+    leaves_status: ClassVar[Status] = "finished"  # the table's status once applied (stored with it)
     outcome: Mapping[str, Any]
     names: tuple[str, ...]
     takeovers: Mapping[str, str] = field(default_factory=dict)
@@ -274,6 +279,7 @@ class Finished:
 @dataclass(frozen=True, slots=True)
 class Closed:
     kind: ClassVar[str] = "closed"
+    leaves_status: ClassVar[Status] = "closed"  # the table's status once applied (stored with it)
     reason: str = ""
 
     def to_json(self) -> EventData:
@@ -320,6 +326,7 @@ class Rematched:
     freed, and `first` (the loser) starts when the game has that option."""
 
     kind: ClassVar[str] = "rematch"
+    leaves_status: ClassVar[Status] = "open"  # the table's status once applied (stored with it)
     round: int
     freed: tuple[int, ...] = ()
     first: int | None = None
@@ -413,3 +420,12 @@ def with_table_reason(outcome: Mapping[str, Any]) -> dict[str, Any]:
     if "code" in outcome:
         return dict(outcome)
     return {**outcome, **Outcome.from_json(outcome).to_json()}
+
+
+def status_after(events: Sequence[TableEvent]) -> Status | None:
+    """The table's status once `events` are applied, None when they leave it as it was: the store keeps the
+    status beside the events, written before the table applies them."""
+    status: Status | None = None
+    for event in events:
+        status = getattr(event, "leaves_status", status)
+    return status

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Any
 
 from ghostgames.games import get_game
 from ghostgames.rules.contract import Game, Outcome, State
@@ -38,6 +38,7 @@ from ghostgames.tables.events import (
     Rematched,
     Resigned,
     Started,
+    Status,
     TableEvent,
     TakenOver,
     TimedOut,
@@ -48,7 +49,6 @@ from ghostgames.tables.log import LogLine, action_is_public
 from ghostgames.tables.seat import GONE, Seat
 from ghostgames.tables.settings import RATED, SEAT_OPTIONS
 
-Status = Literal["open", "started", "finished", "closed"]
 HISTORY = 100
 class Table:
     """One table. Build it with `Table.from_events(events)`; change it only through `apply`."""
@@ -401,7 +401,7 @@ class Table:
         if event.round is not None:
             self.round = event.round
         self.state = self.game.new(self.seat_count, self.options, self.seed)
-        self.status = "started"
+        self.status = event.leaves_status
         self.actions = []
         self.players = tuple(s.name.lower() if s.name is not None else None for s in self.seats)
         self.own_moves = [0] * self.seat_count
@@ -457,7 +457,7 @@ class Table:
 
     def _on_finished(self, event: Finished) -> list[LogLine]:
         outcome = dict(event.outcome)
-        self.status = "finished"
+        self.status = event.leaves_status
         self.result = {"outcome": outcome, "names": list(event.names), "takeovers": dict(event.takeovers)}
         self.clocks = None
         if self.state is not None and not self.state.is_over():
@@ -472,7 +472,7 @@ class Table:
                          "reason_args": dict(outcome.get("args") or {}), "winners": winners, "winner_seats": first})]
 
     def _on_closed(self, event: Closed) -> list[LogLine]:
-        self.status = "closed"
+        self.status = event.leaves_status
         self.clocks = None
         return [LogLine("closed", f"the table closed ({event.reason})", {"reason": event.reason})]
 
@@ -496,7 +496,7 @@ class Table:
                         {"name": seat.label, "seat": seat.index, "waiting": waiting})]
 
     def _on_rematch(self, event: Rematched) -> list[LogLine]:
-        self.status = "open"
+        self.status = event.leaves_status
         self.rematch_asked = set()
         self.round = event.round
         for index in event.freed:
