@@ -99,7 +99,7 @@ class IsmctsBot(Bot):
             if untried:
                 action = rng.choice(untried)
                 node = children[action] = Node(actor)
-                world.apply(actor, action)
+                world.apply_legal(actor, action)
                 path.append(node)
                 break
             chosen: Action = legal[0]
@@ -110,7 +110,7 @@ class IsmctsBot(Bot):
                 if score > best:
                     best, chosen = score, action
             node = children[chosen]
-            world.apply(actor, chosen)
+            world.apply_legal(actor, chosen)
             path.append(node)
         rewards = self._playout(world, policy, rng)
         for visited in path:
@@ -131,5 +131,5 @@ class IsmctsBot(Bot):
             if limit is not None and steps >= limit:
                 return policy.evaluate(world)
             actor = min(world.to_act())
-            world.apply(actor, policy.rollout_action(world, actor, rng))
+            world.apply_legal(actor, policy.rollout_action(world, actor, rng))
             steps += 1

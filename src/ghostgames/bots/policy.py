@@ -56,6 +56,8 @@ class SearchPolicy:
         return None
 
     def rollout_action(self, world: State[Any], seat: int, rng: random.Random) -> Action:
+        """The action `seat` plays in a playout: one of `world.legal_actions(seat)` (the search carries it
+        out with `apply_legal`, unchecked)."""
         legal: list[Action] = world.legal_actions(seat)
         return rng.choice(legal)
 
