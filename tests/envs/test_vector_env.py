@@ -292,7 +292,63 @@ def test_gymnasiums_vector_wrappers_work_on_it_unchanged() -> None:
     from gymnasium.wrappers.vector import FlattenObservation
 
     with pytest.raises(ValueError, match="NEXT_STEP or DISABLED"):
-        FlattenObservation(base)
+        FlattenObservation(base)  # the default SAME_STEP mode; NEXT_STEP below
+
+
+@pytest.mark.parametrize("opponent", ["rules", None])
+def test_next_step_autoreset_plays_the_same_games_one_step_later(opponent: str | None) -> None:
+    """NEXT_STEP shows a finished game's last observation with terminated, then (ignoring that game's next
+    action) its new game's first one with reward 0: exactly SAME_STEP's games, final_obs in its place."""
+    from gymnasium.vector import AutoresetMode
+
+    options = {"exit": "escape", "max_plies": 40}
+    same = GeisterVectorEnv(1, options, seed=5, threads=1, opponent=opponent)
+    later = GeisterVectorEnv(1, options, seed=5, threads=1, opponent=opponent,
+                             autoreset_mode=AutoresetMode.NEXT_STEP)
+    assert later.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    assert same.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP  # the class's own is not changed
+    obs_a, _ = same.reset()
+    obs_b, _ = later.reset()
+    ended = 0
+    for _ in range(150):
+        np.testing.assert_array_equal(obs_a["observation"]["board"], obs_b["observation"]["board"])
+        np.testing.assert_array_equal(obs_a["action_mask"], obs_b["action_mask"])
+        action = same.random_actions()
+        obs_a, reward_a, done_a, _, info_a = same.step(action)
+        obs_b, reward_b, done_b, _, info_b = later.step(action)
+        assert reward_b[0] == reward_a[0] and done_b[0] == done_a[0]
+        if done_a[0]:
+            ended += 1
+            final = info_a["final_obs"][0]
+            np.testing.assert_array_equal(obs_b["observation"]["vector"][0], final["observation"]["vector"])
+            np.testing.assert_array_equal(obs_b["action_mask"][0], final["action_mask"])
+            assert "final_obs" not in info_b and info_b["winner"][0] == info_a["final_info"]["winner"][0]
+            obs_b, reward_b, done_b, _, _ = later.step(np.array([0]))  # any index: it is ignored
+            assert reward_b[0] == 0.0 and not done_b[0]
+    assert ended >= 2
+
+
+def test_gymnasiums_observation_wrappers_work_on_the_next_step_mode() -> None:
+    from gymnasium.spaces import flatten
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.wrappers.vector import FlattenObservation, RecordEpisodeStatistics
+
+    base = GeisterVectorEnv(4, {"exit": "escape", "max_plies": 40}, seed=3, threads=1, opponent="rules",
+                            autoreset_mode=AutoresetMode.NEXT_STEP)
+    env = RecordEpisodeStatistics(FlattenObservation(base))
+    flat, _ = env.reset(seed=3)
+    assert flat.shape == (4, 214 + 6 * 6 * 6 + 24) and env.observation_space.contains(flat)
+    episodes = 0
+    for _ in range(120):
+        raw = base._observation()  # the base's own arrays for this step, to compare with the wrapper's rows
+        for i in range(4):
+            single = {"observation": {k: v[i] for k, v in raw["observation"].items()},
+                      "action_mask": raw["action_mask"][i]}
+            if not base._restarting[i]:
+                np.testing.assert_array_equal(flat[i], flatten(base.single_observation_space, single))
+        flat, _, _, _, infos = env.step(base.random_actions())
+        episodes += int(infos.get("_episode", np.zeros(4, bool)).sum())
+    assert episodes >= 2
 
 
 class _Keeping(random.Random):

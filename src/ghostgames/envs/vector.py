@@ -8,9 +8,14 @@ the opponent's turns inside, so every observation is the learner's, before a dec
 Without an opponent (self-play) the learner of each game is its seat to act, step by step
 (`info["seat"]`), and the reward is that of the seat that just acted (`info["rewards"]` has both seats').
 
-Games that end start again in the same step (`AutoresetMode.SAME_STEP`): the observation is the new game's
-first, and `info["final_obs"]` / `info["final_info"]` (with their `_key` masks) hold the finished game's
-last observation for its learner and its `winner`. Each observation is exactly `state.encode(seat)` and
+Games that end start again in the same step (`AutoresetMode.SAME_STEP`, the default): the observation is the
+new game's first, and `info["final_obs"]` / `info["final_info"]` (with their `_key` masks) hold the finished
+game's last observation for its learner and its `winner`. With `autoreset_mode=AutoresetMode.NEXT_STEP`
+(which Gymnasium's observation wrappers such as `FlattenObservation` require) a game that ends shows its last
+observation itself, with `info["winner"]`, and the next step ignores that game's action and shows the new
+game's first observation (reward 0, not terminated): the same games, one step later.
+
+Each observation is exactly `state.encode(seat)` and
 `state.legal_mask(seat)` of its seat: nothing that seat may not know.
 """
 
@@ -57,14 +62,16 @@ class GeisterVectorEnv(VectorEnv[Observation, NDArray[np.int64], NDArray[Any]]):
     disclose, first); `opponent` is a named compiled bot, a callable (slower: Python per opponent move) or
     None for self-play; `learner_seat` 0, 1 or "alternate"; `threads` is how many cores step the batch
     (default: all numba may use; a step waits for its slowest thread, so on a busy shared machine 1 can be
-    as fast); `copy=False` returns the environment's own arrays, which the next step overwrites."""
+    as fast); `copy=False` returns the environment's own arrays, which the next step overwrites;
+    `autoreset_mode` SAME_STEP (default) or NEXT_STEP (see the module's docstring)."""
 
     # (a class attribute, as VectorEnv declares it)
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012
 
     def __init__(self, num_envs: int, options: Mapping[str, Any] | None = None, seed: int | None = None,
                  threads: int | None = None, copy: bool = True, opponent: str | Opponent | None = None,
-                 learner_seat: int | str = 0, render_mode: None = None) -> None:
+                 learner_seat: int | str = 0, render_mode: None = None,
+                 autoreset_mode: AutoresetMode = AutoresetMode.SAME_STEP) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise ValueError(f"num_envs is a whole number of games, at least 1, not {num_envs!r}")
         try:
@@ -91,6 +98,11 @@ class GeisterVectorEnv(VectorEnv[Observation, NDArray[np.int64], NDArray[Any]]):
         if self._kind != SELF and self.options.max_plies == 1:
             raise ValueError("max_plies=1 ends a game before the learner moves when the opponent starts: "
                              "give at least 2 with an opponent")
+        if autoreset_mode not in (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP):
+            raise ValueError("autoreset_mode is AutoresetMode.SAME_STEP (the default) or AutoresetMode.NEXT_STEP, "
+                             f"not {autoreset_mode!r}")
+        self.autoreset_mode = AutoresetMode(autoreset_mode)
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         self.learner_seat = learner_seat
         self.render_mode = render_mode
         self.single_action_space = spaces.Discrete(ACTION_COUNT)
@@ -110,6 +122,7 @@ class GeisterVectorEnv(VectorEnv[Observation, NDArray[np.int64], NDArray[Any]]):
         self._done = np.zeros(n, dtype=np.bool_)
         self._winners = np.zeros(n, dtype=np.int8)
         self._pending = np.zeros(n, dtype=np.bool_)
+        self._restarting = np.zeros(n, dtype=np.bool_)  # NEXT_STEP: ended last step; its new game is waiting
         self._scratch = np.zeros((n, SCRATCH), dtype=np.int32)
         self._game_rng = fast.new_rng(0, n, "games")
         self._action_rng = fast.new_rng(0, n, "actions")
@@ -136,6 +149,7 @@ class GeisterVectorEnv(VectorEnv[Observation, NDArray[np.int64], NDArray[Any]]):
         else:
             self._learner[:] = int(self.learner_seat)
         self._play(np.full(self.num_envs, START_GAME, dtype=np.int64))
+        self._restarting[:] = False
         self._started = True
         return self._observation(), {"seat": self._out(self._learner), "_seat": np.ones(self.num_envs, np.bool_)}
 
@@ -147,6 +161,8 @@ class GeisterVectorEnv(VectorEnv[Observation, NDArray[np.int64], NDArray[Any]]):
         if self.closed:
             raise RuntimeError("this environment is closed")
         chosen = self._check(actions)
+        if self._restarting.any():  # NEXT_STEP: these games' new positions are shown now; no action of theirs
+            chosen[self._restarting] = NOTHING
         self._play(chosen)
         done = self._done.copy()
         info: dict[str, Any] = {"seat": self._out(self._learner), "_seat": np.ones(self.num_envs, np.bool_)}
@@ -156,6 +172,13 @@ class GeisterVectorEnv(VectorEnv[Observation, NDArray[np.int64], NDArray[Any]]):
             both[won, self._winners[won]] = 1.0
             both[won, 1 - self._winners[won]] = -1.0
             info["rewards"], info["_rewards"] = both, np.ones(self.num_envs, np.bool_)
+        truncated = np.zeros(self.num_envs, dtype=np.bool_)
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            self._restarting = done.copy()
+            if done.any():
+                info["winner"] = np.where(done, self._winners, -1).astype(np.int8)
+                info["_winner"] = done.copy()
+            return self._observation(ended=done), self._rewards.copy(), done, truncated, info
         if done.any():
             finals = np.full(self.num_envs, None, dtype=object)
             ended = np.flatnonzero(done)
@@ -165,7 +188,6 @@ class GeisterVectorEnv(VectorEnv[Observation, NDArray[np.int64], NDArray[Any]]):
             info["final_obs"], info["_final_obs"] = finals, done.copy()
             info["final_info"] = {"winner": np.where(done, self._winners, -1).astype(np.int8), "_winner": done.copy()}
             info["_final_info"] = done.copy()
-        truncated = np.zeros(self.num_envs, dtype=np.bool_)
         return self._observation(), self._rewards.copy(), done, truncated, info
 
     def random_actions(self) -> NDArray[np.int64]:
@@ -276,9 +298,15 @@ class GeisterVectorEnv(VectorEnv[Observation, NDArray[np.int64], NDArray[Any]]):
     def _out(self, array: NDArray[Any]) -> NDArray[Any]:
         return array.copy() if self.copy else array
 
-    def _observation(self) -> Observation:
-        return {"observation": {"board": self._out(self._boards), "vector": self._out(self._vectors)},
-                "action_mask": self._out(self._masks)}
+    def _observation(self, ended: NDArray[np.bool_] | None = None) -> Observation:
+        """The learners' observations; the games in `ended` (NEXT_STEP) show their finished position."""
+        if ended is None or not ended.any():
+            return {"observation": {"board": self._out(self._boards), "vector": self._out(self._vectors)},
+                    "action_mask": self._out(self._masks)}
+        boards, vectors, masks = self._boards.copy(), self._vectors.copy(), self._masks.copy()
+        boards[ended], vectors[ended], masks[ended] = (
+            self._final_boards[ended], self._final_vectors[ended], self._final_masks[ended])
+        return {"observation": {"board": boards, "vector": vectors}, "action_mask": masks}
 
     def _check(self, actions: NDArray[np.integer[Any]] | Sequence[int]) -> NDArray[np.int64]:
         """Refuse a wrong shape, type, range or an illegal index, saying what would work."""
@@ -295,7 +323,8 @@ class GeisterVectorEnv(VectorEnv[Observation, NDArray[np.int64], NDArray[Any]]):
             i = int(wrong[0])
             raise ValueError(f"game {i}: action index {int(array[i])} is outside 0..{ACTION_COUNT - 1}")
         chosen = array.astype(np.int64)
-        illegal = np.flatnonzero(self._masks[np.arange(n), chosen] == 0)
+        # (a game restarting under NEXT_STEP takes any index: its action is ignored)
+        illegal = np.flatnonzero((self._masks[np.arange(n), chosen] == 0) & ~self._restarting)
         if illegal.size:
             i = int(illegal[0])
             legal = np.flatnonzero(self._masks[i])
