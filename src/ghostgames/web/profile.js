@@ -172,7 +172,8 @@ export async function profilePage(root, connection, name) {
 }
 
 export async function ratingsPage(root, connection, game) {
-  const GAMES = ["geister", "ghooost", "thelast"];
+  // The games the server plays (GET /api/games), so a new game's leaderboard needs no edit here.
+  const GAMES = await api("/games").then((games) => games.map((spec) => spec.name), () => [game]);
   if (!GAMES.includes(game)) game = GAMES[0];
   const rows = [];
   let next = 0;
