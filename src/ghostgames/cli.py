@@ -15,7 +15,7 @@ app = typer.Typer(
 )
 
 # One module per area; a module missing from this install is simply left out.
-COMMAND_MODULES = ("play", "bench", "serve", "tournament", "competition", "ratings", "train")
+COMMAND_MODULES = ("play", "bench", "serve", "tournament", "competition", "ratings", "train", "analyse")
 
 
 def _register_all() -> None:

@@ -81,7 +81,15 @@ class IsmctsBot(Bot):
         self.last_iterations = clock.done
         return root
 
-    def _iterate(self, root: Node, seat: int, policy: SearchPolicy, rng: random.Random) -> None:
+    def search_more(self, root: Node, seat: int, policy: SearchPolicy, rng: random.Random, first: Action,
+                    iterations: int) -> None:
+        """`iterations` more iterations into `root` that all begin with `first`: the analysis uses it so
+        that the move played gets a sample large enough to judge even when the search shunned it."""
+        for _ in range(iterations):
+            self._iterate(root, seat, policy, rng, first)
+
+    def _iterate(self, root: Node, seat: int, policy: SearchPolicy, rng: random.Random,
+                 first: Action | None = None) -> None:
         world = policy.determinize(rng)
         node = root
         path: list[Node] = []
@@ -96,6 +104,9 @@ class IsmctsBot(Bot):
                 child = children.get(action)
                 if child is not None:
                     child.avail += 1
+            if first is not None and node is root:
+                legal = [first]
+                untried = [a for a in legal if a not in children]
             if untried:
                 action = rng.choice(untried)
                 node = children[action] = Node(actor)

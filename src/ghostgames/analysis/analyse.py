@@ -1,0 +1,149 @@
+"""The analysis of a game for one seat: at each of its decisions, what a search from exactly that seat's
+knowledge at that moment thinks of the position, of the move played and of the best move it found.
+
+What an estimate means: the seat's expected reward in [0, 1] as the game's search policy scores a finished
+game (bots/<game>/search.py), averaged over worlds the seat cannot tell from the truth:
+- Geister: the chance of winning, a draw counting half.
+- Ghooost!: the share of the other players the seat finishes ahead of (ties half); with two players, the
+  chance of not being the one left to say Bouh!. Playouts cut short are scored by the cards each seat
+  still holds.
+- The Last: half the rank share (as Ghooost!), half a score of the penalty against the others' mean
+  (0.5 at an equal penalty, towards 1 for a much smaller one).
+
+Secrecy: the search gets a `SeatKnowledge` of the state and its rng is seeded from the seat's own view, so
+the analysis is a function of what the seat saw and did, never of the hidden parts
+(tests/analysis/test_analysis.py checks it over re-dealt worlds).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ghostgames.analysis import judge
+from ghostgames.bots.base import SeatKnowledge
+from ghostgames.bots.budget import Budget
+from ghostgames.bots.ismcts import IsmctsBot, Node
+from ghostgames.bots.search_bots import policy_of
+from ghostgames.rules.chance import derive_rng
+from ghostgames.rules.contract import JSON, Action, State
+from ghostgames.rules.record import GameRecord
+
+DEFAULT_BUDGET = 400  # search iterations per decision
+TOP_MOVES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class MoveEstimate:
+    move: str
+    estimate: float
+    visits: int
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One judged decision. `ply` counts the record's actions from 0 (people see it +1)."""
+
+    ply: int
+    seat: int
+    played: str
+    position: float  # the estimate before the move: that of the best move found
+    after: float  # the estimate of the move played
+    best: str
+    drop: float
+    noise: float  # how large a drop must be to be more than sampling noise (judge.noise)
+    label: str
+    missed_win: bool
+    top: tuple[MoveEstimate, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    game: str
+    seat: int
+    budget: int
+    decisions: tuple[Decision, ...] = field(default_factory=tuple)
+
+    def accuracy(self) -> float | None:
+        return judge.accuracy([d.drop for d in self.decisions])
+
+    def counts(self) -> dict[str, int]:
+        """How many decisions got each label, and how many wins were missed."""
+        out = {name: sum(1 for d in self.decisions if d.label == name) for name in judge.LABELS}
+        out["missed_win"] = sum(1 for d in self.decisions if d.missed_win)
+        return out
+
+    def to_json(self) -> JSON:
+        return {
+            "game": self.game,
+            "seat": self.seat,
+            "budget": self.budget,
+            "accuracy": self.accuracy(),
+            "counts": self.counts(),
+            "decisions": [asdict(d) for d in self.decisions],
+        }
+
+
+def analyse(record: GameRecord, seat: int, budget: int = DEFAULT_BUDGET, kind: str = "plain") -> Analysis:
+    """`seat`'s decisions in `record` (counted from 0), each searched for `budget` iterations with the
+    game's `kind` of search policy (bots/search_bots.py)."""
+    return analyse_actions(record.new_state(), record.actions, seat, budget, kind)
+
+
+def analyse_actions(start: State[Any], actions: Sequence[tuple[int, str]], seat: int,
+                    budget: int = DEFAULT_BUDGET, kind: str = "plain") -> Analysis:
+    """As `analyse`, from a starting state and the actions played from it (`start` is not changed)."""
+    if not 0 <= seat < start.players:
+        raise ValueError(f"seat {seat + 1} is not at this {start.players}-player game")
+    state = start.clone()
+    decisions = []
+    for ply, (actor, text) in enumerate(actions):
+        if actor == seat and len(state.legal_actions(seat)) > 1:
+            decisions.append(judge_decision(state, seat, text, ply, budget, kind))
+        state.apply(actor, text)
+    return Analysis(start.game.name, seat, budget, tuple(decisions))
+
+
+def judge_decision(state: State[Any], seat: int, played: str, ply: int, budget: int,
+                   kind: str = "plain") -> Decision:
+    """Search `state` from `seat`'s knowledge and judge the move `played` there."""
+    knowledge = SeatKnowledge(state, seat)
+    rng = derive_rng(ply, "analysis", state.game.name, seat, _digest(knowledge.view()))
+    policy = policy_of(kind, state.game.name)(knowledge)
+    bot = IsmctsBot(Budget(iterations=budget), lambda k: policy)
+    root = bot.search(seat, policy, rng)
+    legal = {str(a): a for a in knowledge.legal_actions()}
+    action = legal[played] if played in legal else state.game.parse_action(played)
+    floor = max(4, budget // 4)  # the move played gets at least this many samples, to be judged fairly
+    have = root.children[action].visits if action in root.children else 0
+    if have < floor:
+        bot.search_more(root, seat, policy, rng, action, floor - have)
+    return _judged(root, action, ply, seat, budget)
+
+
+def _judged(root: Node, played: Action, ply: int, seat: int, budget: int) -> Decision:
+    stats = {a: (c.reward / c.visits, c.visits) for a, c in root.children.items() if c.visits > 0}
+    enough = max(2, budget // 20)  # a best move needs this many samples (a lucky one-sample mean is not)
+    trusted = [a for a, (_, n) in stats.items() if n >= enough] or list(stats)
+    best = max(trusted, key=lambda a: (stats[a][0], stats[a][1], str(a)))
+    best_mean, best_n = stats[best]
+    mean, n = stats[played]
+    drop = max(0.0, best_mean - mean)
+    margin = judge.noise(best_mean, best_n, mean, n)
+    is_best = played == best
+    top = sorted(stats, key=lambda a: (-stats[a][1], -stats[a][0], str(a)))[:TOP_MOVES]
+    return Decision(
+        ply=ply, seat=seat, played=str(played), position=best_mean, after=mean, best=str(best),
+        drop=0.0 if is_best else drop, noise=margin, label=judge.label(drop, margin, is_best),
+        missed_win=not is_best and judge.missed_win(best_mean, drop, margin),
+        top=tuple(MoveEstimate(str(a), stats[a][0], stats[a][1]) for a in top),
+    )
+
+
+def _digest(view: JSON) -> str:
+    """A short fingerprint of a view: the rng of a decision is seeded from what the seat sees there."""
+    text = json.dumps(view, sort_keys=True, default=str)
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
