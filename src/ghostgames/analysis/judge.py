@@ -1,7 +1,7 @@
 """How a decision is judged from the search's estimates: the one place that holds the thresholds, the
 noise rule and the accuracy formula, the same for every game (docs/analysis.md explains them).
 
-An estimate is the seat's expected reward in [0, 1] (see `analysis.search`), so a drop of 0.10 means "a
+An estimate is the seat's expected reward in [0, 1] (see `analysis.estimate`), so a drop of 0.10 means "a
 tenth of a game lost" whatever the game; that is why one set of thresholds serves all three."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ghostgames.analysis.analyse import Analysis
+from ghostgames.analysis.estimate import Analysis
 
 
 def table(analysis: Analysis) -> str:
@@ -17,5 +17,5 @@ def table(analysis: Analysis) -> str:
     summary = ", ".join(f"{counts[name]} {name.replace('_', ' ')}" for name in counts if counts[name])
     lines.append(f"accuracy {accuracy:.1f}" if accuracy is not None else "no decision to judge")
     if summary:
-        lines.append(summary)
+        lines.append("labels: " + summary)
     return "\n".join(lines)

@@ -87,14 +87,14 @@ class Analysis:
         }
 
 
-def analyse(record: GameRecord, seat: int, budget: int = DEFAULT_BUDGET, kind: str = "plain") -> Analysis:
+def analyse(record: GameRecord, seat: int, budget: int = DEFAULT_BUDGET, kind: str = "expert") -> Analysis:
     """`seat`'s decisions in `record` (counted from 0), each searched for `budget` iterations with the
     game's `kind` of search policy (bots/search_bots.py)."""
     return analyse_actions(record.new_state(), record.actions, seat, budget, kind)
 
 
 def analyse_actions(start: State[Any], actions: Sequence[tuple[int, str]], seat: int,
-                    budget: int = DEFAULT_BUDGET, kind: str = "plain") -> Analysis:
+                    budget: int = DEFAULT_BUDGET, kind: str = "expert") -> Analysis:
     """As `analyse`, from a starting state and the actions played from it (`start` is not changed)."""
     if not 0 <= seat < start.players:
         raise ValueError(f"seat {seat + 1} is not at this {start.players}-player game")
@@ -108,7 +108,7 @@ def analyse_actions(start: State[Any], actions: Sequence[tuple[int, str]], seat:
 
 
 def judge_decision(state: State[Any], seat: int, played: str, ply: int, budget: int,
-                   kind: str = "plain") -> Decision:
+                   kind: str = "expert") -> Decision:
     """Search `state` from `seat`'s knowledge and judge the move `played` there."""
     knowledge = SeatKnowledge(state, seat)
     rng = derive_rng(ply, "analysis", state.game.name, seat, _digest(knowledge.view()))

@@ -1,0 +1,146 @@
+"""The analysis sees only what its seat saw, is reproducible, and tells a strong player from a random one."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from ghostgames.analysis import analyse, analyse_actions
+from ghostgames.analysis.estimate import judge_decision
+from ghostgames.bots import get_bot
+from ghostgames.bots.base import SeatKnowledge
+from ghostgames.games import get_game
+from ghostgames.rules.contract import State
+from ghostgames.rules.record import GameRecord
+from tests.games.geister.positions import position
+
+BUDGET = 24  # enough for every code path; the judgements themselves are checked at larger budgets below
+
+
+def random_record(game: str, players: int, options: dict[str, Any], seed: int, limit: int) -> GameRecord:
+    """The first `limit` actions of a game between random players."""
+    state = get_game(game).new(players, options, seed=seed)
+    record = GameRecord(game, players, options, seed)
+    rng = random.Random(seed)
+    while state.to_act() and len(record.actions) < limit:
+        seat = min(state.to_act())
+        action = rng.choice(state.legal_actions(seat))
+        state.apply(seat, action)
+        record.actions.append((seat, str(action)))
+    return record
+
+
+def view_history(start: State[Any], actions: list[tuple[int, str]], seat: int) -> list[Any]:
+    state = start.clone()
+    views = [state.view(seat)]
+    for actor, text in actions:
+        state.apply(actor, text)
+        views.append(state.view(seat))
+    return views
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_geister_analysis_is_the_same_in_every_world_the_seat_cannot_tell_apart(seat: int) -> None:
+    # After both setups the hidden part is the enemy's colours: re-colour them as sample_world does, keep
+    # the worlds in which the seat saw exactly the same, replay the same moves and compare the analyses.
+    record = random_record("geister", 2, {"exit": "escape"}, seed=4, limit=26)
+    start = record.new_state()
+    for actor, text in record.actions[:2]:
+        start.apply(actor, text)
+    moves = record.actions[2:]
+    truth = analyse_actions(start, moves, seat, BUDGET).to_json()
+    assert truth["decisions"]
+    seen = view_history(start, moves, seat)
+    rng = random.Random(seat)
+    other_worlds = 0
+    for _ in range(20):
+        world = start.sample_world(seat, rng)
+        if world.to_json() == start.to_json() or view_history(world, moves, seat) != seen:
+            continue
+        other_worlds += 1
+        assert analyse_actions(world, moves, seat, BUDGET).to_json() == truth
+        if other_worlds == 2:
+            break
+    assert other_worlds == 2
+
+
+@pytest.mark.parametrize(("game", "players", "options"), [
+    ("ghooost", 2, {"max_turns": 200}),
+    ("ghooost", 3, {"max_turns": 200}),
+    ("thelast", 2, {}),
+    ("thelast", 3, {}),
+])
+def test_a_card_game_decision_is_judged_the_same_in_every_world_the_seat_cannot_tell_apart(
+        game: str, players: int, options: dict[str, Any]) -> None:
+    # A re-dealt hand rarely allows the same plays later, so the check is made decision by decision:
+    # `analyse_actions` is `judge_decision` at each of the seat's decisions, and a world sampled there
+    # is consistent with everything the seat has seen so far.
+    record = random_record(game, players, options, seed=6, limit=12)
+    seat = 0
+    rng = random.Random(1)
+    state = record.new_state()
+    judged = 0
+    for ply, (actor, text) in enumerate(record.actions):
+        if actor == seat and len(state.legal_actions(seat)) > 1:
+            truth = judge_decision(state, seat, text, ply, BUDGET)
+            world = state.sample_world(seat, rng)
+            assert world.view(seat) == state.view(seat)
+            assert world.to_json() != state.to_json()
+            assert judge_decision(world, seat, text, ply, BUDGET) == truth
+            judged += 1
+        state.apply(actor, text)
+    assert judged >= 2
+
+
+def test_the_same_record_seat_and_budget_give_the_same_analysis() -> None:
+    record = random_record("thelast", 3, {}, seed=2, limit=20)
+    first = analyse(record, 1, BUDGET)
+    assert first.decisions
+    assert analyse(GameRecord.from_json(record.to_json()), 1, BUDGET) == first
+
+
+def test_not_escaping_with_a_good_ghost_on_the_exit_is_a_missed_win() -> None:
+    state = position(
+        {
+            "a6": (0, "good"), "b2": (0, "good"), "c2": (0, "good"), "d2": (0, "good"),
+            "b1": (0, "bad"), "c1": (0, "bad"), "d1": (0, "bad"), "e1": (0, "bad"),
+            "b5": (1, "good"), "c5": (1, "good"), "d5": (1, "good"), "e5": (1, "good"),
+            "b6": (1, "bad"), "c6": (1, "bad"), "d6": (1, "bad"), "e6": (1, "bad"),
+        },
+        turn=0,
+        options={"exit": "escape"},
+    )
+    wrong = judge_decision(state, 0, "b2 n", 0, 200)
+    assert wrong.missed_win
+    assert wrong.label in ("mistake", "blunder")
+    assert wrong.best in ("a6 n", "a6 w")
+    right = judge_decision(state, 0, wrong.best, 0, 200)
+    assert right.label == "best"
+    assert not right.missed_win
+
+
+def test_random_moves_are_called_mistakes_more_often_than_a_search_bots() -> None:
+    # The Last between `random` and `ismcts`, seats swapped every game; both seats analysed.
+    bad = {"random": 0, "ismcts": 0}
+    judged = {"random": 0, "ismcts": 0}
+    for seed in range(3):
+        names = ["random", "ismcts"] if seed % 2 == 0 else ["ismcts", "random"]
+        bots = [get_bot("random"), get_bot("ismcts:200")]
+        if seed % 2:
+            bots.reverse()
+        state = get_game("thelast").new(2, {}, seed=seed)
+        record = GameRecord("thelast", 2, {}, seed)
+        rng = random.Random(seed)
+        while state.to_act():
+            seat = min(state.to_act())
+            action = bots[seat].choose(SeatKnowledge(state, seat), rng)
+            state.apply(seat, action)
+            record.actions.append((seat, str(action)))
+        for seat in (0, 1):
+            analysis = analyse(record, seat, 300)
+            judged[names[seat]] += len(analysis.decisions)
+            bad[names[seat]] += sum(1 for d in analysis.decisions if d.label in ("mistake", "blunder"))
+    assert judged["random"] >= 20 and judged["ismcts"] >= 20
+    assert bad["random"] / judged["random"] > 2 * bad["ismcts"] / judged["ismcts"] + 0.05
