@@ -32,7 +32,7 @@ from ghostgames.rules.chance import derive_rng
 from ghostgames.rules.contract import JSON, Action, State
 from ghostgames.rules.record import GameRecord
 
-DEFAULT_BUDGET = 400  # search iterations per decision
+DEFAULT_BUDGET = 2000  # search iterations per decision
 TOP_MOVES = 3
 
 
