@@ -32,7 +32,7 @@ def random_record(game: str, players: int, options: dict[str, Any], seed: int, l
     return record
 
 
-def view_history(start: State[Any], actions: list[tuple[int, str]], seat: int) -> list[Any]:
+def view_history(start: State[Any], actions: list[tuple[int, str]], seat: int | None) -> list[Any]:
     state = start.clone()
     views = [state.view(seat)]
     for actor, text in actions:
@@ -64,6 +64,34 @@ def test_a_geister_analysis_is_the_same_in_every_world_the_seat_cannot_tell_apar
         if other_worlds == 2:
             break
     assert other_worlds == 2
+
+
+def test_a_spectators_geister_analysis_is_the_same_in_every_world_with_the_same_public_history() -> None:
+    # Both sides' colours re-dealt (each seat's sampler in turn), kept when the public views match.
+    record = random_record("geister", 2, {"exit": "escape"}, seed=9, limit=24)
+    start = record.new_state()
+    for actor, text in record.actions[:2]:
+        start.apply(actor, text)
+    moves = record.actions[2:]
+    truth = analyse_actions(start, moves, None, BUDGET)
+    assert {d.seat for d in truth.decisions} == {0, 1}
+    seen = view_history(start, moves, None)
+    rng = random.Random(3)
+    other_worlds = 0
+    for _ in range(20):
+        world = start.sample_world(0, rng).sample_world(1, rng)
+        if world.to_json() == start.to_json() or view_history(world, moves, None) != seen:
+            continue
+        other_worlds += 1
+        assert analyse_actions(world, moves, None, BUDGET) == truth
+        if other_worlds == 2:
+            break
+    assert other_worlds == 2
+
+
+def test_a_spectators_analysis_of_a_card_game_is_refused_until_it_can_keep_the_hands_secret() -> None:
+    with pytest.raises(ValueError, match="spectator"):
+        analyse(random_record("thelast", 2, {}, seed=1, limit=6), None, BUDGET)
 
 
 @pytest.mark.parametrize(("game", "players", "options"), [

@@ -12,13 +12,16 @@ game (bots/<game>/search.py), averaged over worlds the seat cannot tell from the
 
 Secrecy: the search gets a `SeatKnowledge` of the state and its rng is seeded from the seat's own view, so
 the analysis is a function of what the seat saw and did, never of the hidden parts
-(tests/analysis/test_analysis.py checks it over re-dealt worlds).
+(tests/analysis/test_analysis.py checks it over re-dealt worlds). A spectator's analysis (seat None) judges
+every seat's decisions from the public view (`PublicKnowledge`); only games whose legal moves are public
+allow it (SPECTATOR_GAMES).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -32,8 +35,28 @@ from ghostgames.rules.chance import derive_rng
 from ghostgames.rules.contract import JSON, Action, State
 from ghostgames.rules.record import GameRecord
 
+# Games whose spectator analysis is sound: a seat's legal moves are public and chaining every seat's
+# `sample_world` re-deals all hidden parts from public facts alone. In the card games the legal moves show
+# a hand, and one seat's sampler deals from the cards that seat does not hold (docs/analysis.md).
+SPECTATOR_GAMES = frozenset({"geister"})
 DEFAULT_BUDGET = 2000  # search iterations per decision
 TOP_MOVES = 3
+
+
+class PublicKnowledge(SeatKnowledge):
+    """A spectator's knowledge posing as the seat to move: the public view, and worlds re-dealt by every
+    seat's sampler in turn, which in Geister leaves nothing of the true hidden colours."""
+
+    __slots__ = ()
+
+    def view(self) -> JSON:
+        return self._state.view(None)
+
+    def sample_world(self, rng: random.Random) -> State[Any]:
+        world = self._state
+        for seat in range(world.players):
+            world = world.sample_world(seat, rng)
+        return world
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,12 +86,14 @@ class Decision:
 @dataclass(frozen=True, slots=True)
 class Analysis:
     game: str
-    seat: int
+    seat: int | None  # None: a spectator's analysis, every seat's decisions
     budget: int
     decisions: tuple[Decision, ...] = field(default_factory=tuple)
 
-    def accuracy(self) -> float | None:
-        return judge.accuracy([d.drop for d in self.decisions])
+    def accuracy(self) -> dict[int, float]:
+        """Each judged seat's accuracy (judge.accuracy)."""
+        seats = sorted({d.seat for d in self.decisions})
+        return {s: judge.accuracy([d.drop for d in self.decisions if d.seat == s]) or 0.0 for s in seats}
 
     def counts(self) -> dict[str, int]:
         """How many decisions got each label, and how many wins were missed."""
@@ -81,38 +106,42 @@ class Analysis:
             "game": self.game,
             "seat": self.seat,
             "budget": self.budget,
-            "accuracy": self.accuracy(),
+            "accuracy": {str(s): a for s, a in self.accuracy().items()},
             "counts": self.counts(),
             "decisions": [asdict(d) for d in self.decisions],
         }
 
 
-def analyse(record: GameRecord, seat: int, budget: int = DEFAULT_BUDGET, kind: str = "expert") -> Analysis:
-    """`seat`'s decisions in `record` (counted from 0), each searched for `budget` iterations with the
-    game's `kind` of search policy (bots/search_bots.py)."""
+def analyse(record: GameRecord, seat: int | None, budget: int = DEFAULT_BUDGET, kind: str = "expert") -> Analysis:
+    """`seat`'s decisions in `record` (counted from 0; None: a spectator's analysis of every seat), each
+    searched for `budget` iterations with the game's `kind` of search policy (bots/search_bots.py; a
+    spectator's search uses the plain one, since the expert's belief reads a seat's own view)."""
     return analyse_actions(record.new_state(), record.actions, seat, budget, kind)
 
 
-def analyse_actions(start: State[Any], actions: Sequence[tuple[int, str]], seat: int,
+def analyse_actions(start: State[Any], actions: Sequence[tuple[int, str]], seat: int | None,
                     budget: int = DEFAULT_BUDGET, kind: str = "expert") -> Analysis:
     """As `analyse`, from a starting state and the actions played from it (`start` is not changed)."""
-    if not 0 <= seat < start.players:
+    if seat is None and start.game.name not in SPECTATOR_GAMES:
+        raise ValueError(f"a spectator's analysis is not available for {start.game.name} yet")
+    if seat is not None and not 0 <= seat < start.players:
         raise ValueError(f"seat {seat + 1} is not at this {start.players}-player game")
     state = start.clone()
     decisions = []
     for ply, (actor, text) in enumerate(actions):
-        if actor == seat and len(state.legal_actions(seat)) > 1:
-            decisions.append(judge_decision(state, seat, text, ply, budget, kind))
+        if seat in (None, actor) and len(state.legal_actions(actor)) > 1:
+            decisions.append(judge_decision(state, actor, text, ply, budget, kind, spectator=seat is None))
         state.apply(actor, text)
     return Analysis(start.game.name, seat, budget, tuple(decisions))
 
 
 def judge_decision(state: State[Any], seat: int, played: str, ply: int, budget: int,
-                   kind: str = "expert") -> Decision:
-    """Search `state` from `seat`'s knowledge and judge the move `played` there."""
-    knowledge = SeatKnowledge(state, seat)
-    rng = derive_rng(ply, "analysis", state.game.name, seat, _digest(knowledge.view()))
-    policy = policy_of(kind, state.game.name)(knowledge)
+                   kind: str = "expert", spectator: bool = False) -> Decision:
+    """Search `state` from `seat`'s knowledge (the public one for a spectator) and judge `seat`'s move
+    `played` there."""
+    knowledge = PublicKnowledge(state, seat) if spectator else SeatKnowledge(state, seat)
+    rng = derive_rng(ply, "analysis", state.game.name, seat, spectator, _digest(knowledge.view()))
+    policy = policy_of("plain" if spectator else kind, state.game.name)(knowledge)
     bot = IsmctsBot(Budget(iterations=budget), lambda k: policy)
     root = bot.search(seat, policy, rng)
     legal = {str(a): a for a in knowledge.legal_actions()}

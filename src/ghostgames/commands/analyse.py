@@ -20,6 +20,7 @@ def register(app: typer.Typer) -> None:
         record_file: Path | None = typer.Argument(None, help="a record as GameRecord.to_json writes it"),
         record: int | None = typer.Option(None, help="a stored record's id instead of a file"),
         seat: int = typer.Option(1, help="the seat whose decisions are judged, counted from 1"),
+        spectator: bool = typer.Option(False, help="judge every seat from the public view only (Geister)"),
         budget: int = typer.Option(DEFAULT_BUDGET, help="search iterations per decision"),
         json_out: Path | None = typer.Option(None, "--json", help="also write the analysis here as JSON"),
         db: str | None = typer.Option(None, help="database URL for --record (default: $GHOSTGAMES_DB)"),
@@ -31,7 +32,10 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(f"seats are 1 to {game.players}", param_hint="--seat")
         if budget < 1:
             raise typer.BadParameter("at least 1", param_hint="--budget")
-        result = analyse(game, seat - 1, budget)
+        try:
+            result = analyse(game, None if spectator else seat - 1, budget)
+        except ValueError as error:
+            raise typer.BadParameter(str(error)) from error
         typer.echo(table(result))
         if json_out is not None:
             json_out.write_text(json.dumps(result.to_json(), indent=1))
