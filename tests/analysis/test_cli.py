@@ -38,3 +38,23 @@ def test_analyse_refuses_a_seat_the_game_does_not_have(tmp_path: Path) -> None:
     result = run([str(path), "--seat", "3"])
     assert result.returncode == 2
     assert "seats are 1 to 2" in result.stdout + result.stderr
+
+
+def test_analyse_reads_a_stored_record_by_id(tmp_path: Path) -> None:
+    from ghostgames.storage import Repository
+
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    record = random_record("thelast", 2, {}, seed=7, limit=200)
+    repo = Repository(url)
+    try:
+        record_id = repo.save_record(record, "table", ["a", "b"])
+    finally:
+        repo.close()
+    out = tmp_path / "analysis.json"
+    result = run(["--record", str(record_id), "--db", url, "--budget", "20", "--json", str(out)])
+    assert result.returncode == 0, result.stderr
+    data = json.loads(out.read_text())
+    assert data["seat"] == 0 and data["decisions"]
+    assert all(record.actions[d["ply"]] == (0, d["played"]) for d in data["decisions"])
+    missing = run(["--record", str(record_id + 1), "--db", url])
+    assert missing.returncode == 2
