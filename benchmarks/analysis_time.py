@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import statistics
 import time
 from pathlib import Path
@@ -22,9 +21,8 @@ from typing import Any
 
 from ghostgames.analysis import DEFAULT_BUDGET, analyse
 from ghostgames.bots import get_bot
-from ghostgames.bots.base import SeatKnowledge
-from ghostgames.games import get_game
 from ghostgames.rules.record import GameRecord
+from ghostgames.tournament.runner import play_record
 
 TABLES: list[tuple[str, int, dict[str, Any]]] = [
     ("geister", 2, {"exit": "escape", "max_plies": 300}),
@@ -34,16 +32,7 @@ TABLES: list[tuple[str, int, dict[str, Any]]] = [
 
 
 def play(game: str, players: int, options: dict[str, Any], seed: int, bot: str) -> GameRecord:
-    bots = [get_bot(bot) for _ in range(players)]
-    state = get_game(game).new(players, options, seed=seed)
-    record = GameRecord(game, players, options, seed)
-    rng = random.Random(seed)
-    while state.to_act():
-        seat = min(state.to_act())
-        action = bots[seat].choose(SeatKnowledge(state, seat), rng)
-        state.apply(seat, action)
-        record.actions.append((seat, str(action)))
-    return record
+    return play_record(game, players, options, seed, [get_bot(bot) for _ in range(players)])
 
 
 def main() -> None:

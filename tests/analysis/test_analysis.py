@@ -10,10 +10,10 @@ import pytest
 from ghostgames.analysis import analyse, analyse_actions
 from ghostgames.analysis.estimate import judge_decision
 from ghostgames.bots import get_bot
-from ghostgames.bots.base import SeatKnowledge
 from ghostgames.games import get_game
 from ghostgames.rules.contract import State
 from ghostgames.rules.record import GameRecord
+from ghostgames.tournament.runner import play_record
 from tests.games.geister.positions import position
 
 BUDGET = 24  # enough for every code path; the judgements themselves are checked at larger budgets below
@@ -158,14 +158,7 @@ def test_random_moves_are_called_mistakes_more_often_than_a_search_bots() -> Non
         bots = [get_bot("random"), get_bot("ismcts:200")]
         if seed % 2:
             bots.reverse()
-        state = get_game("thelast").new(2, {}, seed=seed)
-        record = GameRecord("thelast", 2, {}, seed)
-        rng = random.Random(seed)
-        while state.to_act():
-            seat = min(state.to_act())
-            action = bots[seat].choose(SeatKnowledge(state, seat), rng)
-            state.apply(seat, action)
-            record.actions.append((seat, str(action)))
+        record = play_record("thelast", 2, {}, seed, bots)
         for seat in (0, 1):
             analysis = analyse(record, seat, 300)
             judged[names[seat]] += len(analysis.decisions)

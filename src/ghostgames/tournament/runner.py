@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +18,7 @@ from ghostgames.bots import Bot, SeatKnowledge, get_bot
 from ghostgames.games import get_game
 from ghostgames.rules.chance import derive_rng
 from ghostgames.rules.contract import State
+from ghostgames.rules.record import GameRecord
 
 # Options every tournament of a game uses unless told otherwise: games must end in bounded time.
 DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
@@ -83,6 +84,20 @@ Watch = Callable[[State[Any]], None]
 
 
 Maker = Callable[[float | None], Bot]
+
+
+def play_record(game: str, players: int, options: Mapping[str, Any], seed: int, bots: Sequence[Bot]) -> GameRecord:
+    """One game between `bots` (one per seat) to its end, as a record: the game from `seed`, the bots'
+    decisions from one `random.Random(seed)` (the same seed, the same game), for analyses and their tests."""
+    state = get_game(game).new(players, dict(options), seed=seed)
+    record = GameRecord(game, players, dict(options), seed)
+    rng = random.Random(seed)
+    while state.to_act():
+        seat = min(state.to_act())
+        action = bots[seat].choose(SeatKnowledge(state, seat), rng)
+        state.apply(seat, action)
+        record.actions.append((seat, str(action)))
+    return record
 
 
 def play_game(spec: TournamentSpec, index: int, watch: Watch | None = None,
