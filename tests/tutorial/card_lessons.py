@@ -163,14 +163,17 @@ def lesson(
     game: str,
     slug: str,
     state: GhooostState | TheLastState,
-    seat: int,
+    *,
+    seat: int = 0,
     goal: JSON,
     show: str,
+    wrong: str,
     hints: dict[str, str],
     replies: Sequence[tuple[int, str]] = (),
     options: dict[str, Any] | None = None,
 ) -> JSON:
-    """One lesson file's data. `hints` maps a refusal code (or "default") to the last part of its text key."""
+    """One lesson file's data. `hints` maps a refusal code (or "default") to the last part of its text key;
+    `wrong` is the likely wrong try, which the browser test plays to see it explained."""
     text = f"tutorial.{game}.{slug}"
     return {
         "id": slug,
@@ -183,6 +186,7 @@ def lesson(
         "hints": {code: f"{text}.{name}" for code, name in hints.items()},
         "show": show,
         "replies": [[s, a] for s, a in replies],
+        "wrong": wrong,
     }
 
 
@@ -190,53 +194,55 @@ def actions(*texts: str) -> JSON:
     return {"actions": list(texts)}
 
 
+BELOW_TOP = {"ghooost.below_top": "hint_below_top"}
+
+
 def ghooost_lessons() -> list[JSON]:
     """The Ghooost! course: one rule a lesson, two players unless the rule needs more."""
-    below = {"ghooost.below_top": "hint_below_top"}
     must = {"replay": "must"}
     return [
-        lesson("ghooost", "equal_values", ghooost_position(["9 9 2 13", "3 7 10 14"], cemetery="4 6", turns=2),
-               0, actions("play 9 9"), "play 9 9", {"default": "hint", **below}),
+        lesson("ghooost", "equal-values", ghooost_position(["9 9 2 13", "3 7 10 14"], cemetery="4 6", turns=2),
+               goal=actions("play 9 9"), show="play 9 9", wrong="play 9", hints={"default": "hint", **BELOW_TOP}),
         lesson("ghooost", "climbing", ghooost_position(["4 8 10 14", "2 6 9 14"], cemetery="5 8", turns=2),
-               0, actions("play 8", "play 10", "play 14"), "play 10", {"default": "hint", **below},
-               [(1, "play 14")]),
-        lesson("ghooost", "after_three", ghooost_position(["5 9 12 13", "1 6 7 10"], cemetery="2 3", turns=2),
-               0, actions("play 12"), "play 12", {"default": "hint", "ghooost.after_three": "hint_after_three"},
-               [(1, "play 1")]),
-        lesson("ghooost", "miss_copy", ghooost_position(["9 9 X 4", "2 5 8 13"], cemetery="6 7", turns=2),
-               0, actions("play 9 X", "play 9 9 X"), "play 9 9 X",
-               {"default": "hint", "unreadable": "hint_alone", **below}),
-        lesson("ghooost", "kitty", ghooost_position(["K 5 6 2", "3 4 7 14", "13 2 6 9"], cemetery="10 13",
-                                                    turns=2, first=1),
-               0, actions("play K"), "play K", {"default": "hint", "unreadable": "hint_alone", **below},
-               [(2, "play 13")]),
+               goal=actions("play 8", "play 10", "play 14"), show="play 10", wrong="play 4",
+               hints={"default": "hint", **BELOW_TOP}, replies=[(1, "play 14")]),
+        lesson("ghooost", "after-three", ghooost_position(["5 9 12 13", "1 6 7 10"], cemetery="2 3", turns=2),
+               goal=actions("play 12"), show="play 12", wrong="play 13",
+               hints={"default": "hint", "ghooost.after_three": "hint_after_three"}, replies=[(1, "play 1")]),
+        lesson("ghooost", "miss-copy", ghooost_position(["9 9 X 4", "2 5 8 13"], cemetery="6 7", turns=2),
+               goal=actions("play 9 X", "play 9 9 X"), show="play 9 9 X", wrong="play X",
+               hints={"default": "hint", "unreadable": "hint_alone", **BELOW_TOP}),
+        lesson("ghooost", "kitty", ghooost_position(["K 5 6 2", "3 4 7 14", "13 2 6 9"], cemetery="10 13", turns=2,
+                                                    first=1),
+               goal=actions("play K"), show="play K", wrong="play 6",
+               hints={"default": "hint", "unreadable": "hint_alone", **BELOW_TOP}, replies=[(2, "play 13")]),
         lesson("ghooost", "jack", ghooost_position(["11 2 3 5", "4 7 8 10"], cemetery="4 6 6 9", turns=4),
-               0, actions("play 11"), "play 11", {"default": "hint", **below}),
+               goal=actions("play 11"), show="play 11", wrong="play 5", hints={"default": "hint", **BELOW_TOP}),
         lesson("ghooost", "quartet", ghooost_position(["5 5 5 X", "2 6 9 14"], cemetery="3 12", turns=2),
-               0, actions("play 5 5 5 X"), "play 5 5 5 X",
-               {"default": "hint", "ghooost.after_twelve": "hint_after_twelve"}),
+               goal=actions("play 5 5 5 X"), show="play 5 5 5 X", wrong="play 5 5 5",
+               hints={"default": "hint", "ghooost.after_twelve": "hint_after_twelve"}),
         lesson("ghooost", "take", ghooost_position(["4 5 7 9", "2 8 10 13"], cemetery="6 9 12", turns=3, first=1),
-               0, actions("take"), "take", {"default": "hint", "ghooost.after_twelve": "hint_after_twelve"},
-               [(1, "play 2")]),
+               goal=actions("take"), show="take", wrong="play 9",
+               hints={"default": "hint", "ghooost.after_twelve": "hint_after_twelve"}, replies=[(1, "play 2")]),
         lesson("ghooost", "gamble", ghooost_position(["2 3 4 5", "3 6 8 9"], cemetery="7 10", crypt_top="13",
                                                      turns=2),
-               0, actions("gamble"), "gamble", {"default": "hint", **below}, [(1, "take")]),
-        lesson("ghooost", "replay_may",
-               ghooost_position(["9 9 4 5", "3 6 8 10"], cemetery="5 7", crypt_top="K 1", turns=2,
-                                then=[(0, "play 9 9")]),
-               0, actions("done"), "done", {"default": "hint", **below}, [(1, "play 10")]),
-        lesson("ghooost", "replay_must",
-               ghooost_position(["9 9 2 4", "3 6 8 12"], cemetery="5 7", crypt_top="5 10", turns=2,
-                                options=must, then=[(0, "play 9 9")]),
-               0, actions("play 10"), "play 10",
-               {"default": "hint", "ghooost.never_done": "hint_never_done", **below}, [(1, "play 12")],
-               options=must),
+               goal=actions("gamble"), show="gamble", wrong="take", hints={"default": "hint", **BELOW_TOP},
+               replies=[(1, "take")]),
+        lesson("ghooost", "replay-may", ghooost_position(["9 9 4 5", "3 6 8 10"], cemetery="5 7", crypt_top="K 1",
+                                                         turns=2, then=[(0, "play 9 9")]),
+               goal=actions("done"), show="done", wrong="play 1", hints={"default": "hint", **BELOW_TOP},
+               replies=[(1, "play 10")]),
+        lesson("ghooost", "replay-must", ghooost_position(["9 9 2 4", "3 6 8 12"], cemetery="5 7", crypt_top="5 10",
+                                                          turns=2, options=must, then=[(0, "play 9 9")]),
+               goal=actions("play 10"), show="play 10", wrong="done",
+               hints={"default": "hint", "ghooost.never_done": "hint_never_done", **BELOW_TOP},
+               replies=[(1, "play 12")], options=must),
         lesson("ghooost", "midnight", ghooost_position(["", "4 6 13"], cemetery="2 6", crypt=0, mansions=[5, 6],
                                                        mansion_tops=["9"], turns=48, first=1),
-               0, actions("turn"), "turn", {"default": "hint", "ghooost.no_gamble": "hint_no_gamble"},
-               [(1, "play 13")]),
-        lesson("ghooost", "bouh", bouh_position(), 0, actions("play 13"), "play 13",
-               {"default": "hint", "ghooost.turn_empty_hand": "hint_turn_empty_hand"}),
+               goal=actions("turn"), show="turn", wrong="gamble",
+               hints={"default": "hint", "ghooost.no_gamble": "hint_no_gamble"}, replies=[(1, "play 13")]),
+        lesson("ghooost", "bouh", bouh_position(), goal=actions("play 13"), show="play 13", wrong="take",
+               hints={"default": "hint", "ghooost.turn_empty_hand": "hint_turn_empty_hand"}),
     ]
 
 
@@ -256,40 +262,43 @@ def trick_won_by(who: str) -> JSON:
     return {"predicate": "trick_won_by", "args": {"who": who}}
 
 
+LAST_MUST_FOLLOW = {"default": "hint", "thelast.last_must_follow": "hint_last_must_follow"}
+
+
 def thelast_lessons() -> list[JSON]:
     """The Last course: three players, then the ghost of the two-player game."""
     return [
         lesson("thelast", "follow",
                thelast_position(["R7", "R3 R10 B5 B8 B12 G2 G9 G12 Y1 Y4 Y6 Y11", "R12"], points="G6", first=0,
                                 then=[(0, "play R7")]),
-               1, actions("play R3", "play R10"), "play R10",
-               {"default": "hint", "thelast.must_follow": "hint_must_follow"}, [(2, "play R12"), (2, "keep")]),
-        lesson("thelast", "last_player",
+               seat=1, goal=actions("play R3", "play R10"), show="play R10", wrong="play B5",
+               hints={"default": "hint", "thelast.must_follow": "hint_must_follow"},
+               replies=[(2, "play R12"), (2, "keep")]),
+        lesson("thelast", "last-player",
                thelast_position(["R5", "B9", "R11 B4 B10 G1 G3 G5 G8 G11 Y2 Y7 Y10 Y12"], points="G10", first=0,
                                 avoid=["", "R"], then=[(0, "play R5"), (1, "play B9")]),
-               2, trick_won_by("other"), "play B4",
-               {"default": "hint", "thelast.last_must_follow": "hint_last_must_follow"}, [(1, "keep")]),
-        lesson("thelast", "points_card",
+               seat=2, goal=trick_won_by("other"), show="play B4", wrong="play G3", hints=LAST_MUST_FOLLOW,
+               replies=[(1, "keep")]),
+        lesson("thelast", "points-card",
                thelast_position(["R4", "R8", "R2 R10 B1 B6 B7 G2 G7 G11 Y3 Y5 Y8 Y9"], points="Y1", first=0,
                                 then=[(0, "play R4"), (1, "play R8")]),
-               2, trick_won_by("me"), "play R10",
-               {"default": "hint", "thelast.last_must_follow": "hint_last_must_follow"}),
-        lesson("thelast", "keep_swap",
+               seat=2, goal=trick_won_by("me"), show="play R10", wrong="play R2", hints=LAST_MUST_FOLLOW),
+        lesson("thelast", "keep-swap",
                thelast_position(["G12 Y1 R2 R7 R9 B3 B6 B12 G1 G6 Y8 Y10", "G5", "G9"], points="B11", first=1,
                                 then=[(1, "play G5"), (2, "play G9"), (0, "play G12")]),
-               0, {"predicate": "swaps_lower", "args": {}}, "swap Y1",
-               {"default": "hint", "thelast.decide_first": "hint_decide_first"}),
-        lesson("thelast", "penalties", *penalties_lesson()),
+               goal={"predicate": "swaps_lower", "args": {}}, show="swap Y1", wrong="keep",
+               hints={"default": "hint", "thelast.decide_first": "hint_decide_first"}),
+        penalties_lesson(),
         lesson("thelast", "ghost",
                thelast_position(["Y5 B4 B2 B5 R9 R11 G1 G6 G10 Y1 Y8 Y11", "Y2 R3 G3", "Y9 B7 G8"],
                                 points="G4 Y12", first=1, avoid=["", "B"], players=2,
                                 then=[(1, "play Y2"), (0, "play Y5"), (1, "play R3")]),
-               0, trick_won_by("ghost"), "play B4",
-               {"default": "hint", "thelast.last_must_follow": "hint_last_must_follow"}, [(1, "play G3")]),
+               goal=trick_won_by("ghost"), show="play B4", wrong="play G6", hints=LAST_MUST_FOLLOW,
+               replies=[(1, "play G3")]),
     ]
 
 
-def penalties_lesson() -> tuple[TheLastState, int, JSON, str, dict[str, str], list[tuple[int, str]]]:
+def penalties_lesson() -> JSON:
     """The next-to-last trick of a round played out by the engine: the learner plays last with two cards,
     one that wins the 12 on the points card and one that leaves it to another, and only the second ends
     the round with the lowest penalty. Dealt hands are searched for one where that holds."""
@@ -300,7 +309,7 @@ def penalties_lesson() -> tuple[TheLastState, int, JSON, str, dict[str, str], li
     raise AssertionError("no deal gives the penalties lesson")
 
 
-def _penalties_from(seed: int) -> tuple[TheLastState, int, JSON, str, dict[str, str], list[tuple[int, str]]] | None:
+def _penalties_from(seed: int) -> JSON | None:
     rng = random.Random(seed)
     state = THELAST.new(3, {}, seed=seed)
     assert isinstance(state, TheLastState)
@@ -329,9 +338,12 @@ def _penalties_from(seed: int) -> tuple[TheLastState, int, JSON, str, dict[str, 
         outcomes[str(action)] = (mine, lowest)
         if not mine and lowest:
             show, reply = str(action), replies
+        else:
+            wrong = str(action)
     if sorted(outcomes.values()) != [(False, True), (True, False)]:
         return None
-    return state, seat, trick_won_by("other"), show, {"default": "hint"}, reply
+    return lesson("thelast", "penalties", state, seat=seat, goal=trick_won_by("other"), show=show, wrong=wrong,
+                  hints={"default": "hint"}, replies=reply)
 
 
 def _play_out(state: TheLastState) -> list[tuple[int, str]]:
