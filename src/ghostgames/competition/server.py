@@ -350,10 +350,11 @@ class Referee:
                     if watch.done() and phases[seat].done():
                         raise Forfeit(seat, "disconnected")  # hung up after its SET was accepted
         finally:
-            for watch in gone:
-                watch.cancel()
+            for waiting in (*gone, *phases):
+                waiting.cancel()  # the other player's phase when one forfeits; nothing once both are in
+            await asyncio.wait([*gone, *phases])
             self._copy_early_transcript()
-        failed = [p.exception() for p in phases if p.done() and p.exception() is not None]
+        failed = [p.exception() for p in phases if not p.cancelled() and p.exception() is not None]
         if failed:
             error = failed[0]
             assert error is not None
