@@ -121,3 +121,22 @@ def test_no_answer_holds_more_than_the_learners_view(server: ServerProcess, less
     _, wrong = server.post(base + "/try", {"action": wrong_try(lesson)})
     assert wrong["result"] in ("wrong", "refused")
     assert set(wrong) <= {"result", "action", "hint", "code", "message", "args"}
+
+
+def test_an_accounts_progress_is_stored_and_a_guests_is_not(server: ServerProcess) -> None:
+    status, body = server.fetch("/api/tutorial/progress")
+    assert (status, body["code"]) == (401, "auth_required")
+    _, account = server.post("/api/register", {"name": "Learner", "password": "long enough"})
+    token = account["token"]
+    assert server.fetch("/api/tutorial/progress", token) == (200, {"progress": {}, "stored": True})
+    status, body = server.post("/api/tutorial/progress", {"game": "geister", "lessons": ["moving", "bluffing"]}, token)
+    assert (status, body) == (200, {"progress": {"geister": ["bluffing", "moving"]}, "stored": True})
+    server.post("/api/tutorial/progress", {"game": "geister", "lessons": ["moving", "capturing"]}, token)
+    _, body = server.fetch("/api/tutorial/progress", token)
+    assert body["progress"] == {"geister": ["bluffing", "capturing", "moving"]}
+    status, body = server.post("/api/tutorial/progress", {"game": "geister", "lessons": ["flying"]}, token)
+    assert (status, body["code"]) == (404, "no_such_lesson")
+    _, guest = server.post("/api/guest", {"name": "Visitor"})
+    status, body = server.post("/api/tutorial/progress", {"game": "geister", "lessons": ["moving"]}, guest["token"])
+    assert (status, body) == (200, {"progress": {}, "stored": False})
+    assert server.fetch("/api/tutorial/progress", guest["token"])[1] == {"progress": {}, "stored": False}
