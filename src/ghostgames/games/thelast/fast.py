@@ -42,8 +42,9 @@ compiled once per machine and cached next to this file (`cache=True`).
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Mapping
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -734,3 +735,18 @@ def new_rng(seed: int, streams: int = 1, label: str = "streams") -> Rng:
     starts = derive_rng(seed, "thelast-core", label)
     return np.array([starts.getrandbits(64) for _ in range(streams)], dtype=np.uint64)
 
+
+
+def random_games(players: int, options: Mapping[str, Any], seed: int) -> Callable[[int], int]:
+    """For the engine benchmark: a function that plays that many complete random matches of these options on
+    one thread and returns the actions taken (random deals and uniformly random legal actions, as the Python
+    benchmark plays them)."""
+    from ghostgames.games.thelast.state import TheLastOptions
+
+    table = config(players, TheLastOptions.model_validate({**options, "players": players}))
+    rng = new_rng(seed, label="bench")
+
+    def play(games: int) -> int:
+        return int(play_random_games(games, rng, *table))
+
+    return play
