@@ -35,23 +35,21 @@ Legal actions come in the reference's order, which is the order of the indices.
 
 Observations are `encoding.encode_view` and `info_state.encode_info_state` of one seat's view (seat -1:
 a spectator), written into one flat float32 array in the order of `observation_shapes`; `unflatten` gives
-the named arrays back. Random numbers come from geister's splitmix64 streams (`new_rng`). Every function is
-compiled once per machine and cached next to this file (`cache=True`).
+the named arrays back. Random numbers come from splitmix64 streams held in uint64 arrays (`new_rng`), one
+per game of a batch, as in geister/fast.py. Every function is compiled once per machine and cached next to
+this file (`cache=True`).
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from ghostgames.games.geister import fast as geister_fast
-from ghostgames.games.geister.fast import nth_bit, popcount, random_below
-from ghostgames.games.geister.jit import compiled, forget_stale_kernels
 from ghostgames.games.thelast.cards import COLOUR_OF, DECK_SIZE, VALUE_OF
 from ghostgames.games.thelast.encoding import (
     KEEP_INDEX,
@@ -72,6 +70,15 @@ if TYPE_CHECKING:
 Row = NDArray[np.int64]  # one game (FIELDS,) or a batch (N, FIELDS)
 Rng = NDArray[np.uint64]
 Floats = NDArray[np.float32]
+Fn = TypeVar("Fn", bound=Callable[..., Any])
+
+
+def compiled(fn: Fn) -> Fn:
+    """numba.njit with the on-disk cache (typed as the function itself, for mypy). A game imports only its own
+    folder and rules/, so this core keeps its own small copy of the decorator, the bit counts and the random
+    streams that geister/fast.py has too."""
+    return cast(Fn, numba.njit(cache=True)(fn))
+
 
 # --- the layout of one game ------------------------------------------------------------------------------
 MOST = 5  # participants at most
@@ -114,21 +121,54 @@ COLOUR_CARDS = np.array([sum(1 << c for c in range(DECK_SIZE) if bits >> COLOUR_
                         dtype=np.int64)
 
 
-# --- cards as bits ---------------------------------------------------------------------------------------
+# --- random numbers and cards as bits ----------------------------------------------------------------------
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S27, _S30, _S31, _S32, _S56 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(32), np.uint64(56)
+_ONE, _TWO, _FOUR = np.uint64(1), np.uint64(2), np.uint64(4)
+_M1, _M2, _M4 = np.uint64(0x5555555555555555), np.uint64(0x3333333333333333), np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+
+
+@compiled
+def next_random(rng: Rng, i: int) -> np.uint64:
+    """The next 64 random bits of stream `i` (splitmix64: a step of the golden ratio, then two mixes)."""
+    rng[i] += _GOLDEN
+    z = rng[i]
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return np.uint64(z ^ (z >> _S31))
+
+
+@compiled
+def random_below(rng: Rng, i: int, n: int) -> int:
+    """A uniform integer in 0 .. n-1 from stream `i` (the top 32 bits scaled: bias below n / 2**32)."""
+    return int(np.int64(((next_random(rng, i) >> _S32) * np.uint64(n)) >> _S32))
+
+
 @compiled
 def bit_count(mask: int) -> int:
-    return int(np.int64(popcount(np.uint64(mask))))
+    """The cards in a mask (a sideways sum that LLVM turns into one instruction where the CPU has one)."""
+    x = np.uint64(mask)
+    x = x - ((x >> _ONE) & _M1)
+    x = (x & _M2) + ((x >> _TWO) & _M2)
+    x = (x + (x >> _FOUR)) & _M4
+    return int(np.int64((x * _H01) >> _S56))
+
+
+@compiled
+def lowest_card(mask: int) -> int:
+    """The lowest card of a non-empty mask."""
+    return bit_count((mask & -mask) - 1)
 
 
 @compiled
 def nth_card(mask: int, n: int) -> int:
     """The n-th (from 0) card of the mask, counting up from card 0."""
-    return int(np.int64(nth_bit(np.uint64(mask), n)))
-
-
-@compiled
-def lowest_card(mask: int) -> int:
-    return int(np.int64(popcount(np.uint64((mask & -mask) - 1))))
+    for _ in range(n):
+        mask &= mask - 1
+    return lowest_card(mask)
 
 
 @compiled
@@ -633,12 +673,6 @@ def encode_info_state(s: Row, seat: int, out: Floats) -> None:
         out[row + 2 * m + DECK_SIZE] = 1.0 if taken == KEPT else 0.0
         out[row + 2 * m + DECK_SIZE + 1] = 1.0 if taken == SWAPPED else 0.0
         out[row + 2 * m + DECK_SIZE + 2] = 1.0
-
-
-KERNELS = (bit_count, nth_card, lowest_card, value_sum, random_deal, step, random_action, random_playout,
-           play_random_games, legal_actions, legal_mask, playable, apply_action, deal_round, encode,
-           encode_info_state)
-forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(geister_fast,))  # they inline its bits and streams
 
 
 # --- sizes, names and the reference -------------------------------------------------------------------------
