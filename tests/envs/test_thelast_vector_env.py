@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -192,3 +194,13 @@ def test_bad_settings_and_actions_are_refused_saying_what_would_work() -> None:
         env.step(np.array([0]))
     with pytest.raises(TypeError, match="integers"):
         env.step(np.array([0.5, 1.0]))
+
+
+def test_the_example_in_docs_learning_md_runs_and_finishes_matches(capsys: pytest.CaptureFixture[str]) -> None:
+    text = (Path(__file__).parents[2] / "docs" / "learning.md").read_text()
+    [example] = [b for b in re.findall(r"```python\n(.*?)```", text, flags=re.S) if "TheLastVectorEnv(" in b]
+    exec(compile(example, "docs/learning.md", "exec"), {})
+    printed = capsys.readouterr().out
+    match = re.search(r"(\d+) matches, the learner's mean result against random: ([+-][\d.]+)", printed)
+    # One seat of three playing at random wins a third of its matches: a mean near 1/3 - 2/3.
+    assert match and int(match[1]) > 1000 and -0.45 < float(match[2]) < -0.2, printed
