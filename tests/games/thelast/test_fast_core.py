@@ -201,6 +201,7 @@ def test_fast_core_agrees_with_the_reference_on_thousands_of_positions(players: 
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # 25,000 positions of 5 players take about 6 minutes on a busy 2-core machine
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_fast_core_agrees_with_the_reference_on_over_100000_positions(players: int) -> None:
     seen = drive(players, 25_000, seed=100 + players)  # 100,000 over the four player counts
