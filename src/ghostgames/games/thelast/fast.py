@@ -3,7 +3,8 @@
 `TheLastState` (state.py) stays the reference and the contract; this module is a second implementation of
 the same rules (2-5 players, the 2-player ghost, rounds, the small decks), proven equal to it action by
 action (tests/games/thelast/test_fast_core.py). It is for code that plays many rounds: searches' playouts,
-benchmarks and batched environments.
+benchmarks (`ghostgames bench engine --game thelast --engine fast`) and the batched environment
+`ghostgames.envs.TheLastVectorEnv`, whose kernels (`batch_play`, `batch_random_actions`) are at the end.
 
 One game is one row of int64, `FIELDS` long (a batch is a 2-D array, one game per row). Sets of cards are
 bit masks (bit c = card c, 0..47 as in cards.py), so "the cards of the led colour in this hand" is one AND.
@@ -50,7 +51,7 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from ghostgames.games.thelast.cards import COLOUR_OF, DECK_SIZE, VALUE_OF
+from ghostgames.games.thelast.cards import COLOUR_OF, DECK_SIZE, VALUE_OF, VALUES_PER_COLOUR
 from ghostgames.games.thelast.encoding import (
     KEEP_INDEX,
     MAX_HAND,
@@ -253,7 +254,7 @@ def deck_cards(s: Row) -> NDArray[np.int64]:
     n = 0
     for colour in range(s[NCOLOURS]):
         for v in range(values):
-            out[n] = colour * 12 + v
+            out[n] = colour * VALUES_PER_COLOUR + v
             n += 1
     return out
 
