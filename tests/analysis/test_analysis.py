@@ -9,11 +9,10 @@ import pytest
 
 from ghostgames.analysis import analyse, analyse_actions
 from ghostgames.analysis.estimate import judge_decision
-from ghostgames.bots import get_bot
+from ghostgames.analysis.sense import measure
 from ghostgames.games import get_game
 from ghostgames.rules.contract import State
 from ghostgames.rules.record import GameRecord
-from ghostgames.tournament.runner import play_record
 from tests.games.geister.positions import position
 
 BUDGET = 24  # enough for every code path; the judgements themselves are checked at larger budgets below
@@ -228,17 +227,6 @@ def test_match_points_are_only_given_in_a_ghooost_match() -> None:
 
 def test_random_moves_are_called_mistakes_more_often_than_a_search_bots() -> None:
     # The Last between `random` and `ismcts`, seats swapped every game; both seats analysed.
-    bad = {"random": 0, "ismcts": 0}
-    judged = {"random": 0, "ismcts": 0}
-    for seed in range(3):
-        names = ["random", "ismcts"] if seed % 2 == 0 else ["ismcts", "random"]
-        bots = [get_bot("random"), get_bot("ismcts:200")]
-        if seed % 2:
-            bots.reverse()
-        record = play_record("thelast", 2, {}, seed, bots)
-        for seat in (0, 1):
-            analysis = analyse(record, seat, 300)
-            judged[names[seat]] += len(analysis.decisions)
-            bad[names[seat]] += sum(1 for d in analysis.decisions if d.label in ("mistake", "blunder"))
-    assert judged["random"] >= 20 and judged["ismcts"] >= 20
-    assert bad["random"] / judged["random"] > 2 * bad["ismcts"] / judged["ismcts"] + 0.05
+    sense = measure("thelast", 2, {}, range(3), ["random", "ismcts:200"], 300)
+    assert sense.judged["random"] >= 20 and sense.judged["ismcts:200"] >= 20
+    assert sense.rate("random") > 2 * sense.rate("ismcts:200") + 0.05
