@@ -136,6 +136,12 @@ def test_a_spectators_card_game_decision_is_judged_the_same_in_every_world_with_
     assert judged >= 4
 
 
+def test_a_spectator_judges_every_seat_but_not_a_geister_setup() -> None:
+    analysis = analyse(random_record("geister", 2, {"exit": "escape"}, seed=5, limit=10), None, 8)
+    assert [d.ply for d in analysis.decisions] == list(range(2, 10))  # the two setups are secret
+    assert not any(d.played.startswith("setup") or d.best.startswith("setup") for d in analysis.decisions)
+
+
 def test_a_spectator_judges_every_seat_but_not_the_card_a_swap_lays_face_down() -> None:
     record = random_record("thelast", 2, {}, seed=3, limit=200)
     analysis = analyse(record, None, 8)
