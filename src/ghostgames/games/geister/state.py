@@ -456,6 +456,7 @@ class GeisterState(State[GeisterAction]):
 
     def _recolour(self, world: GeisterState, side: int, seat: int | None, deduced_all: dict[int, bool],
                   rng: random.Random) -> None:
+        """Re-colour in `world` the ghosts of `side` whose colour `seat` (None: a spectator) cannot know."""
         hidden = [g for g in range(side * 8, side * 8 + 8) if not self.colour_known(g, seat)]
         known_good = sum(1 for g in range(side * 8, side * 8 + 8) if g not in hidden and self.good[g])
         deduced = {g: good for g, good in deduced_all.items() if g in hidden}
