@@ -115,7 +115,7 @@ def test_no_answer_holds_more_than_the_learners_view(server: ServerProcess, less
     answered = replies(lesson, after)  # the same replies again, on the server's side of the line
     assert len(shown["steps"]) == 1 + len(answered)
     for step, (seat, action, reply_events) in zip(shown["steps"][1:], answered, strict=True):
-        # a reply's text only when it is the learner's own (a scripted follow-up); others' may be secret
+        # the others' actions are told by their events; the learner's own forced one (a round's last card) by name
         assert step["seat"] == seat and step["action"] == (str(action) if seat == lesson.seat else None)
         assert step["events"] == [e.for_seat(lesson.seat) for e in reply_events]
     assert shown["steps"][-1]["view"] == after.view(lesson.seat)

@@ -81,3 +81,27 @@ def test_a_goal_given_as_actions_accepts_every_spelling_of_them() -> None:
         action = state.game.parse_action(text)
         after.apply(lesson.seat, action)
         assert meets_goal(lesson, state, action, after), text
+
+
+def test_the_validator_lets_a_reply_play_the_learner_only_where_there_is_no_choice() -> None:
+    penalties = find("thelast", "penalties")  # its replies end with the learner's last card, the only one left
+    lesson = find("thelast", "last-player")
+    assert penalties is not None and lesson is not None
+    assert _broken(penalties) == [] and any(seat == penalties.seat for seat, _ in penalties.replies)
+    # after the learner's B4 the blue 9 wins; its owner keeps, leads G2, and the learner holds five greens
+    choosing = _broken(lesson, replies=[(1, "keep"), (1, "play G2"), (2, "play G1")])
+    assert choosing == ["the reply 'play G1' chooses for the learner, who has a choice there"]
+
+
+def test_the_validator_finds_a_ghooost_position_no_game_reaches() -> None:
+    lesson = find("ghooost", "climbing")
+    assert lesson is not None and _broken(lesson) == []
+    hands = [list(hand) for hand in lesson.position["hands"]]
+    hands[1][14] += 1  # a fifth 14
+    assert any("exactly one place" in p for p in _broken(lesson, position=_position(lesson, hands=hands)))
+    crypt = list(lesson.position["crypt"])
+    short = [list(hand) for hand in lesson.position["hands"]]
+    short[0][4] -= 1  # the learner's 4 goes to the crypt: three cards in hand before midnight
+    bad_hand = _position(lesson, hands=short, crypt=[*crypt, 4])
+    assert any("at least 4 cards" in p for p in _broken(lesson, position=bad_hand))
+    assert any("8 lies on 3" in p for p in _broken(lesson, position=_position(lesson, cemetery=[3, 8])))

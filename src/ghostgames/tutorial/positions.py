@@ -2,7 +2,9 @@
 
 The Last's `load` already refuses cards that are not each in one place; Geister's takes any list of
 squares, so a lesson could put two ghosts on one square or a good ghost on its own exit under `reach`
-(a game that should have ended). Each function returns the problems it finds, in words.
+(a game that should have ended); Ghooost!'s takes any count of cards in any zone, so a lesson could hold
+a 63rd card, a short hand before midnight or a cemetery no play makes. Each function returns the problems
+it finds, in words.
 """
 
 from __future__ import annotations
@@ -50,7 +52,54 @@ def geister(state: State[Any]) -> list[str]:
     return problems
 
 
-CHECKS: dict[str, Callable[[State[Any]], list[str]]] = {"geister": geister}
+def ghooost(state: State[Any]) -> list[str]:
+    from ghostgames.games.ghooost.cards import (
+        ENTRY_KIND,
+        FOLLOWS,
+        HAND_SIZE,
+        JACK,
+        KINDS,
+        KITTY,
+        MANSION_SIZE,
+        composition,
+        entry_value,
+    )
+    from ghostgames.games.ghooost.state import GhooostState
+
+    assert isinstance(state, GhooostState)
+    problems: list[str] = []
+    players = state.players
+    held = [0] * KINDS
+    for zone in [*state.mansions, state.crypt, [ENTRY_KIND[e] for e in state.cemetery]]:
+        for kind in zone:
+            held[kind] += 1
+    for kind in range(KINDS):
+        held[kind] += sum(hand[kind] for hand in state.hands) + state.discard[kind]
+    held[KITTY] += state.kitty
+    if held != composition(state.options.deck):
+        problems.append("the cards of the deck are not each in exactly one place")
+    for seat in range(players):
+        if state.is_out[seat]:
+            if state.sizes[seat] or state.mansions[seat]:
+                problems.append(f"seat {seat} is out but holds cards")
+        elif state.crypt and (state.sizes[seat] < HAND_SIZE or len(state.mansions[seat]) != MANSION_SIZE[players]):
+            problems.append(f"before midnight seat {seat} must hold at least 4 cards and its whole mansion")
+        elif not state.crypt and not state.sizes[seat] and not state.mansions[seat]:
+            problems.append(f"seat {seat} has no cards left and should be out")
+    values = [entry_value(e) for e in state.cemetery]
+    run = 0
+    for below, value in zip([0, *values], values, strict=False):
+        run = run + 1 if value == below else 1
+        if value == JACK or run >= 4:
+            problems.append("a jack or four of a kind lies in the cemetery: it would have been cleared")
+            break
+        if value != below and not FOLLOWS[below][value]:
+            problems.append(f"{value} lies on {below} in the cemetery, which no play allows")
+            break
+    return problems
+
+
+CHECKS: dict[str, Callable[[State[Any]], list[str]]] = {"geister": geister, "ghooost": ghooost}
 
 
 def position_problems(game: str, state: State[Any]) -> list[str]:

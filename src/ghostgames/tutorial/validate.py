@@ -112,6 +112,7 @@ def _goal_problems(lesson: Lesson, state: State[Any]) -> list[str]:
         after = state.clone()
         after.apply(lesson.seat, action)
         try:
+            problems += _choices_for_the_learner(lesson, after.clone())
             replies(lesson, after)
         except (IllegalAction, RuntimeError) as err:
             problems.append(f"after {action} the replies are not legal: {err}")
@@ -119,6 +120,19 @@ def _goal_problems(lesson: Lesson, state: State[Any]) -> list[str]:
     if isinstance(wrong, str) and _wrong_problem(lesson, state, wrong):
         problems.append(f"'wrong' {wrong!r} meets the goal")
     return problems
+
+
+def _choices_for_the_learner(lesson: Lesson, state: State[Any]) -> list[str]:
+    """A scripted reply may play the learner's own seat only where it has a single legal action (the last
+    card of a round, so that the lesson can show the round's end): a lesson never chooses for the learner."""
+    if not isinstance(lesson.replies, list):
+        return []
+    game = get_game(lesson.game)
+    for seat, text in lesson.replies:
+        if seat == lesson.seat and seat in state.to_act() and len(state.legal_actions(seat)) != 1:
+            return [f"the reply {text!r} chooses for the learner, who has a choice there"]
+        state.apply(seat, game.parse_action(text))
+    return []
 
 
 def _meets(lesson: Lesson, state: State[Any], action: Action) -> bool:
