@@ -83,22 +83,30 @@ def test_a_tournament_on_ray_plays_exactly_the_local_games(ray_cluster: Loopback
     assert sorted(comparable_games(streamed[1:]), key=lambda g: g["index"]) == comparable_games(games)
 
 
-def test_training_on_ray_gives_the_local_data_and_weights(ray_cluster: LoopbackCluster, tmp_path: Path) -> None:
-    def train(backend: list[str], name: str) -> None:
-        run(ray_cluster, [sys.executable, "-m", "ghostgames", "train", "geister-playout", "--games", "rules=6",
-                          "--seed", "3", "--data", str(tmp_path / f"{name}-data.npz"),
-                          "--out", str(tmp_path / f"{name}-playout.npz"), *backend], tmp_path)
-        run(ray_cluster, [sys.executable, "-m", "ghostgames", "train", "geister", "--games", "600", "--seed", "3",
-                          "--checkpoints", "2", "--eval-games", "2", "--opponents", "rules", "--hidden", "4",
-                          "--compare-games", "0", "--out", str(tmp_path / f"{name}-value.npz"), *backend], tmp_path)
-
-    train(["--backend", "ray", "--address", ray_cluster.address], "ray")
-    train(["--workers", "2"], "local")
-    for file in ("data", "playout", "value"):
-        with np.load(tmp_path / f"ray-{file}.npz") as a, np.load(tmp_path / f"local-{file}.npz") as b:
+def train_on_both(cluster: LoopbackCluster, tmp_path: Path, args: list[str], files: dict[str, str]) -> None:
+    """Run `ghostgames train ...` on Ray and locally (2 processes); every array of each file is the same."""
+    for name, backend in (("ray", ["--backend", "ray", "--address", cluster.address]), ("local", ["--workers", "2"])):
+        named = [str(tmp_path / f"{name}-{a}") if a in files.values() else a for a in args]
+        run(cluster, [sys.executable, "-m", "ghostgames", "train", *named, *backend], tmp_path)
+    for file in files.values():
+        with np.load(tmp_path / f"ray-{file}") as a, np.load(tmp_path / f"local-{file}") as b:
             assert sorted(a.files) == sorted(b.files)
             for key in a.files:
                 assert np.array_equal(a[key], b[key]), (file, key)
+
+
+def test_training_on_ray_gives_the_local_data_and_weights(ray_cluster: LoopbackCluster, tmp_path: Path) -> None:
+    """The search's games (positions by game number), hence the playout policy fitted to them."""
+    train_on_both(ray_cluster, tmp_path, ["geister-playout", "--games", "rules=6", "--seed", "3", "--data", "data.npz",
+                                          "--out", "playout.npz"], {"data": "data.npz", "out": "playout.npz"})
+
+
+@pytest.mark.slow
+def test_self_play_training_on_ray_gives_the_local_weights(ray_cluster: LoopbackCluster, tmp_path: Path) -> None:
+    """`train geister`: rollout tasks by chunk number and checkpoint games by game number, on the nodes."""
+    train_on_both(ray_cluster, tmp_path, ["geister", "--games", "600", "--seed", "3", "--checkpoints", "2",
+                                          "--eval-games", "2", "--opponents", "rules", "--hidden", "4",
+                                          "--compare-games", "0", "--out", "value.npz"], {"out": "value.npz"})
 
 
 def test_resume_after_the_driver_is_killed_plays_only_the_missing_games(ray_cluster: LoopbackCluster,
@@ -152,3 +160,19 @@ def test_a_node_killed_mid_run_loses_no_game_and_counts_none_twice(ray_cluster: 
     assert comparable_games(whole["games"]) == comparable_games(games)
     assert comparable_stats(whole["stats"]) == comparable_stats(stats)
     assert sum(s["seats"] for s in whole["stats"]) == 32
+
+
+def test_a_bot_given_by_import_path_is_shipped_to_the_nodes(ray_cluster: LoopbackCluster, tmp_path: Path) -> None:
+    """The nodes were started without the plug-in's folder on their path: the command ships its package."""
+    from tests import plugin_package
+
+    folder = plugin_package.build(tmp_path / "site")
+    env = {**ray_cluster.env, "PYTHONPATH": f"{folder}:{ray_cluster.env['PYTHONPATH']}"}
+    out = tmp_path / "t.json"
+    args = [sys.executable, "-m", "ghostgames", "tournament", "--game", "thelast", "--bots", "firstplug:make,random",
+            "--games", "4", "--backend", "ray", "--address", ray_cluster.address, "--json", str(out)]
+    done = subprocess.run(args, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    data = json.loads(out.read_text())
+    assert [s["seats"] for s in data["stats"]] == [4, 4]
+    assert data["nodes"] >= 1

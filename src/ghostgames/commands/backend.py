@@ -86,31 +86,40 @@ class RateColumn(ProgressColumn):
         return Text(f"{speed:.2f} {self.unit}/s" if speed else f"- {self.unit}/s", style="progress.data.speed")
 
 
+class WhereColumn(ProgressColumn):
+    """Where the run's games are played (`local, 2 processes`, `ray, 2 of 3 nodes`), asked of the executor
+    at most every 2 s (a cluster answers with a round trip)."""
+
+    def __init__(self, executor: Executor) -> None:
+        super().__init__()
+        self.executor = executor
+        self._text = executor.describe()
+        self._told = time.monotonic()
+
+    def render(self, task: Task) -> Text:
+        now = time.monotonic()
+        if now - self._told > 2.0:
+            self._told = now
+            self._text = self.executor.describe()
+        return Text(self._text)
+
+
 class RunProgress:
     """One bar for the whole run: done of total, items a second, elapsed and remaining time, and where it
-    runs (`ray, 2 of 2 nodes`); `advance()` after each item."""
+    runs; `advance()` after each item."""
 
     def __init__(self, console: Console, label: str, total: int, executor: Executor, unit: str = "games",
                  done: int = 0) -> None:
-        self.executor = executor
         self.progress = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), RateColumn(unit),
-                                 TimeElapsedColumn(), TimeRemainingColumn(), TextColumn("{task.fields[where]}"),
-                                 console=console)
-        self.task = self.progress.add_task(label, total=total, completed=done, where=executor.describe())
-        self._told = 0.0
+                                 TimeElapsedColumn(), TimeRemainingColumn(), WhereColumn(executor), console=console)
+        self.task = self.progress.add_task(label, total=total, completed=done)
 
     def __enter__(self) -> RunProgress:
         self.progress.__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.progress.update(self.task, where=self.executor.describe())
         self.progress.__exit__(None, None, None)
 
     def advance(self, *_: object) -> None:
-        now = time.monotonic()
-        if now - self._told > 2.0:  # asking a cluster for its nodes costs a round trip: every 2 s at most
-            self._told = now
-            self.progress.update(self.task, advance=1, where=self.executor.describe())
-        else:
-            self.progress.update(self.task, advance=1)
+        self.progress.update(self.task, advance=1)

@@ -77,8 +77,8 @@ def tournament(
         console = Console(width=120)  # a log file gets the whole table, not 80 squeezed columns
     if finished:
         console.print(f"{resume}: {len(finished)} games already played; playing the other {games - len(finished)}")
-    stream = ResultsFile(stream_to, spec) if stream_to is not None else None
     executor = open_executor(backend, workers, address, names)
+    stream = ResultsFile(stream_to, spec) if stream_to is not None else None
     try:
         with RunProgress(console, f"{rules.title} {' vs '.join(names)}", games, executor,
                          done=len([g for g in finished if g.index < games])) as bar:

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ghostgames.commands.backend import RateColumn, address_option, backend_option, open_executor
+from ghostgames.commands.backend import RateColumn, WhereColumn, address_option, backend_option, open_executor
 
 if TYPE_CHECKING:
     from ghostgames.executor import Executor
@@ -34,7 +34,7 @@ def _written(console: Console, out: Path, result: dict[str, Any], json_file: Pat
 def _progress(console: Console, executor: Executor) -> Progress:
     """The run's bar: each step in turn (the games, then the fit), with games a second and where they run."""
     return Progress(TextColumn("{task.description:<34}"), BarColumn(), MofNCompleteColumn(), RateColumn("games"),
-                    TimeElapsedColumn(), TextColumn(executor.describe()), console=console)
+                    TimeElapsedColumn(), WhereColumn(executor), console=console)
 
 
 def _parts(games: str) -> list[Part]:
@@ -137,7 +137,7 @@ def train_geister(
     started = time.perf_counter()
     executor = open_executor(backend, workers, address, names)
     with executor, Progress(TextColumn("{task.description:<34}"), BarColumn(), MofNCompleteColumn(),
-                            TimeElapsedColumn(), TextColumn(executor.describe()), console=console) as progress:
+                            TimeElapsedColumn(), WhereColumn(executor), console=console) as progress:
         task = progress.add_task("held-out positions", total=value_training.steps(spec))
         begun = [False]
 
