@@ -11,9 +11,11 @@ pytest.importorskip("ray.rllib")
 from ghostgames.envs.rllib import GhostGamesMultiAgentEnv
 
 
-@pytest.mark.parametrize(("game", "players"), [("geister", 2), ("ghooost", 3), ("thelast", 2)])
-def test_only_the_seat_to_act_observes_and_every_seat_is_paid_at_the_end(game: str, players: int) -> None:
-    env = GhostGamesMultiAgentEnv({"game": game, "players": players})
+@pytest.mark.parametrize(("game", "players", "options"), [
+    ("geister", 2, {}), ("ghooost", 3, {"max_turns": 40, "match": False}), ("thelast", 2, {})])
+def test_only_the_seat_to_act_observes_and_every_seat_is_paid_at_the_end(game: str, players: int,
+                                                                          options: dict[str, object]) -> None:
+    env = GhostGamesMultiAgentEnv({"game": game, "players": players, "options": options})
     obs, _ = env.reset(seed=5)
     rng = np.random.default_rng(5)
     steps = 0
