@@ -92,6 +92,7 @@ export function createAnalysis(host) {
   element.append(title, body);
   let status = null; // the server's last status document
   let error = null; // a refusal of the server, in the reader's words
+  let unavailable = false; // refused on the first look (e.g. no spectator's analysis of this game): no button
   let byStep = new Map();
   let step = 0; // the replay step shown
   let timer = null;
@@ -284,7 +285,7 @@ export function createAnalysis(host) {
       body.append(
         failed !== null ? h("p", { class: "analysis-error form-error", role: "alert" }, t("analysis.failed", { reason: failed })) : null,
         error ? h("p", { class: "analysis-error form-error", role: "alert" }, error) : null,
-        h("p", { class: "analysis-offer" },
+        unavailable ? null : h("p", { class: "analysis-offer" },
           h("button", { type: "button", class: "analysis-start primary", onclick: request }, t(failed !== null ? "analysis.retry" : "analysis.start")), " ",
           h("span", { class: "muted" }, t("analysis.offer"))));
     }
@@ -301,7 +302,10 @@ export function createAnalysis(host) {
       return api(path).then((doc) => {
         if (start && doc.status === "none") request();
         else accept(doc);
-      }, refuse);
+      }, (reason) => {
+        unavailable = true;
+        refuse(reason);
+      });
     },
     /** The replay shows `at` now. */
     show(at) {
