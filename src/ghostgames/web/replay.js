@@ -10,7 +10,12 @@
 // tray, no move, no hand to pick from). Each step's caption and its entry in the move list are the live
 // log's words for that action (words.js), from the events the server sends with the step as this reader
 // saw them; the last step says who won and why, from the record's outcome.
+//
+// Under the board, the game's analysis from the same reader's knowledge (analysis.js): a graph, each
+// move's verdict in the move list and the better move drawn by the renderer (`ctx.better()`).
+// `&analyse=1` (the end panel's "Analyse this game") asks for the analysis at once when there is none.
 
+import { createAnalysis } from "./analysis.js";
 import { clear, h } from "./dom.js";
 import { errorText } from "./errors.js";
 import { loadGameModule } from "./game_module.js";
@@ -113,7 +118,19 @@ export async function replayPage(root, connection, recordId) {
   };
   const module = await loadGameModule(replay.game);
   // The replay never acts: the renderer's clicks go nowhere, and its views carry no legal moves.
-  const ctx = { t, act: () => {}, seatName, seat: () => viewer, table: () => null, command: () => {}, readOnly: true };
+  // `better()`: the better move the analysis found for the move shown, which the renderer draws.
+  const ctx = { t, act: () => {}, seatName, seat: () => viewer, table: () => null, command: () => {}, readOnly: true,
+    better: () => analysis.betterAt(index) };
+  const moveWords = (action) => module.moveWords?.(action, ctx) ?? action;
+  const analysis = createAnalysis({ recordId, reader: viewer, moves: last, seatName, moveWords,
+    go: (step) => {
+      pause();
+      go(step);
+    },
+    changed: () => {
+      renderer.redraw?.();
+      markVerdicts();
+    } });
   const renderer = module.createRenderer(ctx);
 
   const heading = h("h1", { class: "replay-title" });
@@ -144,7 +161,7 @@ export async function replayPage(root, connection, recordId) {
       onclick: () => {
         pause();
         go(step);
-      } }, h("span", { class: "move-no" }, `${step}.`), " ", h("span", { class: "move-words" }));
+      } }, h("span", { class: "move-no" }, `${step}.`), " ", h("span", { class: "move-words" }), h("span", { class: "move-verdict" }));
     moveButtons[step] = entry;
     moveList.append(h("li", {}, entry));
   }
@@ -155,7 +172,9 @@ export async function replayPage(root, connection, recordId) {
     h("section", { class: "replay-seats", "aria-labelledby": "replay-players-title" }, playersTitle, players),
     controls, mover, result,
     h("div", { class: "replay-body" },
-      h("div", { class: "game-area" }, renderer.element),
+      // the position scrolls inside itself when it is taller than the room left: the keyboard may scroll it
+      h("div", { class: "replay-main" }, h("div", { class: "game-area", tabindex: 0, role: "region", "aria-label": t("replay.position") },
+        renderer.element), analysis.element),
       h("nav", { class: "replay-move-list", "aria-labelledby": "replay-moves-title" }, movesTitle, moveList)),
     keys));
 
@@ -202,6 +221,17 @@ export async function replayPage(root, connection, recordId) {
       }
     }, { root: moveList });
     for (let step = 1; step <= last; step += 1) if (!pages.has(step)) unseen.observe(moveButtons[step].parentElement);
+  }
+
+  /** Each judged move's verdict beside its words in the list (a symbol and a word, not a colour). */
+  function markVerdicts() {
+    for (let step = 1; step <= last; step += 1) {
+      const decision = analysis.decisionAt(step);
+      const slot = moveButtons[step].querySelector(".move-verdict");
+      clear(slot);
+      moveButtons[step].classList.toggle("judged", Boolean(decision));
+      if (decision) slot.append(" ", ...analysis.verdicts(decision).map(analysis.verdictChip));
+    }
   }
 
   /** Mark the move shown and keep it in sight inside the list (the page itself does not scroll). */
@@ -268,6 +298,7 @@ export async function replayPage(root, connection, recordId) {
     drawText();
     fillMoves();
     markMove();
+    analysis.show(index);
     const ahead = pages.startOf(index) + pages.size;
     if (ahead <= last && ahead - index <= PREFETCH) pages.load(ahead).then(() => fillMoves(), () => {}); // fetched again when needed
   }
@@ -335,7 +366,10 @@ export async function replayPage(root, connection, recordId) {
     controls.setAttribute("aria-label", t("replay.controls"));
     drawText();
     fillMoves(true);
+    analysis.redraw();
+    markVerdicts();
   });
   draw();
   watchUnfetched();
+  analysis.load(params.get("analyse") === "1");
 }

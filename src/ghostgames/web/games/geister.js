@@ -220,6 +220,10 @@ export function createRenderer(ctx) {
     const lastFrom = last ? last.split(" ")[0] : null;
     const lastTo = last ? stepFrom(lastFrom, last.split(" ")[1]) : null;
     const myStart = new Set(setup ? view.start_squares[seat] : []);
+    // the better move an analysis found for the move shown (a replay's ctx.better): its squares marked
+    const better = readOnly ? ctx.better?.() : null;
+    const [betterFrom, betterDir] = better && !better.startsWith("setup") ? better.split(" ") : [null, null];
+    const betterTo = betterFrom ? stepFrom(betterFrom, betterDir) : null;
     const exitOwner = {};
     view.exits.forEach((list, owner) => list.forEach((sq) => (exitOwner[sq] = owner)));
 
@@ -312,6 +316,15 @@ export function createRenderer(ctx) {
           });
         }
         if (!setup && (name === lastFrom || name === lastTo)) cell.classList.add("last-move");
+        if (name === betterFrom) {
+          cell.classList.add("better-from");
+          cell.append(h("span", { class: "better-arrow", "aria-hidden": "true" }, arrowFor(betterDir, bottom, !betterTo)));
+          labels.push(t(betterTo ? "analysis.better_from" : "analysis.better_escape"));
+        }
+        if (name === betterTo) {
+          cell.classList.add("better-to");
+          labels.push(t("analysis.better_to"));
+        }
         cell.setAttribute("aria-label", labels.join(", "));
         grid.append(cell);
       }
@@ -386,6 +399,20 @@ export function createRenderer(ctx) {
     /** Command words for chat completion. */
     commands: ["setup", "move"],
   };
+}
+
+/** The arrow of a better move as the reader sees the board (seat 1 sees it turned round); ⇧ leaves it. */
+function arrowFor(dir, bottom, leaves) {
+  const seen = bottom === 0 ? dir : { n: "s", s: "n", e: "w", w: "e" }[dir];
+  return (leaves ? { n: "⇧", s: "⇩", e: "⇨", w: "⇦" } : { n: "↑", s: "↓", e: "→", w: "←" })[seen];
+}
+
+/** A move in a few words, for the analysis ("b2 → b3", "b2 → exit"). */
+export function moveWords(action, ctx) {
+  const [from, dir] = action.split(" ");
+  if (from === "setup") return ctx.t("geister.setup_short", { squares: action.split(" ").slice(1).join(" ") });
+  const to = stepFrom(from, dir);
+  return to ? ctx.t("geister.move_short", { from, to }) : ctx.t("geister.escape_short", { from });
 }
 
 /** Words for a game event in the log (the server's public event data). */

@@ -219,12 +219,19 @@ export function createRenderer(ctx) {
     const pickedList = pickedCards(hand);
     const play = matchingPlay(pickedList);
     const handRow = h("div", { class: "hand", role: "group", "aria-label": t("ghooost.your_hand"), dataset: { animOrigin: "hand" } });
+    const betterPlay = readOnly ? ctx.better?.() : null;
+    const betterLeft = new Map(); // card -> how many of it the better play holds, still to outline
+    if (betterPlay?.startsWith("play ")) for (const card of betterPlay.slice(5).split(" ")) betterLeft.set(card, (betterLeft.get(card) ?? 0) + 1);
     hand.forEach((card, index) => {
       const playableAlone = [...legal].some((text) => text.startsWith("play ") && text.slice(5).split(" ").includes(card));
       // On my turn the cards that are in no legal play are dimmed, as The Last does (issue 32 point 22).
       const label = card === "K" ? t("ghooost.kitty") : card === "X" ? t("ghooost.copy") : t("ghooost.card", { value: card });
       if (readOnly) {
-        handRow.append(h("div", { class: "card", role: "img", dataset: { card }, "aria-label": label }, cardSvg(card, t)));
+        // the cards an analysis found better to play for the move shown (a replay's ctx.better) are outlined
+        const better = (betterLeft.get(card) ?? 0) > 0;
+        if (better) betterLeft.set(card, betterLeft.get(card) - 1);
+        handRow.append(h("div", { class: `card ${better ? "better" : ""}`, role: "img", dataset: { card },
+          "aria-label": better ? `${label}, ${t("analysis.better_card")}` : label }, cardSvg(card, t)));
         return;
       }
       const el = h("button", {
@@ -338,6 +345,14 @@ const EFFECTS = [
 
 function effectWords(effect, t) {
   return EFFECTS.filter(([bit]) => (effect || 0) & bit).map(([, key]) => t(key)).join(", ");
+}
+
+/** A move in a few words, for the analysis ("Play 8 8", "Take the cemetery"). */
+export function moveWords(action, ctx) {
+  const { t } = ctx;
+  if (!action.startsWith("play ")) return t(`ghooost.${action}`);
+  const cards = action.slice(5).split(" ").map((card) => (card === "K" ? t("ghooost.kitty") : card === "X" ? t("ghooost.copy") : card));
+  return t("ghooost.play_cards", { cards: cards.join(" ") });
 }
 
 export function describeEvent(event, ctx) {

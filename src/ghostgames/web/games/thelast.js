@@ -153,6 +153,7 @@ export function createRenderer(ctx) {
       }));
 
     const handRow = h("div", { class: "hand", role: "group", "aria-label": t("thelast.your_hand") });
+    const betterCard = readOnly ? ctx.better?.()?.split(" ")[1] ?? null : null;
     for (const card of hand) {
       const playText = `play ${card}`;
       const swapText = `swap ${card}`;
@@ -160,7 +161,10 @@ export function createRenderer(ctx) {
       const swappable = deciding && legal.has(swapText);
       const label = `${cardWord(card, t)}${playable ? `, ${t("thelast.playable")}` : ""}${swappable ? `, ${t("thelast.swap_this")}` : ""}`;
       if (readOnly) {
-        handRow.append(h("div", { class: "card", role: "img", dataset: { card, anim: `card:${card}` }, "aria-label": label }, cardSvg(card)));
+        // the card an analysis found better for the move shown (a replay's ctx.better) is outlined
+        const better = betterCard === card;
+        handRow.append(h("div", { class: `card ${better ? "better" : ""}`, role: "img", dataset: { card, anim: `card:${card}` },
+          "aria-label": better ? `${label}, ${t("analysis.better_card")}` : label }, cardSvg(card)));
         continue;
       }
       const el = h("button", {
@@ -238,6 +242,13 @@ export function createRenderer(ctx) {
     },
     commands: ["play", "keep", "swap"],
   };
+}
+
+/** A move in a few words, for the analysis ("play red 5", "keep it face down"). */
+export function moveWords(action, ctx) {
+  const [verb, card] = action.split(" ");
+  if (verb === "keep") return ctx.t("thelast.keep");
+  return ctx.t(verb === "swap" ? "thelast.swap_short" : "thelast.play_short", { card: cardWord(card, ctx.t) });
 }
 
 export function describeEvent(event, ctx) {

@@ -1,5 +1,8 @@
 // The end of the game in words, over the board: who won, why, each seat's rank and score, the rating
 // changes of a rated game and what the game made public at its end. It can be closed to look at the board.
+// "Analyse this game" opens the replay with its analysis (replay.js, analysis.js): from the reader's own
+// seat when they played one (the server says which, from the token), else as a spectator. The panel only
+// shows once the game is over, so a running game is never analysed.
 
 import { clear, h } from "../dom.js";
 import { t } from "../i18n.js";
@@ -21,6 +24,19 @@ export function createEndPanel(state, words, finalRecord) {
         t("end.rating_change", { before: shownRating(change.before), after: shownRating(change.after) })) : "");
   }
 
+  /** The replay of the game just finished, asking for its analysis (the record is stored at the end). */
+  function analyse(button) {
+    button.disabled = true;
+    finalRecord.fetchFinal().then((found) => {
+      const query = new URLSearchParams();
+      if (Number.isInteger(found.seat)) query.set("seat", String(found.seat));
+      query.set("analyse", "1");
+      location.assign(`/replay/${encodeURIComponent(found.record)}?${query}`);
+    }, () => {
+      button.disabled = false;
+    });
+  }
+
   function draw() {
     const info = state.table();
     const outcome = info?.status === "finished" || state.closed() ? info.result?.outcome : null;
@@ -40,6 +56,7 @@ export function createEndPanel(state, words, finalRecord) {
       h("ol", { class: "end-ranking" }, words.ranked(outcome).map((r) => rankLine(info, r, names, changes))),
       state.renderer?.endDetails?.() ?? null,
       h("div", { class: "end-buttons" },
+        h("button", { type: "button", class: "end-analyse primary", onclick: (event) => analyse(event.currentTarget) }, t("analysis.start")),
         state.closed() ? null : h("button", { class: "end-close", onclick: () => {
           closedAt = info.version;
           draw();
