@@ -29,6 +29,7 @@ from ghostgames.storage.analysis_jobs import Job
 log = logging.getLogger(__name__)
 STALE_AFTER = 120.0  # seconds without a heartbeat before a running job counts as abandoned
 POLL = 1.0  # seconds between looks at an empty queue
+UNREACHABLE_WAIT = 5.0  # seconds before trying again when the database could not be reached
 CHILD_NICE = 10  # the workers `serve` starts yield the CPU to the web process and its bots
 STOP_WAIT = 10.0  # seconds a stopping server waits for its analysis workers to give their jobs back
 
@@ -38,7 +39,9 @@ class Stopping(Exception):
 
 
 class LostClaim(Exception):
-    """Another worker took the job over (this one was presumed dead): drop it without writing."""
+    """Another worker took the job over (this one was presumed dead), or the database could not be reached
+    to say how far it is: drop it without writing; when the claim is still ours it goes stale and is
+    taken again."""
 
 
 class AnalysisWorker:
@@ -54,13 +57,18 @@ class AnalysisWorker:
         """Run jobs until asked to stop (or, `once`, until the queue is empty); the number finished."""
         finished = 0
         while not self.stop.is_set():
-            job = self.repo.claim_analysis(self.name, self.stale_after, self.max_budget)
-            if job is None:
-                if once:
-                    break
-                self.stop.wait(poll)
+            try:
+                job = self.repo.claim_analysis(self.name, self.stale_after, self.max_budget)
+                if job is not None:
+                    finished += self.run_job(job)
+                    continue
+            except Exception:  # the database is away (a restart, the network): look again later
+                log.exception("the analysis queue could not be read or written")
+                self.stop.wait(UNREACHABLE_WAIT)
                 continue
-            finished += self.run_job(job)
+            if once:
+                break
+            self.stop.wait(poll)
         return finished
 
     def run_job(self, job: Job) -> bool:
@@ -74,8 +82,12 @@ class AnalysisWorker:
         def report(done: int, total: int) -> None:
             if self.stop.is_set():
                 raise Stopping
-            if not self.repo.analysis_progress(job.id, self.name, done, total):
-                raise LostClaim
+            try:
+                written = self.repo.analysis_progress(job.id, self.name, done, total)
+            except Exception as err:
+                raise LostClaim(f"progress not written: {err}") from err
+            if not written:
+                raise LostClaim("taken over by another worker")
 
         try:
             analysis = analyse(stored.record, job.seat, job.budget, progress=report)
@@ -83,8 +95,8 @@ class AnalysisWorker:
             self.repo.release_analysis(job.id, self.name)
             log.info("gave analysis job %d back to the queue", job.id)
             return False
-        except LostClaim:
-            log.warning("analysis job %d was taken over by another worker", job.id)
+        except LostClaim as lost:
+            log.warning("analysis job %d dropped: %s", job.id, lost)
             return False
         except Exception as err:  # a bad record, a bug: the job fails with the reason, the worker goes on
             log.exception("analysis job %d failed", job.id)
