@@ -61,7 +61,8 @@ def register(app: typer.Typer) -> None:
         from ghostgames.server.bots import end_with_parent
         from ghostgames.storage import DEFAULT_URL, Repository
 
-        logging.basicConfig(level=logging.INFO, format="analyse-worker %(levelname)s %(message)s")
+        logging.basicConfig(level=logging.WARNING, format="analyse-worker %(levelname)s %(message)s")
+        logging.getLogger("ghostgames").setLevel(logging.INFO)  # each job's line; not the migrations' chatter
         if nice:
             os.nice(nice)
         repo = Repository(db or os.environ.get("GHOSTGAMES_DB") or DEFAULT_URL)
