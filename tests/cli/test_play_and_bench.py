@@ -68,6 +68,19 @@ def test_bench_engine_measures_python_and_fast_side_by_side_with_a_ratio(tmp_pat
     assert all(r["games"] > 0 and r["options"] == {"exit": "escape", "max_plies": 300} for r in data)
 
 
+def test_bench_engine_measures_the_last_python_and_fast_side_by_side(tmp_path: Path) -> None:
+    out = tmp_path / "thelast.json"
+    result = run(["bench", "engine", "--game", "thelast", "--players", "4", "--engine", "python", "--engine",
+                  "fast", "--seconds", "1", "--json", str(out)], timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "x python" in result.stdout
+    data = json.loads(out.read_text())
+    assert [(r["game"], r["engine"], r["players"]) for r in data] == [("thelast", "python", 4), ("thelast", "fast", 4)]
+    # Both count the same actions: a round of 4 players is 9 tricks of 4 cards and 8 keep-or-swap decisions
+    # (the last trick's winner has no card left to swap).
+    assert all(r["games"] > 0 and r["mean_actions_per_game"] == 44 for r in data)
+
+
 def test_bench_engine_steps_a_batch_and_refuses_what_cannot_be_measured(tmp_path: Path) -> None:
     out = tmp_path / "batch.json"
     result = run(["bench", "engine", "--engine", "fast", "--batch", "64", "--threads", "1", "--seconds", "1",
@@ -75,7 +88,7 @@ def test_bench_engine_steps_a_batch_and_refuses_what_cannot_be_measured(tmp_path
     assert result.returncode == 0, result.stderr
     [row] = json.loads(out.read_text())
     assert row["batch"] == 64 and row["threads"] == 1 and row["actions"] % 64 == 0
-    refused = run(["bench", "engine", "--game", "thelast", "--engine", "fast", "--seconds", "0.1"])
-    assert refused.returncode == 2 and "plays geister only" in refused.stdout + refused.stderr
+    refused = run(["bench", "engine", "--game", "thelast", "--engine", "fast", "--batch", "8", "--seconds", "0.1"])
+    assert refused.returncode == 2 and "one game at a time" in refused.stdout + refused.stderr
     refused = run(["bench", "engine", "--engine", "python", "--batch", "8", "--seconds", "0.1"])
     assert refused.returncode == 2 and "--engine fast" in refused.stdout + refused.stderr
