@@ -143,7 +143,7 @@ def test_the_spectators_analysis_asked_by_one_is_read_by_another_at_once(
     assert status == 200 and other == done
 
 
-def test_asks_are_limited_per_address_and_the_servers_worker_ends_with_it(tmp_path: Path) -> None:
+def test_asks_are_limited_per_address_and_the_servers_worker_is_niced_and_ends_with_it(tmp_path: Path) -> None:
     server = ServerProcess(tmp_path, env={**WITH_WORKER, "GHOSTGAMES_ANALYSES_PER_ADDRESS": "3"}).start()
     try:
         record, outcome = random_record("geister", 2, 8)
@@ -160,6 +160,8 @@ def test_asks_are_limited_per_address_and_the_servers_worker_ends_with_it(tmp_pa
         assert job is not None and job.worker is not None
         pid = int(job.worker.rsplit(":", 2)[1])  # host:pid:tag
         assert os.path.exists(f"/proc/{pid}")
+        # it runs at a lower priority than the server (which has ours)
+        assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 10)
     finally:
         server.stop()
     deadline = time.monotonic() + 20

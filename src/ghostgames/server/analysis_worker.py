@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -119,7 +120,9 @@ def start_children(db_url: str, count: int, stale_after: float) -> list[subproce
     """`count` analysis worker processes on `db_url`, niced, that end with this process. The URL goes by
     the environment: a command line (and the password in it) is visible to every local user."""
     command = [sys.executable, "-m", "ghostgames", "analyse-worker", "--stale", str(stale_after),
-               "--nice", str(CHILD_NICE), "--parent", str(os.getpid())]
+               "--parent", str(os.getpid())]
+    nice = shutil.which("nice")  # niced from the start, so that even its imports yield to the server's work
+    command = [nice, "-n", str(CHILD_NICE), *command] if nice else [*command, "--nice", str(CHILD_NICE)]
     env = {**os.environ, "GHOSTGAMES_DB": db_url}
     return [subprocess.Popen(command, env=env) for _ in range(max(0, count))]
 
