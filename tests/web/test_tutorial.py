@@ -2,7 +2,7 @@
 played through with a correct action, after one wrong try whose explanation shows (the rule's words for a
 refusal, the lesson's hint for a legal miss), at 1280x800 and 390x844; the page fits the phone's screen
 and axe-core finds nothing; "Show me", the keyboard, the progress kept across a reload and in an
-account, the ways in (the lobby tile, the table's help) and the end's "Play a real game against an easy
+account, the ways in (the lobby tile, the table's head, the rules pages) and the end's "Play a real game against an easy
 bot". Screenshots of each game's first and last lesson go to tests/web/screenshots/tutorial-<game>-first.png
 and -last.png (gitignored) for a reviewer."""
 
@@ -213,6 +213,11 @@ def test_the_ways_in_and_the_real_game_at_the_end(server: ServerProcess, browser
     page.goto(server.http_url + "/")
     for game in ("geister", "ghooost", "thelast"):
         expect(page.locator(f".game-tile[data-game={game}] a.learn-link")).to_have_attribute("href", f"/learn/{game}")
+    for game in ("geister", "ghooost", "thelast"):  # each rules page, in every language, links its tutorial
+        for lang in ("en", "fr", "de", "ko", "uk"):
+            page.goto(f"{server.http_url}/help/{lang}/{game}.html")
+            expect(page.locator(f".help-learn a[href='/learn/{game}']")).to_have_count(1)
+    page.goto(server.http_url + "/")
     page.click(".game-tile[data-game=geister] a.learn-link")
     expect(page.locator(".lesson-title")).to_have_text(EN["tutorial.geister.moving.title"])
     last = [lesson for lesson in LESSONS if lesson.game == "geister"][-1]

@@ -64,8 +64,8 @@ async def _allowed(request: Request, record_id: str, reader_text: str, authoriza
     if reader == SPECTATOR:
         if stored.record.game not in SPECTATOR_GAMES:
             raise TableError("no_spectator_analysis", f"a spectator's analysis of {stored.record.game} is not "
-                             "available yet (its legal moves show a hand); the players may each analyse their "
-                             "own seat", game=stored.record.game, games=sorted(SPECTATOR_GAMES))
+                             "available; the players may each analyse their own seat", game=stored.record.game,
+                             games=sorted(SPECTATOR_GAMES))
     else:
         identity = await _identity(request, authorization)
         await check_own_seat(request, stored, int(reader), identity, "ask for the spectator's analysis instead")

@@ -60,6 +60,17 @@ export async function tutorialPage(root, connection, game, firstLesson) {
   const ctx = { t, act: (text) => attempt(text), seatName, seat: () => lesson?.seat ?? null, table: () => null,
     command: () => {} };
   const renderer = module.createRenderer(ctx);
+  // A game that draws its own seat panels (SEAT_PANELS) gets them styled as the table's plates, each time
+  // it draws them anew (as table_page/seats.js does at a table).
+  const platePanels = () => {
+    for (const panel of module.SEAT_PANELS ? renderer.element.querySelectorAll(module.SEAT_PANELS) : []) {
+      const seat = Number(panel.dataset.seat ?? panel.dataset.who);
+      if (!Number.isInteger(seat) || panel.classList.contains("plate")) continue; // The Last's ghost has no seat
+      panel.classList.add("seat", "plate", seat === lesson?.seat ? "kind-human" : "kind-bot");
+      panel.classList.toggle("me", seat === lesson?.seat);
+    }
+  };
+  new MutationObserver(platePanels).observe(renderer.element, { childList: true, subtree: true });
 
   const heading = h("h1", { class: "tutorial-title" });
   const counter = h("p", { class: "tutorial-count" });
