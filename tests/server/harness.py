@@ -47,6 +47,11 @@ FAST_ENV = {
     "GHOSTGAMES_LOGINS_PER_ADDRESS": "100000",
     "GHOSTGAMES_CONNECTIONS_PER_ADDRESS": "100000",
     "GHOSTGAMES_CLOCK_MIN": "1",  # clocks of a second or two, so timeouts are seen quickly
+    # No analysis worker beside each test server (a process each); the analysis tests start theirs, with a
+    # small budget (GHOSTGAMES_ANALYSIS_BUDGET) so a game is analysed in seconds.
+    "GHOSTGAMES_ANALYSIS_WORKERS": "0",
+    "GHOSTGAMES_ANALYSES_PER_ADDRESS": "100000",
+    "GHOSTGAMES_ANALYSIS_READS_PER_ADDRESS": "100000",
 }
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -43,6 +43,7 @@ from ghostgames.rules.record import GameRecord
 SPECTATOR_GAMES = frozenset({"geister", "ghooost", "thelast"})
 DEFAULT_BUDGET = 2000  # search iterations per decision
 TOP_MOVES = 3
+Progress = Callable[[int, int], None]  # (decisions judged so far, decisions to judge), after each one
 
 
 class PublicKnowledge(SeatKnowledge):
@@ -119,27 +120,44 @@ class Analysis:
         }
 
 
-def analyse(record: GameRecord, seat: int | None, budget: int = DEFAULT_BUDGET, kind: str = "expert") -> Analysis:
+def analyse(record: GameRecord, seat: int | None, budget: int = DEFAULT_BUDGET, kind: str = "expert",
+            progress: Progress | None = None) -> Analysis:
     """`seat`'s decisions in `record` (counted from 0; None: a spectator's analysis of every seat), each
     searched for `budget` iterations with the game's `kind` of search policy (bots/search_bots.py; a
-    spectator's search uses the plain one, since the expert's belief reads a seat's own view)."""
-    return analyse_actions(record.new_state(), record.actions, seat, budget, kind)
+    spectator's search uses the plain one, since the expert's belief reads a seat's own view).
+    `progress`, when given, is told (judged, to judge) before the first decision and after each one."""
+    return analyse_actions(record.new_state(), record.actions, seat, budget, kind, progress)
 
 
 def analyse_actions(start: State[Any], actions: Sequence[tuple[int, str]], seat: int | None,
-                    budget: int = DEFAULT_BUDGET, kind: str = "expert") -> Analysis:
+                    budget: int = DEFAULT_BUDGET, kind: str = "expert", progress: Progress | None = None
+                    ) -> Analysis:
     """As `analyse`, from a starting state and the actions played from it (`start` is not changed)."""
     if seat is None and start.game.name not in SPECTATOR_GAMES:
         raise ValueError(f"a spectator's analysis is not available for {start.game.name} yet")
     if seat is not None and not 0 <= seat < start.players:
         raise ValueError(f"seat {seat + 1} is not at this {start.players}-player game")
+    total = _count_judged(start, actions, seat) if progress is not None else 0
+    if progress is not None:
+        progress(0, total)
     state = start.clone()
     decisions = []
     for ply, (actor, text) in enumerate(actions):
         if judged(state, actor, text, seat):
             decisions.append(judge_decision(state, actor, text, ply, budget, kind, spectator=seat is None))
+            if progress is not None:
+                progress(len(decisions), total)
         state.apply(actor, text)
     return Analysis(start.game.name, seat, budget, tuple(decisions))
+
+
+def _count_judged(start: State[Any], actions: Sequence[tuple[int, str]], seat: int | None) -> int:
+    """How many decisions `analyse_actions` will judge: a replay without searching, for progress."""
+    state, count = start.clone(), 0
+    for actor, text in actions:
+        count += judged(state, actor, text, seat)
+        state.apply(actor, text)
+    return count
 
 
 def judged(state: State[Any], actor: int, played: str, reader: int | None) -> bool:

@@ -27,6 +27,7 @@ SERVER_ENV = {
     "GHOSTGAMES_GRACE": "120",
     "GHOSTGAMES_BOT_WORKERS": "1",
     "GHOSTGAMES_SECRET": "bench-secret",
+    "GHOSTGAMES_ANALYSIS_WORKERS": "0",  # no analysis worker in the process tree whose CPU and memory are measured
 }
 
 

@@ -18,6 +18,9 @@ def register(app: typer.Typer) -> None:
         bot_delay: float | None = typer.Option(None, help="seconds a bot waits before moving (default 0.4)"),
         redis: str | None = typer.Option(None, help="Redis URL (redis://host:6379/0): run several workers on one "
                                                     "PostgreSQL database; env GHOSTGAMES_REDIS"),
+        analysis_workers: int | None = typer.Option(None, min=0, help="analysis worker processes to start beside "
+                                                    "the server (default 1; 0: run `ghostgames analyse-worker` "
+                                                    "yourself; env GHOSTGAMES_ANALYSIS_WORKERS)"),
         log_level: str = typer.Option("info", help="uvicorn log level"),
         plugin_bots: bool = typer.Option(False, "--plugin-bots", help="offer installed plug-in bots at /bot add "
                                          "(they run their package's code; env GHOSTGAMES_PLUGIN_BOTS=1)"),
@@ -35,7 +38,8 @@ def register(app: typer.Typer) -> None:
         from ghostgames.server import ServerConfig, create_app
         from ghostgames.server.logs import uvicorn_log_config
 
-        config = ServerConfig.from_env(db_url=db, grace_seconds=grace, bot_delay=bot_delay, redis_url=redis)
+        config = ServerConfig.from_env(db_url=db, grace_seconds=grace, bot_delay=bot_delay, redis_url=redis,
+                                       analysis_workers=analysis_workers)
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
         typer.echo(f"ghostgames table server: http://{shown}:{port}/  (API docs: http://{shown}:{port}/api/docs)")
         typer.echo(f"database: {config.db_url}")

@@ -29,6 +29,7 @@ STATUS = {
     "no_such_record": 404, "not_seated": 403, "create_limited": 429, "too_many_tables": 409,
     "too_many_tries": 429, "names_limited": 429, "name_confusable": 409, "already_playing": 409,
     "no_such_player": 404, "not_yours": 403, "replays_limited": 429, "no_such_step": 404,
+    "no_such_reader": 404, "no_spectator_analysis": 409, "analyses_limited": 429, "analysis_busy": 503,
 }
 
 

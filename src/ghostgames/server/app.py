@@ -12,6 +12,9 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from ghostgames.server.analysis_api import AnalysisLimits
+from ghostgames.server.analysis_api import router as analysis_router
+from ghostgames.server.analysis_worker import start_children, stop_children
 from ghostgames.server.api import router
 from ghostgames.server.body_limit import BodyLimit
 from ghostgames.server.bots import BotRunner
@@ -67,15 +70,19 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
         app.state.sign_ins = sign_ins(config.logins_per_address)
         app.state.open_connections = OpenConnections(config.connections_per_address)
         app.state.replays = Replays(config.replays_per_address, int(config.replay_cache_mb * 1024 * 1024))
+        app.state.analysis_limits = AnalysisLimits(config)
         app.state.hub = hub
         app.state.sessions = OpenSessions()
         await hub.fanout.subscribe(SESSIONS_TOPIC, app.state.sessions.on_fanout)
         await bots.warm_up()  # the first bot move must not wait for a process to start and import
         await hub.start()
+        # started from this (the main) thread: on Linux a child is told when the thread that started it ends
+        analysers = start_children(repo.url, config.analysis_workers, config.analysis_stale)
         settle_after_start()  # the full garbage collections were the 2,000-table tail (server/heap.py)
         try:
             yield
         finally:
+            await asyncio.to_thread(stop_children, analysers)
             await hub.stop()
             await hub.fanout.close()
             bots.close()
@@ -90,6 +97,7 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
     app.include_router(players_router)
     app.include_router(quick_router)
     app.include_router(tutorial_router)
+    app.include_router(analysis_router)
     app.add_api_websocket_route("/ws", websocket_endpoint)
 
     async def client_page() -> Response:

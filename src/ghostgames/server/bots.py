@@ -17,7 +17,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -29,29 +29,30 @@ WARM_TIMEOUT = 120.0  # seconds the workers may take to start and import (a load
 WARM_PAUSE = 0.05  # between rounds of warm-up tasks while a worker is still importing
 
 
-def _end_with_parent(parent: int) -> None:
-    """Runs in each worker: die when the server process dies."""
+def end_with_parent(parent: int, sig: int = signal.SIGKILL, gone: Callable[[], None] = lambda: os._exit(0)) -> None:
+    """Runs in a child process: when the server process `parent` dies, the kernel sends `sig` (Linux), or a
+    watcher thread notices and calls `gone` (elsewhere)."""
     if sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL("libc.so.6", use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+            libc.prctl(PR_SET_PDEATHSIG, sig)
         except OSError:
             pass
     if os.getppid() != parent:
-        os._exit(0)
+        gone()
+        return
 
     def watch() -> None:
-        while True:
+        while os.getppid() == parent:
             time.sleep(1.0)
-            if os.getppid() != parent:
-                os._exit(0)
+        gone()
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _start_worker(parent: int) -> None:
     """Runs once in each worker as it starts: tie its life to the server's, load every game and bot."""
-    _end_with_parent(parent)
+    end_with_parent(parent)
     import ghostgames.bots
     import ghostgames.games
     from ghostgames.bots.geister import fast_search

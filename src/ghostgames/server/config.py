@@ -54,6 +54,17 @@ class ServerConfig:
     # The clock of a table whose creator chose none (quick play too); None: each game's own default
     # (tables/settings.py DEFAULT_CLOCKS). Tests set a short one to see a stalling player time out.
     default_clock: str | None = None
+    # Post-game analyses (server/analysis_api.py, docs/analysis.md): search iterations per decision (1000:
+    # a typical Geister seat in about 10 s of one core), analysis worker processes `serve` starts beside
+    # itself (0: run `ghostgames analyse-worker` elsewhere), seconds without progress before another worker
+    # takes a job over, jobs waiting at most, and per address new asks (burst, refilled per hour) and
+    # status reads (burst, refilled per minute).
+    analysis_budget: int = 1000
+    analysis_workers: int = 1
+    analysis_stale: float = 120.0
+    analysis_queue: int = 200
+    analyses_per_address: float = 30.0
+    analysis_reads_per_address: float = 120.0
     web_dir: Path = field(default=WEB_DIR)
 
     @classmethod
@@ -83,6 +94,12 @@ class ServerConfig:
             clock_min=_env_float("GHOSTGAMES_CLOCK_MIN", 5.0),
             idle_claim=_env_float("GHOSTGAMES_IDLE_CLAIM", 300.0),
             default_clock=os.environ.get("GHOSTGAMES_DEFAULT_CLOCK") or None,
+            analysis_budget=int(_env_float("GHOSTGAMES_ANALYSIS_BUDGET", 1000)),
+            analysis_workers=int(_env_float("GHOSTGAMES_ANALYSIS_WORKERS", 1)),
+            analysis_stale=_env_float("GHOSTGAMES_ANALYSIS_STALE", 120.0),
+            analysis_queue=int(_env_float("GHOSTGAMES_ANALYSIS_QUEUE", 200)),
+            analyses_per_address=_env_float("GHOSTGAMES_ANALYSES_PER_ADDRESS", 30.0),
+            analysis_reads_per_address=_env_float("GHOSTGAMES_ANALYSIS_READS_PER_ADDRESS", 120.0),
             web_dir=Path(os.environ.get("GHOSTGAMES_WEB") or WEB_DIR),
         )
         return replace(config, **{k: v for k, v in overrides.items() if v is not None})

@@ -23,7 +23,8 @@ from ghostgames.server.api import (
     replay_page,
     replays,
 )
-from ghostgames.storage import final_position
+from ghostgames.server.auth import Identity
+from ghostgames.storage import StoredRecord, final_position
 from ghostgames.storage.ratings import BOT_PREFIX, person_key
 from ghostgames.storage.replay import PAGE_STEPS
 from ghostgames.tables import TableError
@@ -119,17 +120,24 @@ async def my_seat_replay(record_id: str, request: Request, seat: int = Path(ge=0
         stored = await asyncio.to_thread(hub.repo.get_record, number)
         if stored is None:
             raise TableError("no_such_record", f"there is no record {number}", record=number)
-        keys = stored.seat_keys or []
-        if not 0 <= seat < len(keys) or keys[seat] != person_key(identity.name):
-            raise TableError("not_seated", f"you did not sit in seat {seat} of game {number}; "
-                             "watch its spectator replay instead", record=number, seat=seat)
-        user = await asyncio.to_thread(hub.repo.get_user, identity.name)
-        if user is None or stored.created_at < user.created_at:
-            raise TableError("not_seated", "that game was played by an earlier holder of your name",
-                             record=number, seat=seat)
+        await check_own_seat(request, stored, seat, identity, "watch its spectator replay instead")
     except TableError as err:
         return error_response(err)
     return await replay_page(request, stored, seat, start, count)
+
+
+async def check_own_seat(request: Request, stored: StoredRecord, seat: int, identity: Identity, instead: str) -> None:
+    """Raise `not_seated` unless `identity` is the person who sat in `seat` of the stored game: the seat's
+    player key is theirs, and their name was not claimed again since the game (by someone else, maybe).
+    `instead` tells what they may read instead."""
+    keys = stored.seat_keys or []
+    if not 0 <= seat < len(keys) or keys[seat] != person_key(identity.name):
+        raise TableError("not_seated", f"you did not sit in seat {seat} of game {stored.id}; {instead}",
+                         record=stored.id, seat=seat)
+    user = await asyncio.to_thread(_hub(request).repo.get_user, identity.name)
+    if user is None or stored.created_at < user.created_at:
+        raise TableError("not_seated", "that game was played by an earlier holder of your name",
+                         record=stored.id, seat=seat)
 
 
 @router.get("/tables/{table_id}/final")

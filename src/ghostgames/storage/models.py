@@ -147,3 +147,28 @@ class QuickQueueRow(Base):
     since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))  # their page last asked
     table_id: Mapped[str | None] = mapped_column(String(40), nullable=True)  # "claim:…" while being seated
+
+
+class AnalysisJobRow(Base):
+    """A post-game analysis someone asked for: one per (record, reader, budget), run by an analysis worker
+    process and kept, so the next reader gets the result at once (storage/analysis_jobs.py)."""
+
+    __tablename__ = "analysis_jobs"
+    __table_args__ = (UniqueConstraint("record_id", "reader", "budget", name="uq_analysis_jobs_key"),
+                      Index("ix_analysis_jobs_status", "status", "id"))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    record_id: Mapped[int] = mapped_column(Integer, ForeignKey("records.id"))
+    reader: Mapped[str] = mapped_column(String(12))  # a seat counted from 0, as text, or "spectator"
+    budget: Mapped[int] = mapped_column(Integer)  # search iterations per decision
+    status: Mapped[str] = mapped_column(String(12))  # queued, running, done, failed
+    done: Mapped[int] = mapped_column(Integer, server_default="0")  # decisions judged so far
+    total: Mapped[int] = mapped_column(Integer, server_default="0")  # decisions to judge (0 until started)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # Analysis.to_json(), when done
+    error: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # {"code", "message"}, when failed
+    worker: Mapped[str | None] = mapped_column(String(64), nullable=True)  # who runs it (or ran it last)
+    attempts: Mapped[int] = mapped_column(Integer, server_default="0")  # claims whose worker did not finish
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # written with each judged decision: a running job whose heartbeat is old lost its worker
+    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ghostgames.rules.record import GameRecord
-from ghostgames.storage import postgres, profiles, quickplay, ratings
+from ghostgames.storage import analysis_jobs, postgres, profiles, quickplay, ratings
 from ghostgames.storage.models import EventRow, RecordRow, SettingRow, TableRow, UserRow
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -538,6 +538,50 @@ class Repository:
     def quick_bot(self, game: str, rating: float, levels: tuple[str, ...]) -> str:
         with self.sessions.begin() as session:
             return quickplay.bot_near(session, game, rating, levels)
+
+    # --- the analysis queue (storage/analysis_jobs.py) -----------------------------------------------
+    def analysis_job(self, record_id: int, reader: str, budget: int) -> analysis_jobs.Job | None:
+        with self.sessions.begin() as session:
+            return analysis_jobs.find(session, record_id, reader, budget)
+
+    def ask_analysis(self, record_id: int, reader: str, budget: int,
+                     max_waiting: int | None = None) -> analysis_jobs.Job | None:
+        """The job for (record, reader, budget), queued when there was none; None when there was none and
+        `max_waiting` jobs are queued already."""
+        found = self.analysis_job(record_id, reader, budget)
+        if found is not None:
+            return found
+        try:
+            with self._writing(), self.sessions.begin() as session:
+                if max_waiting is not None and analysis_jobs.waiting(session) >= max_waiting:
+                    return None
+                return analysis_jobs.add(session, record_id, reader, budget, datetime.now(UTC))
+        except IntegrityError:  # asked for at the same moment elsewhere: that job it is
+            found = self.analysis_job(record_id, reader, budget)
+            assert found is not None
+            return found
+
+    def claim_analysis(self, worker: str, stale_after: float, max_budget: int | None = None,
+                       now: datetime | None = None) -> analysis_jobs.Job | None:
+        """The next job for `worker`, claimed (a running job counts as abandoned when its heartbeat is
+        `stale_after` seconds old); None when there is nothing to do."""
+        now = now or datetime.now(UTC)
+        with self._writing(), self.sessions.begin() as session:
+            return analysis_jobs.claim(session, worker, now, now - timedelta(seconds=stale_after), max_budget)
+
+    def analysis_progress(self, job_id: int, worker: str, done: int, total: int,
+                          now: datetime | None = None) -> bool:
+        with self._writing(), self.sessions.begin() as session:
+            return analysis_jobs.progress(session, job_id, worker, done, total, now or datetime.now(UTC))
+
+    def finish_analysis(self, job_id: int, worker: str, result: dict[str, Any] | None = None,
+                        error: dict[str, Any] | None = None) -> bool:
+        with self._writing(), self.sessions.begin() as session:
+            return analysis_jobs.finish(session, job_id, worker, datetime.now(UTC), result, error)
+
+    def release_analysis(self, job_id: int, worker: str) -> bool:
+        with self._writing(), self.sessions.begin() as session:
+            return analysis_jobs.release(session, job_id, worker)
 
     def list_records(self, game: str | None = None, limit: int = 50, source: str | None = None) -> list[StoredRecord]:
         with self.sessions.begin() as session:
