@@ -68,6 +68,20 @@ def test_bench_engine_measures_python_and_fast_side_by_side_with_a_ratio(tmp_pat
     assert all(r["games"] > 0 and r["options"] == {"exit": "escape", "max_plies": 300} for r in data)
 
 
+def test_bench_engine_measures_ghooosts_python_and_fast_engines_side_by_side(tmp_path: Path) -> None:
+    out = tmp_path / "ghooost.json"
+    result = run(["bench", "engine", "--game", "ghooost", "--players", "3", "--engine", "python", "--engine",
+                  "fast", "--seconds", "1", "--json", str(out)], timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "3 players, median of 1 run(s): python" in result.stdout and "fast" in result.stdout
+    assert "x python" in result.stdout
+    data = json.loads(out.read_text())
+    assert [(r["engine"], r["players"]) for r in data] == [("python", 3), ("fast", 3)]
+    assert all(r["games"] > 0 and r["actions"] > r["games"] and r["options"] == {"match": False} for r in data)
+    refused = run(["bench", "engine", "--game", "ghooost", "--engine", "fast", "--batch", "8", "--seconds", "0.1"])
+    assert refused.returncode == 2 and "one game at a time" in refused.stdout + refused.stderr
+
+
 def test_bench_engine_steps_a_batch_and_refuses_what_cannot_be_measured(tmp_path: Path) -> None:
     out = tmp_path / "batch.json"
     result = run(["bench", "engine", "--engine", "fast", "--batch", "64", "--threads", "1", "--seconds", "1",
@@ -76,6 +90,6 @@ def test_bench_engine_steps_a_batch_and_refuses_what_cannot_be_measured(tmp_path
     [row] = json.loads(out.read_text())
     assert row["batch"] == 64 and row["threads"] == 1 and row["actions"] % 64 == 0
     refused = run(["bench", "engine", "--game", "thelast", "--engine", "fast", "--seconds", "0.1"])
-    assert refused.returncode == 2 and "plays geister only" in refused.stdout + refused.stderr
+    assert refused.returncode == 2 and "plays geister and ghooost" in refused.stdout + refused.stderr
     refused = run(["bench", "engine", "--engine", "python", "--batch", "8", "--seconds", "0.1"])
     assert refused.returncode == 2 and "--engine fast" in refused.stdout + refused.stderr
