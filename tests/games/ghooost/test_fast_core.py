@@ -68,6 +68,10 @@ def assert_same_position(state: GhooostState, row: np.ndarray[Any, Any], since: 
     assert [ACTIONS[int(i)] for i in SCRATCH[:n]] == expected  # the same order too
     assert fast.action_count(row) == n  # and the random pick's count and k-th action list them alike
     assert [fast.nth_action(row, k) for k in range(n)] == SCRATCH[:n].tolist()
+    if n:  # random_action picks the k-th action for a uniform k below the count, as nth_action lists them
+        draw = fast.new_rng(len(state.log) + n)
+        k = fast.random_below(draw.copy(), 0, n)
+        assert fast.random_action(row, draw, 0) == SCRATCH[k]
     mask = np.empty(fast.ACTION_COUNT, dtype=np.int8)
     for seat in range(state.players):
         fast.legal_mask(row, seat, mask)
@@ -263,6 +267,7 @@ def test_fast_core_agrees_with_the_reference_on_thousands_of_positions(players: 
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 def test_fast_core_agrees_with_the_reference_on_over_100000_positions() -> None:
     total: Counter[str] = Counter()
     checked = 0

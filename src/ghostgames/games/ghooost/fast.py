@@ -147,6 +147,10 @@ COMPOSITION = np.array([composition(deck) for deck in DECKS], dtype=np.int32)
 PLAY_CHOICES = np.array([[[sum(1 for n in range(1, held + 1) for m in range(copies + 1) if n + m >= (1 if f else 4))
                            for copies in range(MAX_SAME + 1)] for held in range(MAX_SAME + 1)] for f in (0, 1)],
                         dtype=np.int32)
+# CHOICES_ON[top, copies, value, held]: PLAY_CHOICES for a value on a top value, in one lookup
+CHOICES_ON = np.array([[[[PLAY_CHOICES[FOLLOWS_TABLE[top, value], held, copies] for held in range(MAX_SAME + 1)]
+                         for value in range(KITTY)] for copies in range(MAX_SAME + 1)] for top in range(KITTY)],
+                      dtype=np.int32)
 MANSION_OF = np.array([MANSION_SIZE.get(p, 0) for p in range(SEATS + 1)], dtype=np.int32)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -717,12 +721,13 @@ def random_action(s: Row, rng: Rng, i: int) -> int:
     copies = s[hand + MISS_COPY]
     width = copies + 1
     plays = s[hand + KITTY]
+    table = CHOICES_ON[top, copies]  # [value, held]: one lookup a value
     for value in range(1, KITTY):
-        plays += PLAY_CHOICES[FOLLOWS_TABLE[top, value], s[hand + value], copies]
+        plays += table[value, s[hand + value]]
     take, gamble, turn, done, passing = _others(s, seat, plays)
     k = random_below(rng, i, plays + int(take) + int(gamble) + int(turn) + int(done) + int(passing))
     for value in range(1, KITTY):
-        choices = PLAY_CHOICES[FOLLOWS_TABLE[top, value], s[hand + value], copies]
+        choices = table[value, s[hand + value]]
         if k < choices:
             if FOLLOWS_TABLE[top, value] == 1:  # every count with every number of copies
                 return int((value - 1) * PER_VALUE + (k // width) * 5 + k % width)
