@@ -2,7 +2,8 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-# `make run` installs what the server needs; `make test` adds the test tools, the research extras and torch.
+# `make run` installs what the server needs; `make test` adds the test tools, the research extras, Ray (with RLlib's
+# parts) and torch.
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 
@@ -15,6 +16,7 @@ $(RUN_STAMP): pyproject.toml
 	touch $(RUN_STAMP)
 
 $(DEV_STAMP): $(RUN_STAMP)
+# the dev extra holds research, spiel, ray and rllib: tests/distributed start their own Ray cluster on loopback
 	$(PY) -m pip install --quiet -e '.[dev]'
 # torch pinned here, not in the extra: 2.13.0 is the CPU wheel on this machine's disk; plain torch fetches a CUDA build of GBs
 	$(PY) -m pip install --quiet 'torch==2.13.0'

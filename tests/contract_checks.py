@@ -123,9 +123,11 @@ def check_action_forms_round_trip(game_name: str, players: int, options: Mapping
 def check_information_set_invariance(
     game_name: str, players: int, options: Mapping[str, Any], seed: int, worlds: int = 3
 ) -> None:
-    """A seat's view and legal actions are the same in every world it cannot tell from the real one."""
+    """A seat's view and legal actions are the same in every world it cannot tell from the real one; a
+    spectator's view in every world of the public sampler (seat None), and in those dealt after watching a
+    move (`revealed_by`), the move is legal too."""
     rng = random.Random(seed)
-    for state, _seat, _action in random_positions(game_name, players, options, seed, limit=300):
+    for state, mover, action in random_positions(game_name, players, options, seed, limit=300):
         for seat in range(players):
             view = state.view(seat)
             legal = list(map(str, state.legal_actions(seat)))
@@ -133,3 +135,12 @@ def check_information_set_invariance(
                 world = state.sample_world(seat, rng)
                 assert world.view(seat) == view
                 assert list(map(str, world.legal_actions(seat))) == legal
+        public = state.view(None)
+        revealed = state.revealed_by(mover, action)
+        assert revealed is None or revealed.view(None) == public
+        for _ in range(worlds):
+            assert state.sample_world(None, rng).view(None) == public
+            if revealed is not None:
+                world = revealed.sample_world(None, rng)
+                assert world.view(None) == public
+                assert action in world.legal_actions(mover)

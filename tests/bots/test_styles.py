@@ -1,4 +1,4 @@
-"""The sparring styles `charge` and `defender`: what each does in positions built for it, that they
+"""The sparring styles `charge`, `defender` and `rush`: what each does in positions built for it, that they
 finish games, and that every place that seats bots by name knows them."""
 
 from __future__ import annotations
@@ -94,8 +94,49 @@ def test_defender_never_takes_a_guard_off_its_post_while_another_move_is_safe() 
     assert origins and origins <= {"c3", "d3"}
 
 
+def test_rush_sets_up_good_ghosts_on_both_front_wings_and_not_always_the_same_way() -> None:
+    for seat, wings in ((0, {"b2", "e2"}), (1, {"b5", "e5"})):
+        state = get_game("geister").new(2, ESCAPE, seed=1)
+        setups = {str(get_bot("rush").choose(SeatKnowledge(state, seat), random.Random(seed))) for seed in range(24)}
+        assert all(wings <= set(text.split()[1:]) for text in setups)
+        assert len(setups) > 1
+
+
+def test_rush_steps_its_nearest_good_ghost_towards_a_corner_over_a_square_no_enemy_touches() -> None:
+    ghosts = {
+        "b4": (0, "good"), "e2": (0, "good"), "c2": (0, "bad"), "d2": (0, "bad"),
+        "c6": (1, "good"), "d6": (1, "good"), "e6": (1, "bad"), "c5": (1, "bad"),
+    }  # fmt: skip
+    # b4 is three steps from a6; b4 n (b5) would stand next to the enemy on c5, b4 w (a4) is as near and safe
+    assert {_choice("rush", ghosts, seed) for seed in range(12)} == {"b4 w"}
+
+
+def test_rush_takes_an_enemy_ghost_that_touches_its_runner_but_never_a_possible_fourth_bad_one() -> None:
+    ghosts = {
+        "a4": (0, "good"), "b5": (0, "bad"), "d2": (0, "good"), "e2": (0, "bad"),
+        "a5": (1, "bad"), "e6": (1, "good"), "e5": (1, "good"), "d6": (1, "bad"),
+    }  # fmt: skip
+    # the enemy on a5 touches the runner on a4 and stands on its way: the runner takes it
+    assert {_choice("rush", ghosts, seed) for seed in range(12)} == {"a4 n"}
+    three_bad_taken = {**ghosts, "d6": (1, "good"), "f6": (1, "good")}
+    del three_bad_taken["e6"]
+    three_bad_taken["c6"] = (1, "good")  # four good and one bad left: a5 may be the fourth bad ghost
+    chosen = {_choice("rush", three_bad_taken, seed) for seed in range(12)}
+    assert chosen and not chosen & {"a4 n", "b5 w"}
+
+
+def test_rush_leaves_the_board_when_a_good_ghost_stands_on_an_exit() -> None:
+    ghosts = {
+        "f6": (0, "good"), "c3": (0, "good"), "c2": (0, "bad"), "d2": (0, "bad"),
+        "e5": (1, "good"), "f5": (1, "good"), "e6": (1, "bad"), "d6": (1, "bad"),
+    }  # fmt: skip
+    move = parse_action(_choice("rush", ghosts))
+    assert move.origin == parse_square("f6") and move.target == OFF_BOARD  # type: ignore[union-attr]
+
+
 @pytest.mark.parametrize("exit_rule", ["escape", "reach"])
-@pytest.mark.parametrize("pair", [("charge", "defender"), ("defender", "random"), ("charge", "rules")])
+@pytest.mark.parametrize("pair", [("charge", "defender"), ("defender", "random"), ("charge", "rules"),
+                                  ("rush", "rules"), ("rush", "defender")])
 def test_the_styles_finish_geister_games_with_legal_moves_only(exit_rule: str, pair: tuple[str, str]) -> None:
     for seed in (1, 2, 3):
         state = get_game("geister").new(2, {"exit": exit_rule, "max_plies": 300}, seed=seed)
@@ -109,7 +150,7 @@ def test_the_styles_finish_geister_games_with_legal_moves_only(exit_rule: str, p
         assert state.outcome() is not None
 
 
-@pytest.mark.parametrize("style", ["charge", "defender"])
+@pytest.mark.parametrize("style", ["charge", "defender", "rush"])
 def test_outside_geister_a_style_plays_exactly_like_rules(style: str) -> None:
     state = get_game("thelast").new(3, {}, seed=4)
     rng_seed = 17
@@ -122,7 +163,7 @@ def test_outside_geister_a_style_plays_exactly_like_rules(style: str) -> None:
 
 
 def test_the_styles_can_be_seated_by_name_in_tables_and_tournaments() -> None:
-    assert {"charge", "defender"} <= set(bot_names())  # the names /bot add accepts
+    assert {"charge", "defender", "rush"} <= set(bot_names())  # the names /bot add accepts
     spec = TournamentSpec("geister", ("charge", "defender"), games=2, players=2, seed=3)
     games = run_tournament(spec, 1)
     assert [g.seats for g in games] == [["charge", "defender"], ["defender", "charge"]]

@@ -68,15 +68,27 @@ def test_bench_engine_measures_python_and_fast_side_by_side_with_a_ratio(tmp_pat
     assert all(r["games"] > 0 and r["options"] == {"exit": "escape", "max_plies": 300} for r in data)
 
 
+def test_bench_engine_measures_the_last_python_and_fast_side_by_side(tmp_path: Path) -> None:
+    out = tmp_path / "thelast.json"
+    result = run(["bench", "engine", "--game", "thelast", "--players", "4", "--engine", "python", "--engine",
+                  "fast", "--seconds", "1", "--json", str(out)], timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "x python" in result.stdout
+    data = json.loads(out.read_text())
+    assert [(r["game"], r["engine"], r["players"]) for r in data] == [("thelast", "python", 4), ("thelast", "fast", 4)]
+    # Both count the same actions: a round of 4 players is 9 tricks of 4 cards and 8 keep-or-swap decisions
+    # (the last trick's winner has no card left to swap).
+    assert all(r["games"] > 0 and r["mean_actions_per_game"] == 44 for r in data)
+
+
 def test_bench_engine_measures_ghooosts_python_and_fast_engines_side_by_side(tmp_path: Path) -> None:
     out = tmp_path / "ghooost.json"
     result = run(["bench", "engine", "--game", "ghooost", "--players", "3", "--engine", "python", "--engine",
                   "fast", "--seconds", "1", "--json", str(out)], timeout=300)
     assert result.returncode == 0, result.stderr
-    assert "3 players, median of 1 run(s): python" in result.stdout and "fast" in result.stdout
-    assert "x python" in result.stdout
+    assert "3 players, median of 1 run(s): python" in result.stdout and "x python" in result.stdout
     data = json.loads(out.read_text())
-    assert [(r["engine"], r["players"]) for r in data] == [("python", 3), ("fast", 3)]
+    assert [(r["game"], r["engine"], r["players"]) for r in data] == [("ghooost", "python", 3), ("ghooost", "fast", 3)]
     assert all(r["games"] > 0 and r["actions"] > r["games"] and r["options"] == {"match": False} for r in data)
     refused = run(["bench", "engine", "--game", "ghooost", "--engine", "fast", "--batch", "8", "--seconds", "0.1"])
     assert refused.returncode == 2 and "one game at a time" in refused.stdout + refused.stderr
@@ -89,7 +101,7 @@ def test_bench_engine_steps_a_batch_and_refuses_what_cannot_be_measured(tmp_path
     assert result.returncode == 0, result.stderr
     [row] = json.loads(out.read_text())
     assert row["batch"] == 64 and row["threads"] == 1 and row["actions"] % 64 == 0
-    refused = run(["bench", "engine", "--game", "thelast", "--engine", "fast", "--seconds", "0.1"])
-    assert refused.returncode == 2 and "plays geister and ghooost" in refused.stdout + refused.stderr
+    refused = run(["bench", "engine", "--game", "thelast", "--engine", "fast", "--batch", "8", "--seconds", "0.1"])
+    assert refused.returncode == 2 and "one game at a time" in refused.stdout + refused.stderr
     refused = run(["bench", "engine", "--engine", "python", "--batch", "8", "--seconds", "0.1"])
     assert refused.returncode == 2 and "--engine fast" in refused.stdout + refused.stderr

@@ -74,7 +74,7 @@ def test_directions_are_letters_or_full_words_in_any_case(word: str) -> None:
     assert parse_move(f"MOV:A,{word}").direction == "N"
 
 
-@pytest.mark.parametrize("line", ["MOV:A,N ", " MOV:A,N", "MOV:a,N", "MOV:I,N", "MOV:A N", "MOV:A,NE", "MOV:A,",
+@pytest.mark.parametrize("line", ["MOV:A,N ", " MOV:A,N", "MOV:i,N", "MOV:I,N", "MOV:A N", "MOV:A,NE", "MOV:A,",
                                   "MOV:AB,N", "mov:A,N", "MOV:A,,N", "MOV:A,N\t"])
 def test_anything_but_mov_letter_comma_direction_is_refused(line: str) -> None:
     with pytest.raises(BadMessage):
@@ -85,7 +85,12 @@ def test_set_names_the_four_red_ghosts() -> None:
     assert parse_set("SET:BDEH") == frozenset({1, 3, 4, 7})
 
 
-@pytest.mark.parametrize("line", ["SET:ABC", "SET:ABCDE", "SET:AABC", "SET:ABCI", "SET:abcd", "SET:ABCD ", "SET ABCD"])
+def test_set_letters_are_read_in_either_case_as_the_reference_reads_them() -> None:
+    assert parse_set("SET:bdeh") == parse_set("SET:BdEh") == frozenset({1, 3, 4, 7})
+
+
+@pytest.mark.parametrize("line", ["SET:ABC", "SET:ABCDE", "SET:AABC", "SET:aABC", "SET:ABCI", "SET:abci",
+                                  "SET:ABCD ", "SET ABCD"])
 def test_a_set_naming_a_letter_twice_or_not_four_letters_a_to_h_is_refused(line: str) -> None:
     with pytest.raises(BadMessage):
         parse_set(line)

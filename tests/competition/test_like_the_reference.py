@@ -1,6 +1,7 @@
 """What programs written against the reference server (the Java `geister_server`) rely on, against our
-server on loopback: both players asked for their setups at once, a `SET:` taken even when it comes
-before `SET?`, and the reference's acknowledgement of a ghost leaving the board."""
+server on loopback: each player asked for its setup as soon as it connects and answered at once, a
+`SET:` taken even when it comes before `SET?`, and the reference's acknowledgement of a ghost leaving
+the board."""
 
 from __future__ import annotations
 
@@ -9,7 +10,17 @@ from dataclasses import replace
 
 import pytest
 
-from tests.competition.helpers import FAST, alternate, connect_pair, move, running_server, set_up, shuffle
+from tests.competition.helpers import (
+    FAST,
+    START_BOARD,
+    Player,
+    alternate,
+    connect_pair,
+    move,
+    running_server,
+    set_up,
+    shuffle,
+)
 
 
 def test_a_single_threaded_client_may_answer_the_second_players_set_before_the_first() -> None:
@@ -105,3 +116,38 @@ def test_a_move_refused_because_an_own_ghost_is_in_the_way_clears_the_remembered
         _, ack = move(first, "MOV:A,N")
         assert ack == escape_ack
         assert first.receive().startswith("WON:")
+
+
+def test_a_player_is_asked_for_its_setup_as_soon_as_it_connects_and_answered_at_once() -> None:
+    with running_server() as server:
+        first = Player(server.ports[0])  # a client that plays its two sides from one thread, one at a time
+        assert first.receive() == "SET?"
+        first.send("SET:abcd")
+        assert first.receive() == "OK "
+        second = Player(server.ports[1])
+        assert second.receive() == "SET?"
+        second.send("SET:ABCD")
+        assert second.receive() == "OK "
+        board, ack = move(first, "MOV:A,N")
+        assert board == START_BOARD and ack == "OK "
+        first.close()
+        second.close()
+        (result,) = server.wait_results(1)
+    assert [seat for seat, way, message in result.transcript[:3]] == [0, 0, 0]  # SET?, SET:abcd, OK
+    assert [message for _, _, message in result.transcript[:3]] == ["SET?", "SET:abcd", "OK "]
+
+
+def test_a_waiting_player_out_of_time_for_its_setup_is_let_go_without_a_game() -> None:
+    with running_server(replace(FAST, timeout=0.3)) as server:
+        silent = Player(server.ports[0])
+        assert silent.receive() == "SET?"
+        time.sleep(0.6)
+        assert silent.hung_up()
+        first, second = connect_pair(server)
+        set_up(first, second)
+        _, ack = move(first, "MOV:A,N")
+        assert ack == "OK "
+        first.close()
+        second.close()
+        (result,) = server.wait_results(1)
+    assert result.reason == "disconnected" and len(result.record.actions) == 3

@@ -152,7 +152,18 @@ def test_lower_case_and_full_word_directions_are_accepted() -> None:
         assert board == "12R24R34R44R15B25B35B45B52u31u21u11u40u30u20u10u"
 
 
-@pytest.mark.parametrize("answer", ["MOV:A,N ", "MOV:a,N", "MOV:A,NE", "MOV: A,N", "MOV:A", "hello"])
+def test_a_lower_case_ghost_letter_is_that_ghost_as_on_the_reference_server() -> None:
+    with running_server() as server:
+        first, second = connect_pair(server)
+        set_up(first, second)
+        acks = alternate(first, second, ["MOV:a,N", "MOV:a,n"], ["MOV:c,N", "MOV:A,N"])
+        assert acks == ["OK "] * 4
+        board, _ = move(first, "MOV:A,N")
+        assert board[:3] == "12R"  # our A went up twice
+        assert board[24:27] == "42u" and board[30:33] == "22u"  # the opponent's A and C moved
+
+
+@pytest.mark.parametrize("answer", ["MOV:A,N ", "MOV:i,N", "MOV:A,NE", "MOV: A,N", "MOV:A", "hello"])
 def test_a_trailing_space_or_any_other_malformed_move_is_ng(answer: str) -> None:
     with running_server(RETRY) as server:
         first, second = connect_pair(server)
@@ -185,7 +196,7 @@ def test_the_game_is_not_drawn_one_ply_earlier() -> None:
         assert second.receive().startswith("MOV?")
 
 
-@pytest.mark.parametrize("bad", ["SET:ABC", "SET:ABCDE", "SET:AABC", "SET:ABCI", "SET:abcd", "SET:ABCD ", "SET ABCD"])
+@pytest.mark.parametrize("bad", ["SET:ABC", "SET:ABCDE", "SET:AABC", "SET:ABCI", "SET:abcz", "SET:ABCD ", "SET ABCD"])
 def test_a_bad_set_gets_ng_and_the_question_again_then_a_good_set_is_accepted(bad: str) -> None:
     with running_server() as server:
         first, second = connect_pair(server)

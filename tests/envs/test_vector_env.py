@@ -291,8 +291,9 @@ def test_gymnasiums_vector_wrappers_work_on_it_unchanged() -> None:
         np.testing.assert_array_equal(flat[i], flatten(base.single_observation_space, single))
     from gymnasium.wrappers.vector import FlattenObservation
 
-    with pytest.raises(ValueError, match="NEXT_STEP or DISABLED"):
-        FlattenObservation(base)  # the default SAME_STEP mode; NEXT_STEP below
+    # the default SAME_STEP mode is refused (gymnasium 1.2, which RLlib pins, by an assert; 1.3 on by a ValueError)
+    with pytest.raises((ValueError, AssertionError)):
+        FlattenObservation(base)
 
 
 @pytest.mark.parametrize("opponent", ["rules", None])

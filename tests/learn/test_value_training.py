@@ -57,3 +57,16 @@ def test_value_guided_self_play_repeats_from_its_seed_and_keeps_real_positions()
         assert row[fast.WINNER] == fast.RUNNING
         on_board = [g for g in range(16) if row[fast.POS + g] >= 0]
         assert all(row[fast.BOARD + row[fast.POS + g]] == g for g in on_board)
+
+
+def test_self_play_gives_the_same_positions_with_one_or_two_rollout_workers() -> None:
+    """Each chunk of games is a rollout task with its own stream, so the learner gets the same data however
+    many workers (processes here, or Ray nodes: tests/distributed) play the chunks."""
+    from ghostgames.executor import LocalExecutor
+
+    games = self_play.CHUNK + 30  # two chunks, the second short
+    alone = self_play.positions(games, 2, seed=8, stream="workers")
+    with LocalExecutor(2) as pool:
+        shared = self_play.positions(games, 2, seed=8, stream="workers", executor=pool)
+    assert len(alone[0]) > 2 * self_play.CHUNK
+    assert np.array_equal(alone[0], shared[0]) and np.array_equal(alone[1], shared[1])

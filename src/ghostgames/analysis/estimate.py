@@ -13,8 +13,12 @@ game (bots/<game>/search.py), averaged over worlds the seat cannot tell from the
 Secrecy: the search gets a `SeatKnowledge` of the state and its rng is seeded from the seat's own view, so
 the analysis is a function of what the seat saw and did, never of the hidden parts
 (tests/analysis/test_analysis.py checks it over re-dealt worlds). A spectator's analysis (seat None) judges
-every seat's decisions from the public view (`PublicKnowledge`); only games whose legal moves are public
-allow it (SPECTATOR_GAMES).
+every seat's decisions from the public view (`PublicKnowledge`): worlds dealt by the game's public sampler
+(`State.sample_world(None, ...)`) from the position as a spectator knows it after watching the move
+(`State.revealed_by`: the cards of a play were in the hand), and only the moves a spectator sees (not a
+Geister setup, not the card a swap of The Last lays face down).
+
+Ghooost! in a match also gets the seat's expected match points (analysis/match.py).
 """
 
 from __future__ import annotations
@@ -23,10 +27,10 @@ import hashlib
 import json
 import random
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from ghostgames.analysis import judge
+from ghostgames.analysis import judge, match
 from ghostgames.bots.base import SeatKnowledge
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot, Node
@@ -35,28 +39,27 @@ from ghostgames.rules.chance import derive_rng
 from ghostgames.rules.contract import JSON, Action, State
 from ghostgames.rules.record import GameRecord
 
-# Games whose spectator analysis is sound: a seat's legal moves are public and chaining every seat's
-# `sample_world` re-deals all hidden parts from public facts alone. In the card games the legal moves show
-# a hand, and one seat's sampler deals from the cards that seat does not hold (docs/analysis.md).
-SPECTATOR_GAMES = frozenset({"geister"})
+# Games whose State offers the public sampler and `revealed_by` a spectator's analysis needs (all of them).
+SPECTATOR_GAMES = frozenset({"geister", "ghooost", "thelast"})
 DEFAULT_BUDGET = 2000  # search iterations per decision
 TOP_MOVES = 3
 
 
 class PublicKnowledge(SeatKnowledge):
-    """A spectator's knowledge posing as the seat to move: the public view, and worlds re-dealt by every
-    seat's sampler in turn, which in Geister leaves nothing of the true hidden colours."""
+    """A spectator's knowledge posing as the seat to move, made from `State.revealed_by` (the position as
+    a spectator knows it once it has seen the move): the public view, and worlds dealt by the public
+    sampler, in each of which the move watched is legal."""
 
     __slots__ = ()
 
     def view(self) -> JSON:
         return self._state.view(None)
 
+    def legal_actions(self) -> list[Action]:
+        raise TypeError("a spectator does not know which moves the seat had (its hand is hidden)")
+
     def sample_world(self, rng: random.Random) -> State[Any]:
-        world = self._state
-        for seat in range(world.players):
-            world = world.sample_world(seat, rng)
-        return world
+        return self._state.sample_world(None, rng)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +84,10 @@ class Decision:
     label: str
     missed_win: bool
     top: tuple[MoveEstimate, ...]
+    # Ghooost! in a match: the seat's expected match points at the end of the round being played, after
+    # the move played and after the best move (analysis/match.py); None in every other game.
+    match_points: float | None = None
+    best_match_points: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,28 +136,53 @@ def analyse_actions(start: State[Any], actions: Sequence[tuple[int, str]], seat:
     state = start.clone()
     decisions = []
     for ply, (actor, text) in enumerate(actions):
-        if seat in (None, actor) and len(state.legal_actions(actor)) > 1:
+        if judged(state, actor, text, seat):
             decisions.append(judge_decision(state, actor, text, ply, budget, kind, spectator=seat is None))
         state.apply(actor, text)
     return Analysis(start.game.name, seat, budget, tuple(decisions))
+
+
+def judged(state: State[Any], actor: int, played: str, reader: int | None) -> bool:
+    """Whether `reader` (None: a spectator) gets `actor`'s decision judged: a seat its own decisions with a
+    choice; a spectator every move it sees (it cannot tell a forced move in a card game, whose hands it
+    does not see; such a move comes out best)."""
+    if reader is None:
+        return state.revealed_by(actor, state.game.parse_action(played)) is not None
+    return actor == reader and len(state.legal_actions(actor)) > 1
 
 
 def judge_decision(state: State[Any], seat: int, played: str, ply: int, budget: int,
                    kind: str = "expert", spectator: bool = False) -> Decision:
     """Search `state` from `seat`'s knowledge (the public one for a spectator) and judge `seat`'s move
     `played` there."""
-    knowledge = PublicKnowledge(state, seat) if spectator else SeatKnowledge(state, seat)
-    rng = derive_rng(ply, "analysis", state.game.name, seat, spectator, _digest(knowledge.view()))
+    action = state.game.parse_action(played)
+    knowledge: SeatKnowledge
+    if spectator:
+        revealed = state.revealed_by(seat, action)
+        if revealed is None:
+            raise ValueError(f"a spectator does not see which move seat {seat + 1} made at move {ply + 1}")
+        knowledge = PublicKnowledge(revealed, seat)
+    else:
+        knowledge = SeatKnowledge(state, seat)
+        action = next((a for a in knowledge.legal_actions() if a == action), action)
+    seed = (ply, "analysis", state.game.name, seat, spectator, _digest(knowledge.view()))
+    rng = derive_rng(*seed)
     policy = policy_of("plain" if spectator else kind, state.game.name)(knowledge)
     bot = IsmctsBot(Budget(iterations=budget), lambda k: policy)
     root = bot.search(seat, policy, rng)
-    legal = {str(a): a for a in knowledge.legal_actions()}
-    action = legal[played] if played in legal else state.game.parse_action(played)
     floor = max(4, budget // 4)  # the move played gets at least this many samples, to be judged fairly
     have = root.children[action].visits if action in root.children else 0
     if have < floor:
         bot.search_more(root, seat, policy, rng, action, floor - have)
-    return _judged(root, action, ply, seat, budget)
+    decision = _judged(root, action, ply, seat, budget)
+    if match.applies(knowledge):
+        playouts = match.playouts(budget)
+        points = match.expected_points(knowledge, policy, action, playouts, derive_rng(*seed, "match points"))
+        best = state.game.parse_action(decision.best)
+        best_points = points if best == action else match.expected_points(
+            knowledge, policy, best, playouts, derive_rng(*seed, "match points", decision.best))
+        decision = replace(decision, match_points=points, best_match_points=best_points)
+    return decision
 
 
 def _judged(root: Node, played: Action, ply: int, seat: int, budget: int) -> Decision:

@@ -12,8 +12,13 @@ def table(analysis: Analysis) -> str:
     for d in analysis.decisions:
         mark = "  (missed win)" if d.missed_win else ""
         best = "" if d.best == d.played else d.best
+        points = ""
+        if d.match_points is not None:  # Ghooost! in a match: expected match points after the move
+            points = f"  points {d.match_points:.1f}"
+            if d.best != d.played and d.best_match_points is not None:
+                points += f" (best {d.best_match_points:.1f})"
         lines.append(f"{d.ply + 1:>4} {d.seat + 1:>4}  {d.played:<22} {d.label:<10} {d.position:>6.2f} "
-                     f"{d.after:>6.2f}  {best}{mark}")
+                     f"{d.after:>6.2f}  {best}{mark}{points}")
     counts = analysis.counts()
     accuracy = analysis.accuracy()
     summary = ", ".join(f"{counts[name]} {name.replace('_', ' ')}" for name in counts if counts[name])

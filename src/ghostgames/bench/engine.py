@@ -1,11 +1,12 @@
 """Engine speed: uniformly random complete games, in one process.
 
-`python` plays them through the contract (the reference rules); `fast` through a game's compiled core (Geister,
-Ghooost!), one game after another on one thread or, for Geister with a batch, as many games stepped
-together by the vector environment (random legal actions from the masks, on `threads` cores)."""
+`python` plays them through the contract (the reference rules); `fast` through a game's compiled core, one
+game after another on one thread or, for Geister with a batch, as many games stepped together by the vector
+environment (random legal actions from the masks, on `threads` cores)."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import platform
@@ -78,10 +79,11 @@ def run(game_name: str, players: int, seconds: float, seed: int = 0,
     if engine not in ENGINES:
         raise ValueError(f"the engines are {' and '.join(ENGINES)}, not {engine!r}")
     if engine == "fast":
-        if game.name == "ghooost":
-            return _run_fast_ghooost(players, seconds, seed, opts, batch, threads)
+        if game.name in CARD_CORES:
+            return _run_fast_cards(game.name, players, seconds, seed, opts, batch, threads)
         if game.name != "geister":
-            raise ValueError(f"the fast engine plays geister and ghooost; {game.name} has the python engine")
+            raise ValueError(f"the fast engine plays {', '.join(('geister', *CARD_CORES))}; {game.name} has the "
+                             "python engine")
         return _run_fast(players, seconds, seed, opts, batch, threads)
     if batch is not None or threads is not None:
         raise ValueError("--batch and --threads go with --engine fast (the python engine plays one game at a time)")
@@ -162,21 +164,19 @@ def _run_fast(players: int, seconds: float, seed: int, opts: dict[str, Any], bat
     )
 
 
-def _run_fast_ghooost(players: int, seconds: float, seed: int, opts: dict[str, Any], batch: int | None,
-                      threads: int | None) -> EngineResult:
-    """Ghooost!'s compiled core, one game after another on one thread (deals included, as the python
-    engine's games)."""
-    from ghostgames.games import get_game
-    from ghostgames.games.ghooost import fast
+# Card games with a compiled core: games/<name>/fast.py offers `random_games(players, options, seed)`, a
+# function that plays N complete random games on one thread and returns the actions taken.
+CARD_CORES = ("ghooost", "thelast")
 
+
+def _run_fast_cards(game_name: str, players: int, seconds: float, seed: int, opts: dict[str, Any],
+                    batch: int | None, threads: int | None) -> EngineResult:
     if batch is not None or threads not in (None, 1):
-        raise ValueError("ghooost's fast engine plays one game at a time on one thread (no --batch or --threads)")
-    options = get_game("ghooost").options(players, opts)
-    first = -1 if options.first is None else options.first
-    numbers = (players, *fast.options_of(options, players), first)
+        raise ValueError(f"the fast {game_name} core plays one game at a time on one thread (no --batch or "
+                         "--threads yet; those go with geister)")
     warmup = time.perf_counter()
-    rng = fast.new_rng(seed)
-    fast.play_random_games(1, rng, *numbers)
+    play = importlib.import_module(f"ghostgames.games.{game_name}.fast").random_games(players, opts, seed)
+    play(1)  # loads (or, the first time on a machine, compiles) the core
     warmup = time.perf_counter() - warmup
     games = actions = 0
     per_second: list[int] = [0]
@@ -187,15 +187,15 @@ def _run_fast_ghooost(players: int, seconds: float, seed: int, opts: dict[str, A
         if now >= second_ends:
             per_second.append(0)
             second_ends += 1.0
-        chunk = 10  # a few ms of games: the clock is read often enough, and costs nothing
-        actions += fast.play_random_games(chunk, rng, *numbers)
+        chunk = 100  # well under 10 ms a chunk: the clock is read often enough, and costs nothing
+        actions += play(chunk)
         games += chunk
         per_second[-1] += chunk
     elapsed = time.perf_counter() - start
     cpu = time.process_time() - cpu
     whole = per_second[:-1] if len(per_second) > 1 else per_second
     return EngineResult(
-        "ghooost", players, opts, "fast", None, 1, warmup, _load(), cpu, elapsed, games, actions, games / elapsed,
+        game_name, players, opts, "fast", None, 1, warmup, _load(), cpu, elapsed, games, actions, games / elapsed,
         actions / elapsed, actions / max(games, 1), max(whole), platform.python_version(),
     )
 

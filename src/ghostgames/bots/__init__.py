@@ -57,6 +57,7 @@ BOTS: dict[str, Callable[[float | None], Bot]] = {
     "rules": lambda seconds: RulesBot(),
     "charge": lambda seconds: GeisterStyleBot("charge"),
     "defender": lambda seconds: GeisterStyleBot("defender"),
+    "rush": lambda seconds: GeisterStyleBot("rush"),
     "value": lambda seconds: ValueBot(),
     "ismcts": _search("ismcts"),
     "expert": _search("expert"),

@@ -1,4 +1,4 @@
-"""Sparring partners with one Geister style each (`charge`, `defender`); in the other games they play
+"""Sparring partners with one Geister style each (`charge`, `defender`, `rush`); in the other games they play
 like `rules`, so any table can seat them."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from ghostgames.rules.contract import Action
 GEISTER_STYLES: dict[str, str] = {
     "charge": "ghostgames.bots.geister.charge",
     "defender": "ghostgames.bots.geister.defender",
+    "rush": "ghostgames.bots.geister.rush",
 }
 
 

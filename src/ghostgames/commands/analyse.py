@@ -20,7 +20,7 @@ def register(app: typer.Typer) -> None:
         record_file: Path | None = typer.Argument(None, help="a record as GameRecord.to_json writes it"),
         record: int | None = typer.Option(None, help="a stored record's id instead of a file"),
         seat: int = typer.Option(1, help="the seat whose decisions are judged, counted from 1"),
-        spectator: bool = typer.Option(False, help="judge every seat from the public view only (Geister)"),
+        spectator: bool = typer.Option(False, help="judge every seat from the public view only"),
         budget: int = typer.Option(DEFAULT_BUDGET, help="search iterations per decision"),
         json_out: Path | None = typer.Option(None, "--json", help="also write the analysis here as JSON"),
         db: str | None = typer.Option(None, help="database URL for --record (default: $GHOSTGAMES_DB)"),

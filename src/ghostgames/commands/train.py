@@ -15,7 +15,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ghostgames.commands.backend import RateColumn, WhereColumn, address_option, backend_option, open_executor
+
 if TYPE_CHECKING:
+    from ghostgames.executor import Executor
     from ghostgames.learn.geister.positions import Part, Positions
 
 
@@ -28,9 +31,10 @@ def _written(console: Console, out: Path, result: dict[str, Any], json_file: Pat
         console.print(f"wrote {json_file}")
 
 
-def _progress(console: Console) -> Progress:
-    return Progress(TextColumn("{task.description:<34}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=console)
+def _progress(console: Console, executor: Executor) -> Progress:
+    """The run's bar: each step in turn (the games, then the fit), with games a second and where they run."""
+    return Progress(TextColumn("{task.description:<34}"), BarColumn(), MofNCompleteColumn(), RateColumn("games"),
+                    TimeElapsedColumn(), WhereColumn(executor), console=console)
 
 
 def _parts(games: str) -> list[Part]:
@@ -60,7 +64,7 @@ def _check_npz(**paths: Path | None) -> None:
             raise typer.BadParameter(f"{path} should end in .npz (numpy's archive)", param_hint=f"--{name}")
 
 
-def _positions(parts: list[Part], seed: int, data: Path | None, workers: int, console: Console,
+def _positions(parts: list[Part], seed: int, data: Path | None, executor: Executor, console: Console,
                progress: Progress) -> Positions:
     """The recipe's positions: read from `data` when it holds the same games, else played (and kept there)."""
     import numpy as np
@@ -75,7 +79,7 @@ def _positions(parts: list[Part], seed: int, data: Path | None, workers: int, co
                 return Positions(held["rows"], held["results"], held["games"])
             console.print(f"{data} holds other games ({held['recipe']}); playing {recipe}")
     task = progress.add_task("games of the search", total=sum(part.games for part in parts))
-    positions = Positions.collect(parts, seed, workers, lambda _: progress.advance(task))
+    positions = Positions.collect(parts, seed, done=lambda _: progress.advance(task), executor=executor)
     if data is not None:
         data.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(data, rows=positions.rows, results=positions.results, games=positions.games,
@@ -108,6 +112,10 @@ def train_geister(
                                                          "the hand evaluation at the end (0: skip)"),
     plot_file: Path | None = typer.Option(None, "--plot", help="draw the learning curve as a PNG"),
     json_file: Path | None = typer.Option(None, "--json", help="write the spec, the curve and the comparison"),
+    workers: int = typer.Option(1, min=1, help="rollout workers that play the self-play and checkpoint games "
+                                               "(processes; with --backend ray: tasks in flight)"),
+    backend: str = backend_option(),
+    address: str | None = address_option(),
 ) -> None:
     """Learn P(seat 0 wins) of a Geister position from self-play games of the playout policy; at every
     checkpoint the `value` bot with the weights so far plays fixed games against fixed opponents."""
@@ -127,8 +135,9 @@ def train_geister(
                               epochs=epochs, guided=guided, eval_games=eval_games, opponents=names)
     console = Console()
     started = time.perf_counter()
-    with Progress(TextColumn("{task.description:<34}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console) as progress:
+    executor = open_executor(backend, workers, address, names)
+    with executor, Progress(TextColumn("{task.description:<34}"), BarColumn(), MofNCompleteColumn(),
+                            TimeElapsedColumn(), WhereColumn(executor), console=console) as progress:
         task = progress.add_task("held-out positions", total=value_training.steps(spec))
         begun = [False]
 
@@ -136,11 +145,11 @@ def train_geister(
             progress.update(task, description=what, advance=1 if begun[0] else 0)
             begun[0] = True
 
-        model, result = value_training.train(spec, report)
+        model, result = value_training.train(spec, report, executor)
         progress.update(task, advance=1)
         if compare_games:
             progress.update(task, description="comparing with the hand evaluation")
-            result["comparison"] = value_training.compare_with_hand(model, seed, compare_games, keep)
+            result["comparison"] = value_training.compare_with_hand(model, seed, compare_games, keep, executor)
     result["seconds"] = round(time.perf_counter() - started, 1)
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
@@ -180,7 +189,9 @@ def train_geister_search(
     start: Path | None = typer.Option(None, help="weights to start from (default: the packaged self-play ones)"),
     data: Path | None = typer.Option(None, help="keep the games' positions in this .npz; a file of the same "
                                                 "games and seed is read instead of playing them again"),
-    workers: int = typer.Option(1, min=1, help="processes that play the games"),
+    workers: int = typer.Option(1, min=1, help="processes that play the games (with --backend ray: games in flight)"),
+    backend: str = backend_option(),
+    address: str | None = address_option(),
     epochs: int = typer.Option(2, min=1, help="passes over the training positions"),
     rate: float = typer.Option(0.0005, min=1e-6, help="Adam's step size"),
     held_every: int = typer.Option(5, min=2, help="hold every k-th game out of the fit, to measure it"),
@@ -196,8 +207,9 @@ def train_geister_search(
     _check_npz(out=out, data=data)
     console = Console()
     started = time.perf_counter()
-    with _progress(console) as progress:
-        positions = _positions(parts, seed, data, workers, console, progress)
+    executor = open_executor(backend, workers, address, [part.bot for part in parts])
+    with executor, _progress(console, executor) as progress:
+        positions = _positions(parts, seed, data, executor, console, progress)
         progress.add_task("fitting (and the hand evaluation)", total=None)
         spec = value_training.FineTuneSpec(held_every, epochs, rate, seed=seed)
         model, report = value_training.fine_tune(GeisterValue.load(start), positions.rows, positions.results,
@@ -234,7 +246,9 @@ def train_geister_playout(
     seed: int = typer.Option(7, help="the same seed gives the same games and weights on the same machine"),
     data: Path | None = typer.Option(None, help="keep the games' positions in this .npz (the same file as "
                                                 "geister-search's --data for the same games and seed)"),
-    workers: int = typer.Option(1, min=1, help="processes that play the games"),
+    workers: int = typer.Option(1, min=1, help="processes that play the games (with --backend ray: games in flight)"),
+    backend: str = backend_option(),
+    address: str | None = address_option(),
     held_every: int = typer.Option(5, min=2, help="hold every k-th game out of the fit, to measure it"),
     plot_file: Path | None = typer.Option(None, "--plot", help="draw the learning curve as a PNG: the held-out "
                                                               "log-loss of fits on more and more games"),
@@ -252,8 +266,9 @@ def train_geister_playout(
     _check_npz(out=out, data=data)
     console = Console()
     started = time.perf_counter()
-    with _progress(console) as progress:
-        positions = _positions(parts, seed, data, workers, console, progress)
+    executor = open_executor(backend, workers, address, [part.bot for part in parts])
+    with executor, _progress(console, executor) as progress:
+        positions = _positions(parts, seed, data, executor, console, progress)
         progress.add_task("fitting", total=None)
         decisions = Decisions.from_games(positions.rows, positions.games)
         held = decisions.games % held_every == held_every - 1
@@ -323,7 +338,9 @@ def train_geister_belief(
     seed: int = typer.Option(1, help="the same seed gives the same games and weights on the same machine"),
     l2: float = typer.Option(0.01, min=0.0, help="the fit's L2 penalty"),
     search_iterations: int = typer.Option(20_000, min=1, help="the expert's iterations a move in the search games"),
-    workers: int = typer.Option(1, min=1, help="processes that play the games"),
+    workers: int = typer.Option(1, min=1, help="processes that play the games (with --backend ray: games in flight)"),
+    backend: str = backend_option(),
+    address: str | None = address_option(),
     json_file: Path | None = typer.Option(None, "--json", help="write the recipe, the weights and the held-out "
                                                                "scores"),
 ) -> None:
@@ -336,9 +353,10 @@ def train_geister_belief(
     spec = BeliefFitSpec(games, search_games, seed, l2, search_iterations)
     console = Console()
     started = time.perf_counter()
-    with _progress(console) as progress:
+    executor = open_executor(backend, workers, address)
+    with executor, _progress(console, executor) as progress:
         task = progress.add_task("games between bots", total=games + search_games)
-        snaps = snapshots(spec, workers, lambda: progress.advance(task))
+        snaps = snapshots(spec, done=lambda: progress.advance(task), executor=executor)
         progress.add_task("fitting", total=None)
         fitted, report = fit_weights(spec, snaps)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -33,12 +33,13 @@ class BadMessage(ValueError):
 def parse_set(line: str) -> frozenset[int]:
     """`SET:XXXX` as the ghost numbers (0..7) of the four red ghosts.
 
-    Strict on purpose: upper-case letters A-H, exactly four, each once (a letter named twice is refused,
-    so a typo cannot silently leave a player with fewer than four red ghosts), nothing before or after.
+    Letters A-H in either case, as the reference server takes them; exactly four, each once (unlike the
+    reference, a letter named twice is refused, so a typo cannot silently leave a player with fewer than
+    four red ghosts), nothing before or after.
     """
     if not line.startswith("SET:"):
         raise BadMessage(f"expected SET:XXXX, got {line!r}")
-    letters = line[4:]
+    letters = line[4:].upper()
     if len(letters) != 4 or any(c not in LETTERS for c in letters):
         raise BadMessage(f"SET names four of the letters A-H, got {letters!r}")
     if len(set(letters)) != 4:
@@ -58,11 +59,13 @@ class ProtocolMove:
 
 
 def parse_move(line: str) -> ProtocolMove:
-    """`MOV:A,N`; the direction may be N/E/W/S or NORTH/EAST/WEST/SOUTH in any case. Anything else
-    (a lower-case ghost letter, spaces, a trailing space) is refused."""
+    """`MOV:A,N`; the ghost letter in either case (`MOV:a,N`, as the reference server takes it), the
+    direction N/E/W/S or NORTH/EAST/WEST/SOUTH in any case. Anything else (spaces, a trailing space) is
+    refused."""
     if not line.startswith("MOV:"):
         raise BadMessage(f"expected MOV:<letter>,<direction>, got {line!r}")
     letter, comma, word = line[4:].partition(",")
+    letter = letter.upper()
     if not comma or len(letter) != 1 or letter not in LETTERS:
         raise BadMessage(f"expected MOV:<letter A-H>,<direction>, got {line!r}")
     direction = protocol_direction(word)

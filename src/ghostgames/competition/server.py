@@ -103,12 +103,15 @@ class Connection:
         self.lines: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = asyncio.Event()
         self._reading: asyncio.Task[None] | None = None
+        self.setup: asyncio.Task[Setup] | None = None  # the SET phase, begun as the player connected
+        self.early: list[tuple[float, str, str]] = []  # (time, "->" or "<-", message) of that phase
 
     def alive(self) -> bool:
         return not (self.closed.is_set() or self.reader.at_eof() or self.writer.is_closing())
 
     def start_reading(self) -> None:
-        self._reading = asyncio.ensure_future(self._read_lines())
+        if self._reading is None:
+            self._reading = asyncio.ensure_future(self._read_lines())
 
     async def _read_lines(self) -> None:
         try:
@@ -164,6 +167,53 @@ async def _wait_briefly(closing: Coroutine[Any, Any, None], seconds: float = 1.0
             task.cancel()
         elif not task.cancelled():
             task.exception()  # a failed close is of no interest, but must be retrieved
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """A player's accepted `SET:`: the red ghosts, when it came and the whole seconds it cost."""
+
+    red: frozenset[int]
+    done_at: float
+    seconds: int
+
+
+async def ask_setup(conn: Connection, seat: int, settings: ServerSettings) -> Setup:
+    """The SET phase of one player, run from the moment it is next in line, as the reference server
+    runs it (one thread per player): `SET?`, then each answer acknowledged at once, `NG ` and `SET?`
+    again for a bad one. A `SET:` sent before `SET?` is the answer. Raises Forfeit on time or hang-up."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    deadline = start + min(settings.timeout, settings.budget)
+
+    async def send(message: str) -> None:
+        conn.early.append((loop.time(), "->", message))
+        try:
+            await conn.send(message)
+        except (ConnectionError, OSError) as err:
+            raise Forfeit(seat, "disconnected") from err
+
+    await send(SET_QUESTION)
+    conn.start_reading()
+    while True:
+        try:
+            line = await asyncio.wait_for(conn.lines.get(), max(0.0, deadline - loop.time()))
+        except TimeoutError:
+            raise Forfeit(seat, "time") from None
+        if line is None:
+            raise Forfeit(seat, "disconnected")
+        conn.early.append((loop.time(), "<-", line))
+        try:
+            red = parse_set(line)
+        except BadMessage:
+            await send(NG)  # a bad SET is always answered NG and asked again
+            await asyncio.sleep(settings.pause)
+            await send(SET_QUESTION)
+            continue
+        done_at = loop.time()
+        await send(OK)
+        await asyncio.sleep(settings.pause)
+        return Setup(red, done_at, int(done_at - start))
 
 
 class Referee:
@@ -282,42 +332,45 @@ class Referee:
 
     # --- the two questions --------------------------------------------------------------------------
     async def _setups(self) -> None:
-        """Ask both players for their setups at once and take the answers in either order, as the
-        reference server does: a client that drives both connections from one thread may answer the
-        second player's `SET?` first. The first forfeit (time, disconnect) ends the phase."""
-        asked = [asyncio.ensure_future(self._setup(seat)) for seat in (0, 1)]
+        """Both players' SET phases, begun as each connected (`ask_setup`), taken in the order they
+        ended: a client that drives both connections from one thread may answer the second player's
+        `SET?` first. The first forfeit (time, or a hang-up, also by a player already set up) ends it."""
+        phases: list[asyncio.Future[Any]] = []
+        for seat, conn in enumerate(self.players):
+            if conn.setup is None:  # a Referee given connections nobody asked yet
+                conn.setup = asyncio.ensure_future(ask_setup(conn, seat, self.settings))
+            phases.append(conn.setup)
+        gone = [asyncio.ensure_future(conn.closed.wait()) for conn in self.players]
         try:
-            await asyncio.wait(asked, return_when=asyncio.FIRST_EXCEPTION)
+            while not all(p.done() for p in phases):
+                await asyncio.wait([*phases, *gone], return_when=asyncio.FIRST_COMPLETED)
+                if any(p.done() and p.exception() is not None for p in phases):
+                    break
+                for seat, watch in enumerate(gone):
+                    if watch.done() and phases[seat].done():
+                        raise Forfeit(seat, "disconnected")  # hung up after its SET was accepted
         finally:
-            for task in asked:
-                if not task.done():
-                    task.cancel()
-            await asyncio.wait(asked)
-        failed = [task for task in asked if not task.cancelled() and task.exception() is not None]
+            for waiting in (*gone, *phases):
+                waiting.cancel()  # the other player's phase when one forfeits; nothing once both are in
+            await asyncio.wait([*gone, *phases])
+            self._copy_early_transcript()
+        failed = [p.exception() for p in phases if not p.cancelled() and p.exception() is not None]
         if failed:
-            error = failed[0].exception()
+            error = failed[0]
             assert error is not None
             raise error
-
-    async def _setup(self, seat: int) -> None:
-        start = asyncio.get_running_loop().time()
-        deadline = self._deadline(seat, start)
-        await self._ask(seat, SET_QUESTION, keep_early=True)  # a SET: sent before SET? is the answer
-        while True:
-            line = await self._answer(seat, deadline)
-            try:
-                red = parse_set(line)
-            except BadMessage:
-                # A bad SET is always answered NG and asked again, whatever --no-ng-terminate says.
-                await self._acknowledge(seat, NG)
-                await self._ask(seat, SET_QUESTION, keep_early=True)
-                continue
-            text = "setup " + " ".join(square_name(START[seat][k]) for k in range(8) if k not in red)
+        setups: list[tuple[Setup, int]] = [(p.result(), seat) for seat, p in enumerate(phases)]
+        for setup, seat in sorted(setups, key=lambda pair: pair[0].done_at):
+            text = "setup " + " ".join(square_name(START[seat][k]) for k in range(8) if k not in setup.red)
             self.state.apply(seat, text)
             self.record.actions.append((seat, text))
-            self._charge(seat, start)
-            await self._acknowledge(seat, OK)
-            return
+            self.budget[seat] = max(0.0, self.budget[seat] - setup.seconds)
+
+    def _copy_early_transcript(self) -> None:
+        """The SET phases' messages, in the order they happened, at the head of the game's transcript."""
+        early = sorted((t, seat, way, message) for seat, conn in enumerate(self.players)
+                       for t, way, message in conn.early)
+        self.transcript[:0] = [(seat, way, message) for _, seat, way, message in early]
 
     async def _move(self, seat: int) -> None:
         start = asyncio.get_running_loop().time()
@@ -373,6 +426,21 @@ class Referee:
             self.last_ack[ghost] = OK
 
 
+def _still_in_line(conn: Connection) -> bool:
+    """A player waiting for an opponent keeps its place while connected and not out of time."""
+    failed = conn.setup is not None and conn.setup.done() and (
+        conn.setup.cancelled() or conn.setup.exception() is not None)
+    return conn.alive() and not conn.closed.is_set() and not failed
+
+
+async def _drop(conn: Connection) -> None:
+    """Let go of a waiting player (hung up, out of time, or the server stops) without a game."""
+    if conn.setup is not None and not conn.setup.done():
+        conn.setup.cancel()
+        await asyncio.wait({conn.setup})
+    await conn.close()
+
+
 class CompetitionServer:
     """Listens on two ports and plays game after game, one pair of connections per game."""
 
@@ -406,23 +474,56 @@ class CompetitionServer:
         return accept
 
     async def _next_pair(self) -> tuple[Connection, Connection]:
-        """A live connection from each port (ones that hung up while waiting are dropped)."""
+        """A live connection from each port (ones that hung up while waiting are dropped). Each gets
+        `SET?` as soon as it is next in line, before its opponent has connected, as on the reference
+        server: a client that connects its two players from one thread and waits for `SET?` on the
+        first before connecting the second would otherwise wait for ever."""
         chosen: list[Connection | None] = [None, None]
-        while True:
-            for index in (0, 1):
-                current = chosen[index]
-                if current is not None and not current.alive():
-                    await current.close()
-                    chosen[index] = current = None
-                while current is None:
-                    candidate = await self._waiting[index].get()
+        getters: list[asyncio.Future[Connection] | None] = [None, None]  # both ports wait at once
+        paired = False
+        try:
+            while True:
+                for index in (0, 1):
+                    current = chosen[index]
+                    if current is not None and not _still_in_line(current):
+                        await _drop(current)
+                        chosen[index] = current = None
+                    if current is None and getters[index] is None:
+                        getters[index] = asyncio.ensure_future(self._waiting[index].get())
+                first, second = chosen
+                if first is not None and second is not None:
+                    paired = True
+                    return first, second
+                watches = [asyncio.ensure_future(conn.closed.wait()) for conn in chosen if conn is not None]
+                events: list[asyncio.Future[Any]] = [g for g in getters if g is not None]
+                events += watches
+                events += [conn.setup for conn in chosen if conn is not None and conn.setup is not None]
+                try:
+                    await asyncio.wait(events, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    for watch in watches:
+                        watch.cancel()
+                for index, getter in enumerate(getters):
+                    if getter is None or not getter.done():
+                        continue
+                    getters[index] = None
+                    candidate = getter.result()
                     if candidate.alive():
-                        chosen[index] = current = candidate
+                        candidate.setup = asyncio.ensure_future(ask_setup(candidate, index, self.settings))
+                        chosen[index] = candidate
                     else:
                         await candidate.close()
-            first, second = chosen
-            if first is not None and second is not None and first.alive() and second.alive():
-                return first, second
+        finally:
+            for getter in getters:
+                if getter is None:
+                    continue
+                if getter.done() and not getter.cancelled():
+                    await getter.result().close()  # taken from the queue as the server stopped
+                getter.cancel()
+            if not paired:
+                for conn in chosen:
+                    if conn is not None:
+                        await _drop(conn)
 
     async def play_one(self) -> GameResult:
         players = await self._next_pair()

@@ -1,7 +1,7 @@
 """Wrappers for learning code: a PettingZoo AEC environment with every seat an agent (`GhostGamesAEC`),
 a Gymnasium environment where one seat plays against ghostgames bots (`GhostGamesSolo`), and many Geister
 games stepped at once on the compiled core, a Gymnasium `VectorEnv` with compiled opponents
-(`GeisterVectorEnv`, vector.py).
+(`GeisterVectorEnv`, vector.py), and the same for The Last (`TheLastVectorEnv`, thelast_vector.py).
 
 All three need the optional extra: pip install 'ghostgames[research]'. Observations are the game's fixed-shape
 `encode(seat)` arrays (made from that seat's view only; with observation="info_state" the perfect-recall
@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ghostgames.envs.aec import GhostGamesAEC
     from ghostgames.envs.solo import GhostGamesSolo
+    from ghostgames.envs.thelast_vector import TheLastVectorEnv
     from ghostgames.envs.vector import GeisterVectorEnv
 
-__all__ = ["GeisterVectorEnv", "GhostGamesAEC", "GhostGamesSolo"]
+__all__ = ["GeisterVectorEnv", "GhostGamesAEC", "GhostGamesSolo", "TheLastVectorEnv"]
 
 try:
     from ghostgames.envs.registration import register_envs
@@ -44,6 +45,10 @@ def __getattr__(name: str) -> Any:
             from ghostgames.envs.solo import GhostGamesSolo
 
             return GhostGamesSolo
+        if name == "TheLastVectorEnv":
+            from ghostgames.envs.thelast_vector import TheLastVectorEnv
+
+            return TheLastVectorEnv
     except ImportError as err:
         raise ImportError(
             f"{name} needs gymnasium (GhostGamesAEC also pettingzoo; {err.name} is missing): "

@@ -51,7 +51,7 @@ class GhostGamesAEC(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type h
         self.possible_agents = [f"seat_{seat}" for seat in range(self.players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._observation_space = observation_space(self.game, self.players, self.observation_kind)
-        self._action_space = spaces.Discrete(self.game.action_count(self.players))
+        self._action_space: spaces.Space[Any] = spaces.Discrete(self.game.action_count(self.players))
         self._rng = np.random.default_rng()
         self._shapes = self.game.observation_shapes(self.players)
         size = self.players * sum(int(np.prod(shape)) for shape in self._shapes.values())

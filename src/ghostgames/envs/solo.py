@@ -85,7 +85,8 @@ class GhostGamesSolo(gym.Env[dict[str, Any], np.int64]):
         result = outcome.results[self.seat]
         return self._observe(state), REWARD[result.result], True, False, {"outcome": outcome.to_json()}
 
-    def render(self) -> str | None:
+    # gymnasium 1.2 (which RLlib pins) types render's result as an unbound type variable; 1.4 accepts str
+    def render(self) -> str | None:  # type: ignore[override,unused-ignore]
         """'ansi': the learner's own view as text; 'human': that text printed."""
         if self.render_mode is None or self.state is None:
             return None

@@ -426,8 +426,18 @@ class State(ABC, Generic[A]):
         """
 
     @abstractmethod
-    def sample_world(self, seat: int, rng: random.Random) -> State[A]:
-        """A complete state that `seat` cannot tell apart from this one: hidden parts re-dealt at random."""
+    def sample_world(self, seat: int | None, rng: random.Random) -> State[A]:
+        """A complete state that `seat` cannot tell apart from this one: hidden parts re-dealt at random.
+        `seat` None: a spectator, as in `view`: every hidden part is re-dealt from the public facts alone
+        (a spectator's post-game analysis searches such worlds)."""
+
+    def revealed_by(self, seat: int, action: A) -> State[A] | None:
+        """This position as a spectator knows it after watching `seat` take `action` here: a copy whose
+        `sample_world(None, ...)` deals only worlds in which `action` is legal, keeping what the action
+        shows (the cards of a play were in the hand, a card off the led colour shows a void); its views
+        are this state's. None when a spectator does not learn which action it was (a Geister setup, the
+        card The Last's swap lays face down). By default an action shows nothing hidden: a plain copy."""
+        return self.clone()
 
     @abstractmethod
     def to_json(self) -> JSON:

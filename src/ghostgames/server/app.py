@@ -30,6 +30,7 @@ from ghostgames.server.sessions import TOPIC as SESSIONS_TOPIC
 from ghostgames.server.sessions import OpenSessions
 from ghostgames.server.shared import RedisFanout, RedisLeases, RedisPresence
 from ghostgames.server.throttle import LoginThrottle
+from ghostgames.server.tutorial_api import router as tutorial_router
 from ghostgames.server.ws import websocket_endpoint
 from ghostgames.storage import Repository
 
@@ -88,6 +89,7 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
     app.include_router(router)
     app.include_router(players_router)
     app.include_router(quick_router)
+    app.include_router(tutorial_router)
     app.add_api_websocket_route("/ws", websocket_endpoint)
 
     async def client_page() -> Response:
@@ -96,7 +98,8 @@ def create_app(config: ServerConfig | None = None, fanout: Fanout | None = None)
             return FileResponse(config.web_dir / "index.html")
         return HTMLResponse(PLACEHOLDER)
 
-    for path in ("/table/{table_id}", "/player/{name}", "/ratings/{game}", "/replay/{record_id}"):
+    for path in ("/table/{table_id}", "/player/{name}", "/ratings/{game}", "/replay/{record_id}", "/learn/{game}",
+                 "/learn/{game}/{lesson_id}"):
         app.add_api_route(path, client_page, methods=["GET"], include_in_schema=False)
 
     @app.get("/favicon.ico", include_in_schema=False)

@@ -85,7 +85,8 @@ class RecordRow(Base):
 
 
 class SettingRow(Base):
-    """Server-wide values that must survive restarts and be shared by workers (the token secret)."""
+    """Server-wide values that must survive restarts and be shared by workers (the token secret), and small
+    per-account ones keyed `what:<user id>` (an account's tutorial progress, storage/tutorial_progress.py)."""
 
     __tablename__ = "settings"
     key: Mapped[str] = mapped_column(String(64), primary_key=True)

@@ -1,5 +1,6 @@
 """Playing a tournament: every game is a pure function of (spec, game index), so the results do not
-depend on how many worker processes share the work, nor on the order they finish in.
+depend on which backend runs them (ghostgames.executor: processes here or nodes of a Ray cluster), on how
+many workers share the work, nor on the order they finish in.
 
 Seats rotate: in game i seat s is played by bot (s + i) mod (number of bots), so each bot sits in each
 seat equally often over a multiple of that many games.
@@ -7,14 +8,15 @@ seat equally often over a multiple of that many games.
 
 from __future__ import annotations
 
+import functools
 import random
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ghostgames.bots import Bot, SeatKnowledge, get_bot
+from ghostgames.executor import Executor, LocalExecutor
 from ghostgames.games import get_game
 from ghostgames.rules.chance import derive_rng
 from ghostgames.rules.contract import State
@@ -79,6 +81,13 @@ class GameResult:
             "decisions": self.decisions,
         }
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameResult:
+        """A game as `to_json` wrote it (a results file read back to resume a run)."""
+        return cls(int(data["index"]), int(data["seed"]), list(data["seats"]), list(data["results"]),
+                   str(data["reason"]), int(data["actions"]), [float(s) for s in data["think_seconds"]],
+                   [int(d) for d in data["decisions"]])
+
 
 Watch = Callable[[State[Any]], None]
 
@@ -136,32 +145,35 @@ def play_game(spec: TournamentSpec, index: int, watch: Watch | None = None,
     )
 
 
-def _play_many(spec: TournamentSpec, indices: list[int]) -> list[GameResult]:
-    return [play_game(spec, i) for i in indices]
-
-
-def iter_games(spec: TournamentSpec, workers: int = 1) -> Iterator[GameResult]:
-    """Yield the games as they finish (in any order); `workers` > 1 spreads them over processes."""
-    if workers <= 1:
-        for index in range(spec.games):
-            yield play_game(spec, index)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(play_game, spec, index) for index in range(spec.games)]
-        for future in as_completed(futures):
-            yield future.result()
+def iter_games(spec: TournamentSpec, workers: int = 1, executor: Executor | None = None,
+               skip: Iterable[int] = ()) -> Iterator[GameResult]:
+    """Yield the games as they finish (in any order), each once; `executor` runs them (default: `workers`
+    local processes); the game numbers in `skip` are not played."""
+    finished = set(skip)
+    todo = [index for index in range(spec.games) if index not in finished]
+    runner = executor or LocalExecutor(workers)
+    try:
+        for _, result in runner.run(functools.partial(play_game, spec), todo):
+            yield result
+    finally:
+        if executor is None:
+            runner.close()
 
 
 def run_tournament(
-    spec: TournamentSpec, workers: int = 1, on_result: Callable[[GameResult], None] | None = None
+    spec: TournamentSpec, workers: int = 1, on_result: Callable[[GameResult], None] | None = None,
+    executor: Executor | None = None, finished: Iterable[GameResult] = (),
 ) -> list[GameResult]:
-    """All games, sorted by index; `on_result` is called as each finishes (for a progress bar)."""
+    """All games, sorted by index; `on_result` is called as each finishes (for a progress bar, a results
+    file). Games in `finished` (read back from an interrupted run) are kept and not played again."""
     get_game(spec.game).check_players(spec.players)
     for name in set(spec.bots):
         get_bot(name)  # an unknown bot fails here, before any process starts
-    results = []
-    for result in iter_games(spec, workers):
-        results.append(result)
+    results = {game.index: game for game in finished if game.index < spec.games}
+    for result in iter_games(spec, workers, executor, results):
+        if result.index in results:
+            continue  # counted once, however it came back twice
+        results[result.index] = result
         if on_result is not None:
             on_result(result)
-    return sorted(results, key=lambda r: r.index)
+    return [results[index] for index in sorted(results)]

@@ -1,6 +1,6 @@
 // Entry point: language first, then the one WebSocket, then the page the address asks for
 // (/ is the lobby, /table/{id} a table, /player/{name}, /ratings/{game} and /replay/{id} the players'
-// pages; the server answers them all with this index.html).
+// pages, /learn/{game}[/{lesson}] a tutorial; the server answers them all with this index.html).
 
 import { h } from "./dom.js";
 import { onLanguageChange, preferredLanguage, setLanguage, t } from "./i18n.js";
@@ -39,7 +39,11 @@ async function main() {
   const page = document.getElementById("page");
   const match = location.pathname.match(/^\/table\/([^/]+)\/?$/);
   const home = location.pathname.match(/^\/(player|ratings|replay)\/([^/]+)\/?$/);
-  if (home) {
+  const learn = location.pathname.match(/^\/learn\/([^/]+)(?:\/([^/]+))?\/?$/);
+  if (learn) {
+    const { tutorialPage } = await import("./tutorial.js");
+    tutorialPage(page, connection, decodeURIComponent(learn[1]), learn[2] ? decodeURIComponent(learn[2]) : null);
+  } else if (home) {
     const pages = await import("./profile.js");
     const { replayPage } = home[1] === "replay" ? await import("./replay.js") : {};
     const show = { player: pages.profilePage, ratings: pages.ratingsPage, replay: replayPage }[home[1]];

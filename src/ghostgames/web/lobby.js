@@ -306,7 +306,8 @@ export function lobbyPage(root, connection) {
         h("p", { class: "muted players" }, game.min_players === game.max_players
           ? t("lobby.players_exact", { n: game.min_players })
           : t("lobby.players", { min: game.min_players, max: game.max_players }),
-          " · ", h("a", { href: `/help/${document.documentElement.lang}/${game.name}.html` }, t("ui.rules"))),
+          " · ", h("a", { href: `/help/${document.documentElement.lang}/${game.name}.html` }, t("ui.rules")),
+          " · ", h("a", { class: "learn-link", href: `/learn/${game.name}` }, t("tutorial.learn"))),
         h("div", { class: "tile-actions" },
           h("button", { type: "button", class: "primary play-now", dataset: { game: game.name },
             onclick: (event) => playNow(game, event.currentTarget,

@@ -442,17 +442,24 @@ class GeisterState(State[GeisterAction]):
         other._outcome = self._outcome
         return other
 
-    def sample_world(self, seat: int, rng: random.Random) -> GeisterState:
-        """Deal the enemy colours `seat` has not seen anew: 4 good and 4 bad in all, and every colour that
-        follows from public facts (a ghost that stood on its own exit under `reach`) kept."""
+    def sample_world(self, seat: int | None, rng: random.Random) -> GeisterState:
+        """Deal the enemy colours `seat` has not seen anew (seat None, a spectator: both sides' colours
+        not yet shown): 4 good and 4 bad a side, and every colour that follows from public facts (a ghost
+        that stood on its own exit under `reach`) kept."""
         world = self.clone()
         world.seed = rng.randrange(2**63)
-        enemy = 1 - seat
-        if not self.set_up[enemy]:
-            return world
-        hidden = [g for g in range(enemy * 8, enemy * 8 + 8) if not self.colour_known(g, seat)]
-        known_good = sum(1 for g in range(enemy * 8, enemy * 8 + 8) if g not in hidden and self.good[g])
-        deduced = {g: good for g, good in self.deduced_colours().items() if g in hidden}
+        deduced_all = self.deduced_colours()
+        for side in ((1 - seat,) if seat is not None else (0, 1)):
+            if self.set_up[side]:
+                self._recolour(world, side, seat, deduced_all, rng)
+        return world
+
+    def _recolour(self, world: GeisterState, side: int, seat: int | None, deduced_all: dict[int, bool],
+                  rng: random.Random) -> None:
+        """Re-colour in `world` the ghosts of `side` whose colour `seat` (None: a spectator) cannot know."""
+        hidden = [g for g in range(side * 8, side * 8 + 8) if not self.colour_known(g, seat)]
+        known_good = sum(1 for g in range(side * 8, side * 8 + 8) if g not in hidden and self.good[g])
+        deduced = {g: good for g, good in deduced_all.items() if g in hidden}
         free = [g for g in hidden if g not in deduced]
         goods = 4 - known_good - sum(deduced.values())
         if not 0 <= goods <= len(free):  # a hand-made position that breaks the deductions: colours only
@@ -463,7 +470,10 @@ class GeisterState(State[GeisterAction]):
             world.good[g] = colour
         for g, colour in deduced.items():
             world.good[g] = colour
-        return world
+
+    def revealed_by(self, seat: int, action: GeisterAction) -> GeisterState | None:
+        """A move shows nothing hidden; a setup is the secret a spectator never sees."""
+        return None if isinstance(action, Setup) else self.clone()
 
     def deduced_colours(self) -> dict[int, bool]:
         """Ghost id -> good, for the ghosts whose colour every seat can work out from public facts.

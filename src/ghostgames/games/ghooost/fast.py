@@ -36,7 +36,7 @@ the same rounds on any machine. Every function is compiled once per machine and 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numba
@@ -1058,3 +1058,19 @@ def options_of(options: GhooostOptions, players: int) -> tuple[int, int, int, in
     """new_game's option numbers from a GhooostOptions: deck, may_decline, match_on, max_turns, max_rounds."""
     return (DECKS.index(options.deck), int(options.replay == "may"), int(options.match_on(players)),
             options.max_turns, options.max_rounds)
+
+
+def random_games(players: int, options: Mapping[str, Any], seed: int) -> Callable[[int], int]:
+    """For the engine benchmark: a function that plays that many complete random games of these options on
+    one thread and returns the actions taken (random deals and uniformly random legal actions, as the
+    python engine's benchmark plays them)."""
+    from ghostgames.games.ghooost.state import GhooostOptions
+
+    checked = GhooostOptions.model_validate({**options, "players": players})
+    numbers = (players, *options_of(checked, players), -1 if checked.first is None else checked.first)
+    rng = new_rng(seed, label="bench")
+
+    def play(games: int) -> int:
+        return int(play_random_games(games, rng, *numbers))
+
+    return play

@@ -144,6 +144,7 @@ class GhooostOptions(BaseModel):
 class GhooostState(State[GhooostAction]):
     __slots__ = (
         "_outcome",
+        "_watched",
         "active",
         "bouh",
         "cemetery",
@@ -188,6 +189,7 @@ class GhooostState(State[GhooostAction]):
         self.bouh = [0] * players
         self.history: list[JSON] = []
         self._outcome: Outcome | None = None
+        self._watched: tuple[int, list[int]] | None = None  # see revealed_by (a clone starts without it)
         self._empty_round(0)
 
     def _empty_round(self, starter: int) -> None:
@@ -644,17 +646,19 @@ class GhooostState(State[GhooostAction]):
         other.log = self.log[:]
         return other
 
-    def sample_world(self, seat: int, rng: random.Random) -> GhooostState:
+    def sample_world(self, seat: int | None, rng: random.Random) -> GhooostState:
         """Keep what `seat` knows (its hand, public zones, and in `known` the cards seen going into other
         hands or certain from the rules: a pass shows a hand of Miss Copy only, and after midnight such a
         hand stays fully known); re-deal the rest (other hands' unknown cards, every mansion, the crypt) at
-        random with the same counts. Nothing else is forced in Ghooost!, so nothing else is certain."""
+        random with the same counts. Nothing else is forced in Ghooost!, so nothing else is certain. A
+        spectator (seat None) knows no hand beyond `known`: every hand is re-dealt so."""
         world = self.clone()
         world.seed = rng.randrange(2**63)
+        kept = self._kept()
         pool: list[int] = []
         for s in range(self.players):
             if s != seat:
-                hand, known = self.hands[s], self.known[s]
+                hand, known = self.hands[s], kept[s]
                 for kind in range(1, KINDS):
                     pool.extend([kind] * (hand[kind] - known[kind]))
             pool.extend(self.mansions[s])
@@ -664,10 +668,11 @@ class GhooostState(State[GhooostAction]):
         at = 0
         for s in range(self.players):
             if s != seat:
-                hand = self.known[s][:]
-                for kind in pool[at : at + self.sizes[s] - sum(hand)]:
+                hand = kept[s][:]
+                fresh = self.sizes[s] - sum(hand)
+                for kind in pool[at : at + fresh]:
                     hand[kind] += 1
-                at += self.sizes[s] - sum(self.known[s])
+                at += fresh
                 world.hands[s] = hand
                 world.held[s] = held_mask(hand)
             size = len(self.mansions[s])
@@ -675,6 +680,27 @@ class GhooostState(State[GhooostAction]):
             at += size
         world.crypt = pool[at:]
         return world
+
+    def _kept(self) -> list[list[int]]:
+        """The cards a sampled world keeps in each hand: `known`, and in a copy made by `revealed_by` the
+        cards of the play the spectator watched (counted as held, whatever else the hand holds)."""
+        watched: tuple[int, list[int]] | None = getattr(self, "_watched", None)
+        if watched is None:
+            return self.known
+        kept = [k[:] for k in self.known]
+        seat, cards = watched
+        kept[seat] = [max(k, c) for k, c in zip(kept[seat], cards, strict=True)]
+        return kept
+
+    def revealed_by(self, seat: int, action: GhooostAction) -> GhooostState:
+        """Every Ghooost! action is public; a play shows that its cards were in the hand."""
+        copy = self.clone()
+        if type(action) is Play:
+            cards = [0] * KINDS
+            cards[action.value] += action.count
+            cards[MISS_COPY] += action.copies
+            copy._watched = (seat, cards)
+        return copy
 
     def to_json(self) -> JSON:
         return {

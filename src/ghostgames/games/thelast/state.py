@@ -98,6 +98,7 @@ class TheLastState(State[TheLastAction]):
     __slots__ = (
         "_outcome",
         "_plans",
+        "_watched",
         "actor",
         "current",
         "game",
@@ -160,7 +161,8 @@ class TheLastState(State[TheLastAction]):
         # Finished tricks of this round: (leader, ((who, card), ...), points card, winner, how it was taken).
         self.tricks: list[tuple[int, tuple[tuple[int, int], ...], int, int, str]] = []
         self._outcome: Outcome | None = None
-        self._plans: dict[int, tuple[tuple[int, int, int, int], WorldPlan]] = {}  # see _world_plan
+        self._plans: dict[int | None, tuple[tuple[int, int, int, int], WorldPlan]] = {}  # see _world_plan
+        self._watched: tuple[int, int] | None = None  # see revealed_by (a clone starts without it)
 
     # --- dealing ----------------------------------------------------------------------------------
     def deal_round(self, events: list[Event], deck: list[int] | None = None, first: int | None = None) -> None:
@@ -569,11 +571,12 @@ class TheLastState(State[TheLastAction]):
         other._outcome = self._outcome
         return other
 
-    def sample_world(self, seat: int, rng: random.Random) -> TheLastState:
+    def sample_world(self, seat: int | None, rng: random.Random) -> TheLastState:
         """Keep every card whose place `seat` knows; deal the others at random into the places it cannot see,
         so that every deduction the rules allow holds (see `deductions`): nobody holds a colour they showed
         a void in, a face-down swapped card obeys the voids shown before it was laid down, a points card
         taken into a hand stays there or goes face down at a later swap. The future rounds get a fresh seed.
+        A spectator (seat None) sees no hand: every seat's hidden cards are dealt so.
         """
         world = self.clone()
         world.seed = rng.randrange(2**63)
@@ -592,21 +595,30 @@ class TheLastState(State[TheLastAction]):
         world.spare = [rest.pop() for _ in self.spare]
         return world
 
-    def _world_plan(self, seat: int) -> WorldPlan:
+    def _world_plan(self, seat: int | None) -> WorldPlan:
         """What `sample_world(seat)` deals and where it may go. Kept until the next action (a search samples
         many worlds from one position); a clone starts without it."""
         key = (self.round, len(self.tricks), len(self.trick_cards), self.phase)
-        plans: dict[int, tuple[tuple[int, int, int, int], WorldPlan]] = getattr(self, "_plans", {})
+        plans: dict[int | None, tuple[tuple[int, int, int, int], WorldPlan]] = getattr(self, "_plans", {})
         cached = plans.get(seat)
         if cached is not None and cached[0] == key:
             return cached[1]
         others = [p for p in range(len(self.hands)) if p != seat and p != self.ghost]
-        lines = self.timelines()
+        # A copy made by `revealed_by` counts the watched card as in its player's hand, and its play as
+        # part of the trick (a card off the required colours shows a void).
+        watched: tuple[int, int] | None = getattr(self, "_watched", None)
+        trick = tuple(zip(self.trick_who, self.trick_cards, strict=True))
+        lines = timelines(len(self.hands), self.ghost, len(self.ring), self.tricks,
+                          trick if watched is None else (*trick, watched))
         unseen: list[Places] = []
         known: list[int] = []  # the others' taken points cards, each a type of its own after the colours
         for p in others:
             slots = len(self.piles[p]) - len(self.shown_pile[p])
-            place = places(lines[p], len(self.hands[p]), slots, self.shown_hand[p], self.mixed[p])
+            in_hand, mixed = self.shown_hand[p], self.mixed[p]
+            if watched is not None and watched[0] == p and watched[1] not in in_hand:
+                in_hand = [*in_hand, watched[1]]
+                mixed = [c for c in mixed if c != watched[1]]
+            place = places(lines[p], len(self.hands[p]), slots, in_hand, mixed)
             unseen.append(place)
             known.extend(place.taken)
         public = set(known)
@@ -630,6 +642,16 @@ class TheLastState(State[TheLastAction]):
         plan = WorldPlan(others, [len(u.slot_colours) for u in unseen], known, pool, groups)
         self._plans = {**plans, seat: (key, plan)}
         return plan
+
+    def revealed_by(self, seat: int, action: TheLastAction) -> TheLastState | None:
+        """A played card was in the hand (and shows a void when off colour); `keep` shows nothing hidden;
+        which card a swap lays face down nobody else sees."""
+        if type(action) is Swap:
+            return None
+        copy = self.clone()
+        if type(action) is Play:
+            copy._watched = (seat, action.card)
+        return copy
 
     def timelines(self) -> list[Timeline]:
         """Each participant's public voids and swaps of this round (see `deductions`)."""

@@ -17,11 +17,11 @@ equally likely), of the shipped weights and of the weights fitted on that part.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import random
-from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
@@ -42,6 +42,7 @@ from ghostgames.bots.geister.belief import (
 from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.fast_search import FastExpertBot
 from ghostgames.bots.geister.picture import read
+from ghostgames.executor import Executor, LocalExecutor
 from ghostgames.games import get_game
 from ghostgames.rules.chance import derive_rng
 
@@ -206,26 +207,28 @@ class BeliefFitSpec:
                 f" --search-iterations {self.search_iterations}")
 
 
-def snapshots(spec: BeliefFitSpec, workers: int = 1, done: Callable[[], None] | None = None) -> list[Snapshot]:
-    """The snapshots of both sets of games, in game order; `workers` > 1 plays them in processes."""
+def _play_one(seed: int, search_iterations: int, game: tuple[str, int]) -> list[Snapshot]:
+    kind, index = game
+    return play(kind, index, seed, search_iterations)
+
+
+def snapshots(spec: BeliefFitSpec, workers: int = 1, done: Callable[[], None] | None = None,
+              executor: Executor | None = None) -> list[Snapshot]:
+    """The snapshots of both sets of games, in game order; `executor` plays them (default: `workers` local
+    processes), in any order."""
     games = [(kind, index) for kind, count in (("simple", spec.games), ("search", spec.search_games))
              for index in range(count)]
-    out: list[Snapshot] = []
-    if workers <= 1:
-        played: Iterable[list[Snapshot]] = (play(kind, index, spec.seed, spec.search_iterations)
-                                            for kind, index in games)
-        for snaps in played:
-            out.extend(snaps)
+    runner = executor or LocalExecutor(workers)
+    played: dict[tuple[str, int], list[Snapshot]] = {}
+    try:
+        for game, snaps in runner.run(functools.partial(_play_one, spec.seed, spec.search_iterations), games):
+            played[game] = snaps
             if done is not None:
                 done()
-        return out
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for snaps in pool.map(play, [k for k, _ in games], [i for _, i in games], [spec.seed] * len(games),
-                              [spec.search_iterations] * len(games)):
-            out.extend(snaps)
-            if done is not None:
-                done()
-    return out
+    finally:
+        if executor is None:
+            runner.close()
+    return [snap for game in games for snap in played[game]]
 
 
 def fit_weights(spec: BeliefFitSpec, snaps: list[Snapshot]) -> tuple[dict[str, dict[str, float]], dict[str, Any]]:

@@ -11,14 +11,15 @@ are training data, never shown to a bot.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ghostgames.executor import Executor, LocalExecutor
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.state import GeisterState
 from ghostgames.rules.contract import State
@@ -77,19 +78,23 @@ def game_rows(bot: str, seed: int, index: int) -> tuple[NDArray[np.int32], float
     return table, RESULT[result.results[0]["result"]]
 
 
-def _play(bot: str, seed: int, index: int) -> Game:
+def _play(seed: int, game: tuple[str, int]) -> Game:
+    bot, index = game
     rows, result = game_rows(bot, seed, index)
     return index, rows, result
 
 
-def play_games(games: list[tuple[str, int]], seed: int, workers: int = 1) -> Iterator[Game]:
-    """(game number, rows, result) of each game, in the order given; `workers` > 1 plays them in processes."""
-    if workers <= 1:
-        for bot, index in games:
-            yield _play(bot, seed, index)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(_play, [b for b, _ in games], [seed] * len(games), [i for _, i in games], chunksize=1)
+def play_games(games: list[tuple[str, int]], seed: int, workers: int = 1,
+               executor: Executor | None = None) -> Iterator[Game]:
+    """(game number, rows, result) of each game, in the order they end; `executor` plays them (default:
+    `workers` local processes)."""
+    runner = executor or LocalExecutor(workers)
+    try:
+        for _, game in runner.run(functools.partial(_play, seed), games):
+            yield game
+    finally:
+        if executor is None:
+            runner.close()
 
 
 @dataclass
@@ -102,13 +107,15 @@ class Positions:
 
     @classmethod
     def collect(cls, parts: list[Part], seed: int, workers: int = 1,
-                done: Callable[[int], None] | None = None) -> Positions:
-        """Play the recipe; `done(game number)` is called as each game ends."""
-        rows, results, games = [], [], []
-        for index, table, result in play_games(schedule(parts), seed, workers):
-            rows.append(table)
-            results.append(np.full(len(table), result))
-            games.append(np.full(len(table), index, dtype=np.int32))
+                done: Callable[[int], None] | None = None, executor: Executor | None = None) -> Positions:
+        """Play the recipe; `done(game number)` is called as each game ends. The games are laid out by
+        number, whatever order they ended in, so any backend gives the same arrays."""
+        played: dict[int, Game] = {}
+        for game in play_games(schedule(parts), seed, workers, executor):
+            played[game[0]] = game
             if done is not None:
-                done(index)
-        return cls(np.concatenate(rows), np.concatenate(results), np.concatenate(games))
+                done(game[0])
+        ordered = [played[index] for index in sorted(played)]
+        return cls(np.concatenate([table for _, table, _ in ordered]),
+                   np.concatenate([np.full(len(table), result) for _, table, result in ordered]),
+                   np.concatenate([np.full(len(table), index, dtype=np.int32) for index, table, _ in ordered]))

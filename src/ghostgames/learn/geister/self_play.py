@@ -8,10 +8,15 @@ its own colours and never the enemy's. With `guided` > 0, that share of the game
 value (`guided_move`: one ply over a few worlds whose enemy colours are dealt again at random, a tenth of the
 moves by the playout policy to explore), so the value also learns from stronger play. Everything is drawn
 from the seed, so a seed gives the same positions on the same machine.
+
+The games come in chunks of `CHUNK`, each a rollout task with its own stream of the seed (named by the
+stream and the chunk's number), so the rollout workers (processes here or nodes of a Ray cluster, through
+ghostgames.executor) feed the learner the same positions however many of them there are.
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 
 import numpy as np
@@ -21,6 +26,7 @@ from ghostgames.bots.geister import fast_search, heuristic, value
 from ghostgames.bots.geister.fast_search import rollout_move, uniform
 from ghostgames.bots.geister.search import GeisterPolicy
 from ghostgames.bots.geister.value import GeisterValue, value_of_row
+from ghostgames.executor import Executor, LocalExecutor
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.encoding import SETUP_COUNT
 from ghostgames.games.geister.jit import compiled, forget_stale_kernels
@@ -32,6 +38,7 @@ GAME_PLIES = 300  # the tournaments' move limit
 GUIDED_WORLDS = 4  # worlds a value-guided self-play move is scored in
 EXPLORE = 0.1  # share of a value-guided game's moves played by the playout policy
 PLAYOUT = GeisterPolicy.heuristic  # the search's playout chances, which the self-play games are played with
+CHUNK = 250  # games per rollout task
 
 
 @compiled
@@ -134,13 +141,30 @@ KERNELS = (_redeal, guided_move, self_play)
 forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(fast, value, fast_search, heuristic))  # all inlined
 
 
-def positions(games: int, keep: int, seed: int, stream: str, guided: float = 0.0,
-              model: GeisterValue | None = None) -> tuple[Rows, Floats]:
-    """Positions of `games` self-play games and their results, from a named stream of the seed (a share
-    `guided` of the games played by the value `model`)."""
-    rng = fast.new_rng(seed, 1, f"self-play {stream}")
+def _chunk(keep: int, seed: int, stream: str, guided: float, arrays: tuple[Floats, ...],
+           chunk: tuple[int, int]) -> tuple[Rows, Floats]:
+    """One rollout task: chunk number `chunk[0]`, `chunk[1]` games, from its own stream of the seed."""
+    number, games = chunk
+    rng = fast.new_rng(seed, 1, f"self-play {stream} {number}")
     rows = np.empty((games * keep, fast.FIELDS), dtype=np.int32)
     targets = np.empty(games * keep)
-    arrays = (model or GeisterValue.zeros(1)).kernel_arrays
-    n = self_play(games, keep, rng, rows, targets, guided if model is not None else 0.0, *arrays)
+    n = self_play(games, keep, rng, rows, targets, guided, *arrays)
     return rows[:n], targets[:n]
+
+
+def positions(games: int, keep: int, seed: int, stream: str, guided: float = 0.0,
+              model: GeisterValue | None = None, executor: Executor | None = None) -> tuple[Rows, Floats]:
+    """Positions of `games` self-play games and their results, from a named stream of the seed (a share
+    `guided` of the games played by the value `model`), in chunk order; `executor` runs the chunks
+    (default: here)."""
+    chunks = [(number, min(CHUNK, games - number * CHUNK)) for number in range(-(-games // CHUNK))]
+    arrays = (model or GeisterValue.zeros(1)).kernel_arrays
+    task = functools.partial(_chunk, keep, seed, stream, guided if model is not None else 0.0, arrays)
+    runner = executor or LocalExecutor()
+    try:
+        played = dict(runner.run(task, chunks))
+    finally:
+        if executor is None:
+            runner.close()
+    return (np.concatenate([played[c][0] for c in chunks]).reshape(-1, fast.FIELDS),
+            np.concatenate([played[c][1] for c in chunks]))

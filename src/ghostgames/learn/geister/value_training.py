@@ -15,6 +15,7 @@ Everything is derived from the seed, so a seed gives the same weights on the sam
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable
@@ -25,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ghostgames.bots.geister.value import FEATURES, GeisterValue, features_batch
+from ghostgames.executor import Executor, LocalExecutor
 from ghostgames.games.geister import fast
 from ghostgames.learn.geister.self_play import GAME_PLIES, positions
 from ghostgames.rules.chance import derive_rng
@@ -179,31 +181,40 @@ def apply_calibration(p: Floats, ab: tuple[float, float]) -> Floats:
 
 
 # --- the learning curve: the `value` bot against fixed opponents ---------------------------------------------
-def play_against(model: GeisterValue, opponent: str, games: int, seed: int, worlds: int) -> dict[str, float]:
-    """`games` games (escape rule, 300 plies) of the value bot against `opponent`, seats alternating; the
-    same games for every model (seeds from `seed` and the game number)."""
+def eval_game(model: GeisterValue, opponent: str, seed: int, worlds: int, index: int) -> str:
+    """Game `index` (escape rule, 300 plies) of the value bot against `opponent`, seats alternating: the
+    value bot's result. The same game for every model (seeds from `seed` and the game number)."""
     from ghostgames.bots import SeatKnowledge, get_bot
     from ghostgames.bots.value_bot import ValueBot
     from ghostgames.games import get_game
 
-    game = get_game("geister")
     ours = ValueBot(model, worlds)
     theirs = get_bot(opponent)
-    wins = draws = 0
-    for index in range(games):
-        game_seed = derive_rng(seed, "train-eval-game", index).randrange(2**63)
-        decisions = derive_rng(seed, "train-eval-bots", index)
-        state = game.new(2, {"exit": "escape", "max_plies": GAME_PLIES}, seed=game_seed)
-        our_seat = index % 2
-        while state.to_act():
-            seat = min(state.to_act())
-            bot = ours if seat == our_seat else theirs
-            state.apply(seat, bot.choose(SeatKnowledge(state, seat), random.Random(decisions.randrange(2**63))))
-        outcome = state.outcome()
-        assert outcome is not None
-        result = outcome.results[our_seat].result
-        wins += result == "win"
-        draws += result == "draw"
+    game_seed = derive_rng(seed, "train-eval-game", index).randrange(2**63)
+    decisions = derive_rng(seed, "train-eval-bots", index)
+    state = get_game("geister").new(2, {"exit": "escape", "max_plies": GAME_PLIES}, seed=game_seed)
+    our_seat = index % 2
+    while state.to_act():
+        seat = min(state.to_act())
+        bot = ours if seat == our_seat else theirs
+        state.apply(seat, bot.choose(SeatKnowledge(state, seat), random.Random(decisions.randrange(2**63))))
+    outcome = state.outcome()
+    assert outcome is not None
+    return outcome.results[our_seat].result
+
+
+def play_against(model: GeisterValue, opponent: str, games: int, seed: int, worlds: int,
+                 executor: Executor | None = None) -> dict[str, float]:
+    """`games` games of the value bot against `opponent` (`eval_game`), run by `executor` (default: here)."""
+    runner = executor or LocalExecutor()
+    try:
+        results = [result for _, result in runner.run(functools.partial(eval_game, model, opponent, seed, worlds),
+                                                      range(games))]
+    finally:
+        if executor is None:
+            runner.close()
+    wins = results.count("win")
+    draws = results.count("draw")
     return {"games": games, "wins": wins, "draws": draws, "win_rate": wins / games}
 
 
@@ -239,13 +250,16 @@ def steps(spec: TrainSpec) -> int:
     return 2 * spec.checkpoints + (spec.checkpoints + 1) * len(spec.opponents)
 
 
-def train(spec: TrainSpec, report: Report | None = None) -> tuple[GeisterValue, dict[str, Any]]:
-    """Self-play, fit and checkpoints; returns the model and the curve (a JSON-able dict)."""
+def train(spec: TrainSpec, report: Report | None = None,
+          executor: Executor | None = None) -> tuple[GeisterValue, dict[str, Any]]:
+    """Self-play, fit and checkpoints; returns the model and the curve (a JSON-able dict). `executor` runs
+    the rollout tasks and the checkpoint games (processes here or a Ray cluster; the same weights either way:
+    every game's seeds come from its number); the learner fits here."""
     tell: Report = report or (lambda what: None)
     rng = np.random.default_rng(derive_rng(spec.seed, "fit").getrandbits(64))
     model = initial_model(spec.hidden, rng)
     adam = Adam(model, rate=spec.rate)
-    held_rows, held_y = positions(spec.heldout_games, spec.keep, spec.seed, "heldout")
+    held_rows, held_y = positions(spec.heldout_games, spec.keep, spec.seed, "heldout", executor=executor)
     held_x = featurize(held_rows)
     curve: list[dict[str, Any]] = []
     xs: list[Rows] = []
@@ -258,7 +272,8 @@ def train(spec: TrainSpec, report: Report | None = None) -> tuple[GeisterValue, 
                                  "heldout_accuracy": accuracy(p, held_y), "win_rate": {}}
         for opponent in spec.opponents:
             tell(f"checkpoint {len(curve)}: value vs {opponent}")
-            point["win_rate"][opponent] = play_against(model, opponent, spec.eval_games, spec.seed, spec.worlds)
+            point["win_rate"][opponent] = play_against(model, opponent, spec.eval_games, spec.seed, spec.worlds,
+                                                       executor)
         curve.append(point)
 
     checkpoint(0, None)
@@ -267,7 +282,8 @@ def train(spec: TrainSpec, report: Report | None = None) -> tuple[GeisterValue, 
     played = 0
     for r, count in enumerate(per_round):
         tell(f"round {r + 1}: self-play")
-        rows, y = positions(count, spec.keep, spec.seed, f"self-play-{r}", spec.guided if r > 0 else 0.0, model)
+        rows, y = positions(count, spec.keep, spec.seed, f"self-play-{r}", spec.guided if r > 0 else 0.0, model,
+                            executor)
         xs.append(rows)
         ys.append(y)
         played += count
@@ -277,11 +293,12 @@ def train(spec: TrainSpec, report: Report | None = None) -> tuple[GeisterValue, 
     return model, {"spec": spec.to_json(), "features": FEATURES, "curve": curve}
 
 
-def compare_with_hand(model: GeisterValue, seed: int, games: int, keep: int) -> dict[str, Any]:
+def compare_with_hand(model: GeisterValue, seed: int, games: int, keep: int,
+                      executor: Executor | None = None) -> dict[str, Any]:
     """Held-out log-loss and accuracy of the learned value and of the hand evaluation (as it is, and
     recalibrated on other positions with two parameters, to be fair to a scale it was never fitted for)."""
-    rows, y = positions(games, keep, seed, "compare")
-    fit_rows, fit_y = positions(games, keep, seed, "compare-calibration")
+    rows, y = positions(games, keep, seed, "compare", executor=executor)
+    fit_rows, fit_y = positions(games, keep, seed, "compare-calibration", executor=executor)
     learned = predict(model, featurize(rows))
     hand = hand_values(rows)
     ab = calibrate(hand_values(fit_rows), fit_y)

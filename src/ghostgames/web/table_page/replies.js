@@ -15,7 +15,8 @@ export function createReplies(state) {
     return h("div", { class: "help-reply" },
       h("p", {}, t("reply.help")),
       h("ul", {}, commands.map((name) => h("li", {}, h("code", {}, `/${name}`), " ", t(`cmd.${name}`)))),
-      game ? h("a", { href: `/help/${language()}/${game}.html`, target: "_blank" }, t("reply.help_link", { game: t(`game.${game}`) })) : null);
+      game ? h("a", { href: `/help/${language()}/${game}.html`, target: "_blank" }, t("reply.help_link", { game: t(`game.${game}`) })) : null,
+      game ? h("p", {}, h("a", { class: "learn-link", href: `/learn/${game}`, target: "_blank" }, t("tutorial.title", { game: t(`game.${game}`) }))) : null);
   }
 
   function who(msg) {
