@@ -81,6 +81,19 @@ def test_bench_engine_measures_the_last_python_and_fast_side_by_side(tmp_path: P
     assert all(r["games"] > 0 and r["mean_actions_per_game"] == 44 for r in data)
 
 
+def test_bench_engine_measures_ghooosts_python_and_fast_engines_side_by_side(tmp_path: Path) -> None:
+    out = tmp_path / "ghooost.json"
+    result = run(["bench", "engine", "--game", "ghooost", "--players", "3", "--engine", "python", "--engine",
+                  "fast", "--seconds", "1", "--json", str(out)], timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "3 players, median of 1 run(s): python" in result.stdout and "x python" in result.stdout
+    data = json.loads(out.read_text())
+    assert [(r["game"], r["engine"], r["players"]) for r in data] == [("ghooost", "python", 3), ("ghooost", "fast", 3)]
+    assert all(r["games"] > 0 and r["actions"] > r["games"] and r["options"] == {"match": False} for r in data)
+    refused = run(["bench", "engine", "--game", "ghooost", "--engine", "fast", "--batch", "8", "--seconds", "0.1"])
+    assert refused.returncode == 2 and "one game at a time" in refused.stdout + refused.stderr
+
+
 def test_bench_engine_steps_a_batch_and_refuses_what_cannot_be_measured(tmp_path: Path) -> None:
     out = tmp_path / "batch.json"
     result = run(["bench", "engine", "--engine", "fast", "--batch", "64", "--threads", "1", "--seconds", "1",

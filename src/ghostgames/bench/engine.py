@@ -166,7 +166,7 @@ def _run_fast(players: int, seconds: float, seed: int, opts: dict[str, Any], bat
 
 # Card games with a compiled core: games/<name>/fast.py offers `random_games(players, options, seed)`, a
 # function that plays N complete random games on one thread and returns the actions taken.
-CARD_CORES = ("thelast",)
+CARD_CORES = ("ghooost", "thelast")
 
 
 def _run_fast_cards(game_name: str, players: int, seconds: float, seed: int, opts: dict[str, Any],

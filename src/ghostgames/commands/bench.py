@@ -21,8 +21,8 @@ def bench_engine(
     seconds: float = typer.Option(5.0, help="seconds per player count"),
     seed: int = typer.Option(0, help="seed of the random players"),
     engine: list[str] = typer.Option(["python"], help="python (the reference rules) or fast (the compiled core "
-                                                      "of geister or thelast); repeat it to measure both side by "
-                                                      "side"),
+                                                      "of geister, ghooost or thelast); repeat it to measure both "
+                                                      "side by side"),
     batch: int | None = typer.Option(None, help="fast engine: step this many games together (the vector "
                                                 "environment, random legal actions from the masks)"),
     threads: int | None = typer.Option(None, help="fast engine with --batch: cores to use (default: all)"),
