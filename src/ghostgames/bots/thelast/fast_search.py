@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.thelast.search import TheLastPolicy
 from ghostgames.games.thelast import fast
-from ghostgames.games.thelast.encoding import ACTION_COUNT, action_at, action_index
+from ghostgames.games.thelast.encoding import ACTION_COUNT, KEEP_INDEX, SWAP_BASE, action_at, action_index
 from ghostgames.games.thelast.state import TheLastState
 from ghostgames.rules.contract import Action
 
@@ -43,7 +43,10 @@ CHUNK = POOL * REUSE  # iterations per kernel call; a time budget is checked bet
 # Columns of the tree's integer array.
 ACTOR, ACTION, FIRST, SIBLING, VISITS, AVAIL = range(6)
 _PHASE, _ACTOR, _PLAYERS, _TOTAL = fast.PHASE, fast.ACTOR, fast.PLAYERS, fast.TOTAL
-_DEAL, _OVER = fast.DEAL, fast.OVER
+_DEAL, _OVER, _DECIDE = fast.DEAL, fast.OVER, fast.DECIDE
+_HAND, _POINTS_CARD, _COUNT = fast.HAND, fast.POINTS_CARD, fast.COUNT
+_TRICK_N, _TRICK_CARD = fast.TRICK_N, fast.TRICK_CARD
+RANDOM, RULES = 0, 1  # playouts: uniform, or `rules` (bots/thelast/rules.py) with a share of uniform moves
 
 
 @fast.compiled
@@ -69,19 +72,99 @@ def seat_rewards(s: Ints, out: Floats) -> None:
 
 
 @fast.compiled
-def play_out(s: Ints, rng: fast.Rng) -> None:
-    """Uniformly random actions to the end of the match, dealing any round that waits for its cards."""
+def _lowest(cards: int) -> int:
+    """The card of lowest value (then lowest id) of a non-empty mask."""
+    best, best_value = -1, 99
+    while cards:
+        low = cards & -cards
+        card = fast.lowest_card(low)
+        if fast.VALUE[card] < best_value:
+            best, best_value = card, fast.VALUE[card]
+        cards ^= low
+    return best
+
+
+@fast.compiled
+def _highest(cards: int) -> int:
+    """The card of highest value (then highest id) of a non-empty mask."""
+    best, best_value = -1, -1
+    while cards:
+        low = cards & -cards
+        card = fast.lowest_card(low)
+        if fast.VALUE[card] >= best_value:
+            best, best_value = card, fast.VALUE[card]
+        cards ^= low
+    return best
+
+
+@fast.compiled
+def rules_action(s: Ints) -> int:
+    """`rules`' choice (bots/thelast/rules.py) for the seat to act: swap the lowest card under the points
+    card; last in a trick, the highest card that hands it on; lead low; follow under the top if possible."""
+    seat = s[_ACTOR]
+    if s[_PHASE] == _DECIDE:
+        low = _lowest(s[_HAND + seat])
+        return SWAP_BASE + low if fast.VALUE[low] < fast.VALUE[s[_POINTS_CARD]] else KEEP_INDEX
+    cards = fast.playable(s)
+    n = s[_TRICK_N]
+    if n == 0:
+        return _lowest(cards)
+    if n == s[_COUNT] - 1:
+        ducking = 0
+        rest = cards
+        while rest:
+            low = rest & -rest
+            card = fast.lowest_card(low)
+            for k in range(n):
+                other = s[_TRICK_CARD + k]
+                if fast.COLOUR[other] == fast.COLOUR[card] and other > card:
+                    ducking |= low
+                    break
+            rest ^= low
+        return _highest(ducking if ducking else cards)
+    led = fast.COLOUR[s[_TRICK_CARD]]
+    following = cards & fast.COLOUR_CARDS[1 << led]
+    if following:
+        top = -1
+        for k in range(n):
+            if fast.COLOUR[s[_TRICK_CARD + k]] == led:
+                top = max(top, s[_TRICK_CARD + k])
+        under = following & ((1 << top) - 1)
+        if under:
+            return _top_card(under)
+        return fast.lowest_card(following)
+    return _lowest(cards)
+
+
+@fast.compiled
+def _top_card(cards: int) -> int:
+    top = -1
+    while cards:
+        low = cards & -cards
+        top = fast.lowest_card(low)
+        cards ^= low
+    return top
+
+
+@fast.compiled
+def play_out(s: Ints, rng: fast.Rng, kind: int, explore: float) -> None:
+    """To the end of the match, dealing any round that waits for its cards: uniformly random actions, or
+    (RULES) `rules_action` with a uniform one in a share `explore` of the decisions."""
     none = np.empty(0, dtype=np.int64)  # random_playout keeps no log
     while s[_PHASE] != _OVER:
         if s[_PHASE] == _DEAL:
             fast.random_deal(s, rng, 0)
-        else:
+        elif kind == RANDOM:
             fast.random_playout(s, rng, 0, none)
+        elif fast.random_below(rng, 0, 1 << 20) < explore * (1 << 20):
+            fast.step(s, fast.random_action(s, rng, 0), rng, 0)
+        else:
+            fast.step(s, rules_action(s), rng, 0)
 
 
 @fast.compiled
 def iterate(worlds: Ints, count: int, root_actions: Ints, exploration: float, tree: Ints, reward: Floats,
-            size: Ints, rng: fast.Rng) -> None:
+            size: Ints, rng: fast.Rng, kind: int, explore: float) -> None:
     """`count` iterations into the tree (node 0 the root, `size[0]` nodes used; room for `count` more),
     iteration i on a copy of worlds[i mod len(worlds)]."""
     s = np.empty(worlds.shape[1], dtype=np.int64)
@@ -149,7 +232,7 @@ def iterate(worlds: Ints, count: int, root_actions: Ints, exploration: float, tr
             node = chosen
             if untried > 0:
                 break
-        play_out(s, rng)
+        play_out(s, rng, kind, explore)
         seat_rewards(s, rewards)
         for d in range(depth):
             visited = path[d]
@@ -192,6 +275,8 @@ class TheLastExpertPolicy(TheLastPolicy):
     its latest decision, for tests and the analysis of a search)."""
 
     last_tree: Tree | None = None
+    playout_kind = RANDOM
+    playout_explore = 0.25  # RULES playouts: the share of uniform decisions
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
                         rng: random.Random) -> tuple[Action, int] | None:
@@ -215,7 +300,8 @@ class TheLastExpertPolicy(TheLastPolicy):
                 assert isinstance(world, TheLastState)
                 worlds[w] = fast.from_state(world)
             tree.room_for(count)
-            iterate(worlds, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream)
+            iterate(worlds, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
+                    self.playout_kind, self.playout_explore)
             done += count
         self.last_tree = tree
         visits = tree.root_visits()
