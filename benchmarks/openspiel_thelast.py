@@ -4,9 +4,10 @@ rollouts) at equal time per move, 2 players, through our OpenSpiel adapter (`gho
     PYTHONPATH=src .venv/bin/python benchmarks/openspiel_thelast.py --games 20 --simulations 100 \\
         --json benchmarks/results/openspiel-thelast.json
 
-Equal time: OpenSpiel's bot gets `--simulations` per move (its only budget); first it is timed on a few
-moves of a warm-up game, and our bot then thinks that many seconds per move (a time budget, as the table
-levels play). Both mean times per move are in the table, so the equality can be checked. Seats alternate
+Equal time: OpenSpiel's bot gets `--simulations` per move (its only budget); it is timed on a few moves of
+a warm-up game, and our bot then thinks, move by move, the mean time of OpenSpiel's last 20 moves (a time
+budget, as the table levels play), so that the two follow the machine's load together. Both mean times per
+move are in the table, so the equality can be checked. Seats alternate
 game by game (our bot leads the even games' first trick as seat 1, the odd games' as seat 2, as the deal
 decides); the deals come from `--seed`. A win is the lower penalty; the share counts a draw as half, with a
 95% Wilson interval. Needs OpenSpiel (`pip install 'ghostgames[spiel]'`).
@@ -71,10 +72,10 @@ def time_openspiel(game: pyspiel.Game, simulations: int, uct_c: float, seed: int
     return sum(spent) / len(spent)
 
 
-def play(game: pyspiel.Game, ours_name: str, seconds: float, simulations: int, uct_c: float, seed: int,
-         ours_seat: int) -> dict[str, Any]:
-    """One game; returns our seat's result and both sides' time per move."""
-    ours = get_bot(ours_name, seconds)
+def play(game: pyspiel.Game, ours_name: str, recent: list[float], simulations: int, uct_c: float, seed: int,
+         ours_seat: int, fixed: float | None) -> dict[str, Any]:
+    """One game; returns our seat's result and both sides' time per move. `recent`: OpenSpiel's times per
+    move so far (appended to), whose last 20 set our time per move unless it is `fixed`."""
     theirs = openspiel_bot(game, simulations, uct_c, seed)
     chance = np.random.RandomState(seed)
     rng = random.Random(seed)
@@ -86,6 +87,8 @@ def play(game: pyspiel.Game, ours_name: str, seconds: float, simulations: int, u
         seat = state.current_player()
         start = time.perf_counter()
         if seat == ours_seat:
+            ours = get_bot(ours_name, fixed if fixed is not None else sum(recent[-20:]) / len(recent[-20:]))
+            start = time.perf_counter()
             choice = ours.choose(SeatKnowledge(state.inner, seat), rng)
             action = state.get_game().game.action_index(choice, seat)
             spent["ours"].append(time.perf_counter() - start)
@@ -94,6 +97,7 @@ def play(game: pyspiel.Game, ours_name: str, seconds: float, simulations: int, u
         else:
             action = theirs.step(state)
             spent["theirs"].append(time.perf_counter() - start)
+            recent.append(spent["theirs"][-1])
         state.apply_action(int(action))
         deal(state, chance)
     returns = state.returns()
@@ -118,9 +122,8 @@ def main() -> None:
     game = pyspiel.load_game("ghostgames_thelast", {"players": PLAYERS})
     warm = _warm_state(game)
     get_bot(f"{args.ours}:64").choose(SeatKnowledge(warm, min(warm.to_act())), random.Random(0))  # compile once
-    seconds = args.seconds if args.seconds is not None else time_openspiel(game, args.simulations, args.uct_c,
-                                                                          args.seed + 10_000, 6)
-    games = [play(game, args.ours, seconds, args.simulations, args.uct_c, args.seed + g, g % 2)
+    recent = [time_openspiel(game, args.simulations, args.uct_c, args.seed + 10_000, 6)]
+    games = [play(game, args.ours, recent, args.simulations, args.uct_c, args.seed + g, g % 2, args.seconds)
              for g in range(args.games)]
     wins = sum(g["result"] == "win" for g in games)
     draws = sum(g["result"] == "draw" for g in games)
@@ -136,7 +139,8 @@ def main() -> None:
     summary = {
         "ours": args.ours, "openspiel_simulations": args.simulations, "uct_c": args.uct_c, "games": len(games),
         "wins": wins, "draws": draws, "losses": losses, "share": share, "interval95": [low, high],
-        "ours_budget_seconds": seconds, "ours_mean_seconds": ours_mean, "theirs_mean_seconds": theirs_mean,
+        "ours_seconds_fixed": args.seconds,
+        "openspiel_warmup_seconds": recent[0], "ours_mean_seconds": ours_mean, "theirs_mean_seconds": theirs_mean,
         "ours_mean_iterations": sum(ours_iterations) / max(len(ours_iterations), 1),
         "theirs_simulations_per_second": args.simulations / theirs_mean if theirs_mean else 0.0,
         "load": load, "seed": args.seed,

@@ -16,6 +16,8 @@ where the time goes:
   holds it to that.
 
 The root's actions are the ones the policy allows (all legal ones here); the most visited is played.
+Playouts are uniform: `rules_action` (the `rules` bot compiled) can play them instead (`RulesPlayoutPolicy`),
+which was measured weaker at equal time and is kept off (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ghostgames.bots.budget import Budget
+from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.bots.thelast.search import TheLastPolicy
 from ghostgames.games.thelast import fast
 from ghostgames.games.thelast.encoding import ACTION_COUNT, KEEP_INDEX, SWAP_BASE, action_at, action_index
@@ -308,3 +311,18 @@ class TheLastExpertPolicy(TheLastPolicy):
         best = max(root_actions, key=lambda code: visits.get(int(code), 0))  # the first of the most visited
         chosen = actions.get(int(best))
         return (chosen if chosen is not None else action_at(int(best))), done
+
+
+class RulesPlayoutPolicy(TheLastExpertPolicy):
+    """The expert with `rules` playouts (a quarter of the decisions uniform): measured against the uniform
+    playouts at equal iterations and time and not kept (docs/bots.md); kept to measure again."""
+
+    playout_kind = RULES
+
+
+def rules_playout_bot(seconds: float | None = None) -> IsmctsBot:
+    """A plug-in factory for tournaments (`--bots ghostgames.bots.thelast.fast_search:rules_playout_bot`):
+    4000 iterations a move, or `seconds`."""
+    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=4000), RulesPlayoutPolicy, 0.5)
+    bot.name = "expert-rules-playout"
+    return bot
