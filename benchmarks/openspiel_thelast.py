@@ -1,8 +1,8 @@
 """Our The Last bot against OpenSpiel's own ISMCTS (`open_spiel.python.algorithms.ismcts.ISMCTSBot`, random
 rollouts) at equal time per move, 2 players, through our OpenSpiel adapter (`ghostgames.spiel`).
 
-    PYTHONPATH=src .venv/bin/python benchmarks/openspiel_thelast.py --games 20 --simulations 100 \\
-        --json benchmarks/results/openspiel-thelast.json
+    PYTHONPATH=src .venv/bin/python benchmarks/openspiel_thelast.py --games 10 --simulations 25 --seed 100 \\
+        --json benchmarks/results/openspiel-thelast-25.json
 
 Equal time: OpenSpiel's bot gets `--simulations` per move (its only budget); it is timed on a few moves of
 a warm-up game, and our bot then thinks, move by move, the mean time of OpenSpiel's last 20 moves (a time
@@ -109,8 +109,8 @@ def play(game: pyspiel.Game, ours_name: str, recent: list[float], simulations: i
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--simulations", type=int, default=100, help="OpenSpiel ISMCTS simulations per move")
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--simulations", type=int, default=25, help="OpenSpiel ISMCTS simulations per move")
     parser.add_argument("--uct-c", type=float, default=2.0, help="OpenSpiel ISMCTS exploration (returns in -1..1)")
     parser.add_argument("--ours", default="expert", help="our bot (a name that takes seconds: expert, ismcts)")
     parser.add_argument("--seconds", type=float, default=None, help="our time per move (default: OpenSpiel's, timed)")
