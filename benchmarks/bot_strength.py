@@ -25,6 +25,10 @@ MATCHUPS: dict[str, tuple[str, int, tuple[str, ...], float | None, dict[str, Any
     "ghooost2-ismcts-rules": ("ghooost", 2, ("ismcts:300", "rules"), None, {}, 60),
     "ghooost4-ismcts-rules": ("ghooost", 4, ("ismcts:300", "rules"), None, {}, 32),
     "thelast3-ismcts-rules-random": ("thelast", 3, ("ismcts:400", "rules", "random"), None, {}, 60),
+    # The Last's expert (compiled search) at about the time per move of ismcts:200
+    "thelast2-expert-ismcts": ("thelast", 2, ("expert:4000", "ismcts:200"), None, {}, 60),
+    "thelast2-expert-rules": ("thelast", 2, ("expert:4000", "rules"), None, {}, 60),
+    "thelast3-expert-ismcts-rules": ("thelast", 3, ("expert:4000", "ismcts:200", "rules"), None, {}, 36),
     # the Geister sparring partners
     "geister-charge-random": ("geister", 2, ("charge", "random"), None, {}, 1000),
     "geister-charge-rules": ("geister", 2, ("charge", "rules"), None, {}, 1000),

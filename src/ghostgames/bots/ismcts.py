@@ -62,7 +62,12 @@ class IsmctsBot(Bot):
 
     def search_among(self, knowledge: SeatKnowledge, policy: SearchPolicy, legal: list[Action],
                      rng: random.Random) -> Action:
-        """The most visited of `legal` (two or more, none forced) after a search of the budget."""
+        """The most visited of `legal` (two or more, none forced) after a search of the budget (the policy's
+        compiled search where its game has one)."""
+        compiled = policy.compiled_choice(legal, self.budget, self.exploration, rng)
+        if compiled is not None:
+            choice, self.last_iterations = compiled
+            return choice
         root = self.search(knowledge.seat, policy, rng)
         best: Action = legal[0]
         best_visits = -1

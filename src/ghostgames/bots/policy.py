@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ghostgames.bots.base import SeatKnowledge
+from ghostgames.bots.budget import Budget
 from ghostgames.rules.contract import Action, Outcome, State
 
 
@@ -49,6 +50,12 @@ class SearchPolicy:
     def allowed(self, legal: list[Action]) -> list[Action]:
         """The root actions the bot may pick (a game may rule out known blunders); never empty."""
         return legal
+
+    def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
+                        rng: random.Random) -> tuple[Action, int] | None:
+        """A game whose whole search runs on its compiled core decides here: the action among `legal` and
+        the iterations it took. None (the default): the Python ISMCTS searches with this policy."""
+        return None
 
     def playout(self, world: State[Any], rng: random.Random) -> list[float] | None:
         """Play `world` out in one go and return the rewards, or None to play it action by action with

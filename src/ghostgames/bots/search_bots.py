@@ -1,11 +1,12 @@
 """The search bots by game: `ismcts` (generic ISMCTS, plain playouts; Geister plays them on its compiled
 core) and `expert` (ISMCTS with a game's own knowledge: Geister's fitted belief, exit guard, playouts drawn
 from the packaged learned policy (`geister.playout_policy`) and evaluation, searched on the compiled core by
-`geister.fast_search`; the card games use the same policy as `ismcts`, which already needs their playout and
-reward shaping to be sensible). Kept for measuring: `expert-hand`, the same search with the hand playout
-(the expert until the learned playout had played every target row, docs/research/geister-expert.md),
-`expert-v2`, the Geister knowledge searched in Python, and `expert-v1`, the expert before it (hand-set
-belief weights, no exit guard)."""
+`geister.fast_search`; The Last searches its `ismcts` knowledge on its compiled core, `thelast.fast_search`;
+Ghooost! uses the same policy as `ismcts`, which already needs its playout and reward shaping to be
+sensible). Kept for measuring: `expert-hand`, the same search with the hand playout (the expert until the
+learned playout had played every target row, docs/research/geister-expert.md), `expert-v2`, the Geister
+knowledge searched in Python, and `expert-v1`, the expert before it (hand-set belief weights, no exit
+guard)."""
 
 from __future__ import annotations
 

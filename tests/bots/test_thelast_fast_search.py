@@ -1,0 +1,89 @@
+"""The Last's expert searches on the compiled core: its tree keeps the counts ISMCTS needs, it plays the
+actions its seat may take, it beats chance where a round's outcome is plain, and its compiled rules-of-thumb
+playout plays as the `rules` bot."""
+
+from __future__ import annotations
+
+import random
+
+from ghostgames.bots import SeatKnowledge, get_bot
+from ghostgames.bots.budget import Budget
+from ghostgames.bots.ismcts import IsmctsBot
+from ghostgames.bots.thelast.fast_search import (
+    ACTION,
+    FIRST,
+    SIBLING,
+    VISITS,
+    TheLastExpertPolicy,
+    rules_action,
+)
+from ghostgames.games import get_game
+from ghostgames.games.thelast import fast
+from ghostgames.games.thelast.encoding import action_index
+from tests.bots.positions import positions
+
+
+def test_every_iteration_passes_through_one_root_action_and_only_legal_ones() -> None:
+    state = get_game("thelast").new(3, {}, seed=11)
+    seat = min(state.to_act())
+    knowledge = SeatKnowledge(state, seat)
+    policy = TheLastExpertPolicy(knowledge)
+    legal = knowledge.legal_actions()
+    choice, iterations = policy.compiled_choice(legal, Budget(iterations=300), 0.5, random.Random(4)) or (None, 0)
+    assert iterations == 300 and choice in legal
+    tree = policy.last_tree
+    assert tree is not None
+    roots = tree.root_visits()
+    assert sum(roots.values()) == 300
+    assert set(roots) == {action_index(a) for a in legal}  # type: ignore[arg-type]
+    # every node below the root was visited, and no child is visited more than its parent
+    nodes = tree.nodes
+    for node in range(1, int(tree.size[0])):
+        assert nodes[node, VISITS] >= 1
+        child, below = int(nodes[node, FIRST]), 0
+        while child >= 0:
+            below += int(nodes[child, VISITS])
+            assert nodes[child, ACTION] >= 0
+            child = int(nodes[child, SIBLING])
+        assert below <= nodes[node, VISITS]
+
+
+def test_the_expert_and_the_hard_level_search_the_last_on_the_compiled_core() -> None:
+    state = get_game("thelast").new(2, {}, seed=3)
+    seat = min(state.to_act())
+    for name in ("expert:200", "hard"):
+        bot = get_bot(name)
+        assert isinstance(bot, IsmctsBot)
+        assert isinstance(bot.policy(SeatKnowledge(state, seat)), TheLastExpertPolicy)
+    bot = get_bot("expert:200")
+    assert isinstance(bot, IsmctsBot)
+    action = bot.choose(SeatKnowledge(state, seat), random.Random(1))
+    assert str(action) in state.legal_texts(seat) and bot.last_iterations == 200
+
+
+def test_the_expert_wins_more_rounds_than_random_at_two_players() -> None:
+    game = get_game("thelast")
+    expert, chance = get_bot("expert:300"), get_bot("random")
+    wins = 0
+    for seed in range(8):
+        state = game.new(2, {}, seed=seed)
+        rng = random.Random(seed)
+        me = seed % 2
+        while (outcome := state.outcome()) is None:
+            seat = min(state.to_act())
+            bot = expert if seat == me else chance
+            state.apply(seat, bot.choose(SeatKnowledge(state, seat), rng))
+        wins += outcome.results[me].rank == 1
+    assert wins >= 6
+
+
+def test_the_compiled_rules_playout_plays_as_the_rules_bot() -> None:
+    rules = get_bot("rules")
+    checked = 0
+    for players in (2, 3, 4, 5):
+        for seed in range(6):
+            for state, seat in positions("thelast", players, {}, seed, every=1):
+                expected = action_index(rules.choose(SeatKnowledge(state, seat), random.Random(0)))  # type: ignore[arg-type]
+                assert rules_action(fast.from_state(state)) == expected, state.view(seat)
+                checked += 1
+    assert checked > 500
