@@ -5,5 +5,6 @@
 SEARCH_POLICIES = {
     "plain": "ghostgames.bots.geister.playout:GeisterFastPlayouts",
     "expert": "ghostgames.bots.geister.expert:BeliefPolicy",
+    "expert-race": "ghostgames.bots.geister.expert:RacePolicy",
     "expert-v1": "ghostgames.bots.geister.search:GeisterPolicy",
 }
