@@ -1,5 +1,6 @@
-"""The race guard of `expert-race` (bots/geister/expert.py, `RacePolicy.blocks`): a runner a few steps from
-an exit corner is met by a keeper that stays in time, not one that steps up to it and is taken."""
+"""The expert's race guard (bots/geister/expert.py, `RacePolicy.blocks`; `expert-v3` has none): a runner a
+few steps from an exit corner is met by a keeper that stays in time, not one that steps up to it and is
+taken."""
 
 from __future__ import annotations
 
@@ -25,13 +26,13 @@ def test_the_keeper_may_not_step_up_to_a_runner() -> None:
     assert policy.races() and policy.races()[0][1:] == (parse_square("f1"), 2)
     allowed = {str(m) for m in policy.allowed(legal)}
     assert "f1 n" not in allowed and "f1 w" in allowed and len(allowed) < len(legal)
-    assert "f1 n" in {str(m) for m in BeliefPolicy(knowledge).allowed(legal)}  # the expert's guard allows it
+    assert "f1 n" in {str(m) for m in BeliefPolicy(knowledge).allowed(legal)}  # `expert-v3`'s guard allows it
 
 
 def test_the_search_keeps_the_race() -> None:
     """Whatever the search prefers, it never lets the runner through."""
     knowledge = SeatKnowledge(position(KEEPER, turn=0, options={"exit": "escape"}), 0)
-    chosen = {str(get_bot("expert-race:300").choose(knowledge, random.Random(s))) for s in range(4)}
+    chosen = {str(get_bot("expert:300").choose(knowledge, random.Random(s))) for s in range(4)}
     assert "f1 n" not in chosen
 
 

@@ -10,6 +10,10 @@ with the learned value (`setups.py`, `learned_setups`).
   escapes: measured, docs/research/geister-expert.md). When one of our ghosts can take the nearest such
   ghost, the search chooses only among those captures, never one that could be the fourth bad ghost unless
   the ghost is about to leave and more likely good.
+- Races (`RacePolicy`, the expert's since 4 December 2026; `BeliefPolicy` alone is `expert-v3`): with no
+  capture to make, a ghost likely good three steps or fewer from an exit corner must find one of ours able
+  to stand next to the corner in time and out of its reach on the way; the search then chooses among the
+  moves that keep it so (a keeper stays on its corner instead of stepping up to be taken).
 """
 
 from __future__ import annotations
@@ -160,8 +164,9 @@ class BeliefPolicy(GeisterPolicy):
 
 
 class RacePolicy(BeliefPolicy):
-    """The expert's policy with races to an exit up to three steps out defended (`races`): measured against
-    the current expert in docs/research/geister-expert.md."""
+    """The expert's policy since 4 December 2026: races to an exit up to three steps out defended (`races`,
+    `blocks`), and a ghost a step from its exit taken at a tenth of a chance of being good. Measured against
+    `BeliefPolicy` (`expert-v3`) in docs/research/geister-expert.md ("Defending exit races")."""
 
     race_steps = 3
     close_good = 0.1  # `rush`'s runners capture on their way, which the belief reads as bad
