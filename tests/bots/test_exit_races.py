@@ -37,8 +37,9 @@ def test_the_search_keeps_the_race() -> None:
 
 
 def test_a_runner_two_moves_from_leaving_is_taken_even_when_it_looks_bad() -> None:
-    """f2 is a step from the corner f1; its history (it took one of ours) makes the belief doubt it, but the
-    race guard takes a ghost that close at a tenth of a chance."""
+    """f2 is a step from the corner f1 and our keeper can take it. Say the belief gives it 0.15 of being good
+    (as it did to `rush`'s runners that took one of ours on their way): `expert-v3`'s guard lets it be, the
+    expert's takes a ghost that close from a tenth of a chance."""
     knowledge = SeatKnowledge(position({**{k: v for k, v in KEEPER.items() if k != "f3"}, "f2": (1, "good")},
                                        turn=0, options={"exit": "escape"}), 0)
     policy = RacePolicy(knowledge)
