@@ -28,7 +28,9 @@ from ghostgames.bots.style_bots import GeisterStyleBot
 from ghostgames.bots.value_bot import ValueBot
 
 # Iterations a search bot uses when it is given neither seconds nor an iteration count.
-DEFAULT_ITERATIONS = {"ismcts": 400, "expert": 400, "expert-hand": 400, "expert-v2": 400, "expert-v1": 400}
+DEFAULT_ITERATIONS = {
+    "ismcts": 400, "expert": 400, "expert-v3": 400, "expert-hand": 400, "expert-v2": 400, "expert-v1": 400,
+}
 
 
 def _search(name: str) -> Callable[[float | None], Bot]:
@@ -44,6 +46,7 @@ def _make_search(name: str, budget: Budget) -> Bot:
     makers: dict[str, Callable[[Budget], Bot]] = {
         "expert": search_bots.expert,
         "expert-hand": search_bots.expert_hand,
+        "expert-v3": search_bots.expert_v3,
         "expert-v2": search_bots.expert_v2,
         "expert-v1": search_bots.expert_v1,
         "ismcts": search_bots.ismcts,
@@ -62,6 +65,7 @@ BOTS: dict[str, Callable[[float | None], Bot]] = {
     "ismcts": _search("ismcts"),
     "expert": _search("expert"),
     "expert-hand": _search("expert-hand"),
+    "expert-v3": _search("expert-v3"),
     "expert-v2": _search("expert-v2"),
     "expert-v1": _search("expert-v1"),
 }

@@ -4,6 +4,7 @@
 # expert's belief, guard and evaluation, and the expert before it.
 SEARCH_POLICIES = {
     "plain": "ghostgames.bots.geister.playout:GeisterFastPlayouts",
-    "expert": "ghostgames.bots.geister.expert:BeliefPolicy",
+    "expert": "ghostgames.bots.geister.expert:RacePolicy",
+    "expert-v3": "ghostgames.bots.geister.expert:BeliefPolicy",
     "expert-v1": "ghostgames.bots.geister.search:GeisterPolicy",
 }

@@ -10,6 +10,10 @@ with the learned value (`setups.py`, `learned_setups`).
   escapes: measured, docs/research/geister-expert.md). When one of our ghosts can take the nearest such
   ghost, the search chooses only among those captures, never one that could be the fourth bad ghost unless
   the ghost is about to leave and more likely good.
+- Races (`RacePolicy`, the expert's since 4 December 2026; `BeliefPolicy` alone is `expert-v3`): with no
+  capture to make, a ghost likely good three steps or fewer from an exit corner must find one of ours able
+  to stand next to the corner in time and out of its reach on the way; the search then chooses among the
+  moves that keep it so (a keeper stays on its corner instead of stepping up to be taken).
 """
 
 from __future__ import annotations
@@ -20,16 +24,19 @@ from typing import Any
 
 from ghostgames.bots.base import SeatKnowledge
 from ghostgames.bots.geister.belief import Models, belief
-from ghostgames.bots.geister.picture import exit_distance
+from ghostgames.bots.geister.picture import distance, exit_distance
 from ghostgames.bots.geister.search import GeisterPolicy
 from ghostgames.bots.geister.setups import KEEP, choose_setup
 from ghostgames.games.geister.actions import Move, Setup
+from ghostgames.games.geister.board import EXITS
 from ghostgames.rules.contract import Action, State
 
 
 class BeliefPolicy(GeisterPolicy):
     near_steps = 2  # enemy ghosts this close to an exit are taken when they may well be good
     near_good = 0.25  # ... when the belief gives them at least this chance of being good
+    close_good = 0.25  # ... or this chance, a step from the exit (two moves from leaving, under `escape`)
+    race_steps = 0  # > 0: races to an exit corner this many steps out are defended (`races`); 0: off
     belief_models: Models | None = None  # how the belief reads the enemy (None: belief.MODELS)
     # Setups among the best quarter by the learned value (`setups.py`); False: uniform, as v1. Off: they beat
     # uniform setups at a tenth of `hard`, not `expert-v1` at `hard` (docs/research/geister-expert.md, "Setups
@@ -76,8 +83,9 @@ class BeliefPolicy(GeisterPolicy):
             chance = self.good_probability.get(g, 1.0)
             if chance <= 0.0:
                 continue  # certainly bad: let it stand there
+            steps = exit_distance(p.square[g], p.enemy)
             if self.moves_to_win(g) == 1 or (
-                exit_distance(p.square[g], p.enemy) <= self.near_steps and chance >= self.near_good
+                steps <= self.near_steps and chance >= (self.close_good if steps == 1 else self.near_good)
             ):
                 out.append(g)
         return sorted(out, key=self.moves_to_win)
@@ -101,4 +109,64 @@ class BeliefPolicy(GeisterPolicy):
         answers = self.answers(legal)
         if answers:
             return answers
-        return super().allowed(legal)
+        legal = super().allowed(legal)
+        return self.blocks(legal) or legal
+
+    def races(self) -> list[tuple[int, int, int]]:
+        """(runner's square, corner, its steps to the corner) for every enemy ghost at least `near_good`
+        likely good within `race_steps` of one of its exit corners (under `escape` only: under `reach` the
+        corner itself wins, a different race)."""
+        p = self.picture
+        if not p.escape or self.race_steps <= 0:
+            return []
+        out = []
+        for g in p.ghosts(p.enemy):
+            if self.good_probability.get(g, 1.0) < self.near_good:
+                continue
+            for corner in EXITS[p.enemy]:
+                steps = distance(p.square[g], corner)
+                if steps <= self.race_steps:
+                    out.append((p.square[g], corner, steps))
+        return sorted(out, key=lambda race: race[2])
+
+    def blocks(self, legal: list[Action]) -> list[Action]:
+        """The moves after which every race (`races`) is still held, when some move breaks one; none when no
+        race is at stake. A race is held when one of our ghosts can stand next to the corner by the time the
+        runner stands on it (within the runner's steps of the corner: we move next after this move, then the
+        runner, in turn) and is not one the runner can take on its way (next to it), or two are in time (it
+        takes one at most). So a keeper stays on its corner instead of stepping up to the runner, which takes
+        it and walks on (the escapes `rush` won by, docs/research/geister-expert.md). When no move holds
+        them all, the moves that hold the nearest race; when none holds that either, none."""
+        races = self.races()
+        if not races:
+            return []
+        p = self.picture
+        mine = {p.square[g] for g in p.ghosts(p.me)}
+
+        def held(squares: set[int], runner: int, corner: int, steps: int) -> bool:
+            in_time = [s for s in squares if distance(s, corner) <= steps]
+            return len(in_time) >= 2 or any(distance(s, runner) > 1 for s in in_time)
+
+        def after(m: Action) -> tuple[set[int], list[tuple[int, int, int]]]:
+            assert isinstance(m, Move)
+            squares = (mine - {m.origin}) | ({m.target} if m.target >= 0 else set())
+            return squares, [race for race in races if race[0] != m.target]  # a runner taken is no race
+
+        moves = [m for m in legal if isinstance(m, Move)]
+        outcomes = {m: after(m) for m in moves}
+        every = [m for m in moves if all(held(outcomes[m][0], *race) for race in outcomes[m][1])]
+        if len(every) == len(moves):
+            return []  # nothing at stake this move
+        if every:
+            return list(every)
+        nearest = races[0]
+        return [m for m in moves if nearest not in outcomes[m][1] or held(outcomes[m][0], *nearest)]
+
+
+class RacePolicy(BeliefPolicy):
+    """The expert's policy since 4 December 2026: races to an exit up to three steps out defended (`races`,
+    `blocks`), and a ghost a step from its exit taken at a tenth of a chance of being good. Measured against
+    `BeliefPolicy` (`expert-v3`) in docs/research/geister-expert.md ("Defending exit races")."""
+
+    race_steps = 3
+    close_good = 0.1  # `rush`'s runners capture on their way, which the belief reads as bad
