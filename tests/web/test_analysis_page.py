@@ -33,11 +33,6 @@ from tests.web.pages import (
 )
 
 SHOTS = Path(__file__).resolve().parent / "screenshots"
-SERVER = Path(__file__).resolve().parents[2] / "src" / "ghostgames" / "server"
-# The analysis API is an-server's part of issue 35 (point 4); until it is in this tree the test waits.
-HAS_API = any("/analysis/" in path.read_text(encoding="utf-8") for path in SERVER.glob("*.py"))
-pytestmark = pytest.mark.skipif(not HAS_API, reason="waiting for the analysis API (issue 35 point 4, GET/POST "
-                                "/api/records/{id}/analysis/{reader}) to be merged")
 STEP = {"n": (0, 1), "e": (1, 0), "s": (0, -1), "w": (-1, 0)}
 
 
