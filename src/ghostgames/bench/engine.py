@@ -13,7 +13,7 @@ import platform
 import random
 import statistics
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -70,6 +70,47 @@ class EngineResult:
     python: str
 
 
+@dataclass(frozen=True, slots=True)
+class _Timing:
+    games: int
+    actions: int
+    seconds: float
+    cpu_seconds: float
+    best_second_games: int
+
+
+def _timed(seconds: float, step: Callable[[], tuple[int, int]]) -> _Timing:
+    """Call `step` (one chunk of play: the games finished and the actions taken) until `seconds` are up.
+    Games are also counted per whole second of the run: on a shared host the speed swings between seconds,
+    and the fastest second (like timeit's minimum) is the figure least disturbed by other machines' work."""
+    games = actions = 0
+    per_second: list[int] = [0]
+    cpu = time.process_time()
+    start = time.perf_counter()
+    second_ends, deadline = start + 1.0, start + seconds
+    while (now := time.perf_counter()) < deadline:
+        if now >= second_ends:
+            per_second.append(0)
+            second_ends += 1.0
+        finished, taken = step()
+        games += finished
+        actions += taken
+        per_second[-1] += finished
+    elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu
+    whole = per_second[:-1] if len(per_second) > 1 else per_second
+    return _Timing(games, actions, elapsed, cpu, max(whole))
+
+
+def _result(game: str, players: int, opts: dict[str, Any], engine: str, batch: int | None, threads: int,
+            warmup: float, timing: _Timing) -> EngineResult:
+    return EngineResult(
+        game, players, opts, engine, batch, threads, warmup, _load(), timing.cpu_seconds, timing.seconds,
+        timing.games, timing.actions, timing.games / timing.seconds, timing.actions / timing.seconds,
+        timing.actions / max(timing.games, 1), timing.best_second_games, platform.python_version(),
+    )
+
+
 def run(game_name: str, players: int, seconds: float, seed: int = 0,
         options: Mapping[str, Any] | None = None, engine: str = "python", batch: int | None = None,
         threads: int | None = None) -> EngineResult:
@@ -88,29 +129,11 @@ def run(game_name: str, players: int, seconds: float, seed: int = 0,
     if batch is not None or threads is not None:
         raise ValueError("--batch and --threads go with --engine fast (the python engine plays one game at a time)")
     rng = random.Random(seed)
-    games = actions = 0
-    cpu = time.process_time()
-    start = time.perf_counter()
-    deadline = start + seconds
-    # Games per whole second of the run: on a shared host the speed swings between seconds, and the
-    # fastest second (like timeit's minimum) is the figure least disturbed by other machines' work.
-    per_second: list[int] = [0]
-    second_ends = start + 1.0
-    while (now := time.perf_counter()) < deadline:
-        if now >= second_ends:
-            per_second.append(0)
-            second_ends += 1.0
-        state = game.new(players, opts, seed=rng.randrange(2**63))
-        actions += play_random(state, rng)
-        games += 1
-        per_second[-1] += 1
-    elapsed = time.perf_counter() - start
-    cpu = time.process_time() - cpu
-    whole = per_second[:-1] if len(per_second) > 1 else per_second
-    return EngineResult(
-        game.name, players, opts, "python", None, 1, 0.0, _load(), cpu, elapsed, games, actions, games / elapsed,
-        actions / elapsed, actions / max(games, 1), max(whole), platform.python_version(),
-    )
+
+    def one_game() -> tuple[int, int]:
+        return 1, play_random(game.new(players, opts, seed=rng.randrange(2**63)), rng)
+
+    return _result(game.name, players, opts, "python", None, 1, 0.0, _timed(seconds, one_game))
 
 
 def _run_fast(players: int, seconds: float, seed: int, opts: dict[str, Any], batch: int | None,
@@ -136,32 +159,16 @@ def _run_fast(players: int, seconds: float, seed: int, opts: dict[str, Any], bat
         env.reset()
         env.step(env.random_actions())
     warmup = time.perf_counter() - warmup
-    games = actions = 0
-    per_second: list[int] = [0]
-    cpu = time.process_time()
-    start = time.perf_counter()
-    second_ends, deadline = start + 1.0, start + seconds
-    while (now := time.perf_counter()) < deadline:
-        if now >= second_ends:
-            per_second.append(0)
-            second_ends += 1.0
+
+    def chunk() -> tuple[int, int]:
         if env is None:
-            chunk = 200  # about 2 ms: the clock is read often enough, and costs nothing
-            actions += fast.play_random_games(chunk, rng, escape, max_plies, first)
-        else:
-            _obs, _rewards, terminated, _truncated, _info = env.step(env.random_actions())
-            chunk = int(terminated.sum())
-            actions += env.num_envs
-        games += chunk
-        per_second[-1] += chunk
-    elapsed = time.perf_counter() - start
-    cpu = time.process_time() - cpu
-    whole = per_second[:-1] if len(per_second) > 1 else per_second
-    return EngineResult(
-        "geister", players, opts, "fast", batch, 1 if env is None else env.threads, warmup, _load(), cpu, elapsed,
-        games, actions, games / elapsed, actions / elapsed, actions / max(games, 1), max(whole),
-        platform.python_version(),
-    )
+            games = 200  # about 2 ms: the clock is read often enough, and costs nothing
+            return games, int(fast.play_random_games(games, rng, escape, max_plies, first))
+        _obs, _rewards, terminated, _truncated, _info = env.step(env.random_actions())
+        return int(terminated.sum()), env.num_envs
+
+    return _result("geister", players, opts, "fast", batch, 1 if env is None else env.threads, warmup,
+                   _timed(seconds, chunk))
 
 
 # Card games with a compiled core: games/<name>/fast.py offers `random_games(players, options, seed)`, a
@@ -178,26 +185,9 @@ def _run_fast_cards(game_name: str, players: int, seconds: float, seed: int, opt
     play = importlib.import_module(f"ghostgames.games.{game_name}.fast").random_games(players, opts, seed)
     play(1)  # loads (or, the first time on a machine, compiles) the core
     warmup = time.perf_counter() - warmup
-    games = actions = 0
-    per_second: list[int] = [0]
-    cpu = time.process_time()
-    start = time.perf_counter()
-    second_ends, deadline = start + 1.0, start + seconds
-    while (now := time.perf_counter()) < deadline:
-        if now >= second_ends:
-            per_second.append(0)
-            second_ends += 1.0
-        chunk = 100  # well under 10 ms a chunk: the clock is read often enough, and costs nothing
-        actions += play(chunk)
-        games += chunk
-        per_second[-1] += chunk
-    elapsed = time.perf_counter() - start
-    cpu = time.process_time() - cpu
-    whole = per_second[:-1] if len(per_second) > 1 else per_second
-    return EngineResult(
-        game_name, players, opts, "fast", None, 1, warmup, _load(), cpu, elapsed, games, actions, games / elapsed,
-        actions / elapsed, actions / max(games, 1), max(whole), platform.python_version(),
-    )
+    chunk = 100  # well under 10 ms a chunk: the clock is read often enough, and costs nothing
+    return _result(game_name, players, opts, "fast", None, 1, warmup,
+                   _timed(seconds, lambda: (chunk, int(play(chunk)))))
 
 
 def _load() -> float:
