@@ -86,8 +86,8 @@ async def add_solved(body: ProgressIn, request: Request, authorization: str | No
 async def lesson(game: str, lesson_id: str) -> Any:
     """A lesson as the learner sees it: text keys, place in the course, and the learner's view (never the
     whole position)."""
-    found = _lesson(game, lesson_id)
-    return found if isinstance(found, JSONResponse) else play.lesson_page(found)
+    found = _lesson(game, lesson_id)  # loading the position and making its view is off the loop, as a try is
+    return found if isinstance(found, JSONResponse) else await asyncio.to_thread(play.lesson_page, found)
 
 
 @router.post("/{game}/{lesson_id}/try")
