@@ -13,27 +13,14 @@ import pytest
 
 from ghostgames.games import get_game
 from ghostgames.tutorial import play
-from ghostgames.tutorial.judge import meets_goal, replies
+from ghostgames.tutorial.judge import replies
 from ghostgames.tutorial.lessons import Lesson
 from ghostgames.tutorial.validate import every_lesson
 from tests.server.harness import ServerProcess
+from tests.tutorial.tries import wrong_try
 
 LESSONS = every_lesson()
 IDS = [f"{lesson.game}/{lesson.id}" for lesson in LESSONS]
-
-
-def wrong_try(lesson: Lesson) -> str:
-    """An action that does not meet the goal: the lesson's own example, else a legal one that misses."""
-    example = lesson.extra.get("wrong")
-    if isinstance(example, str):
-        return example
-    state = lesson.state()
-    for action in state.legal_actions(lesson.seat):
-        after = state.clone()
-        after.apply(lesson.seat, action)
-        if not meets_goal(lesson, state, action, after):
-            return str(action)
-    return "no such move"
 
 
 def test_the_courses_list_every_game_with_lessons_in_order(server: ServerProcess) -> None:

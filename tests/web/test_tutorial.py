@@ -19,10 +19,10 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from ghostgames.tutorial import play
-from ghostgames.tutorial.judge import meets_goal
 from ghostgames.tutorial.lessons import Lesson, next_lesson
 from ghostgames.tutorial.validate import every_lesson
 from tests.server.harness import ServerProcess
+from tests.tutorial.tries import wrong_try
 
 LESSONS = every_lesson()
 GAMES = sorted({lesson.game for lesson in LESSONS})
@@ -53,20 +53,6 @@ def english(key: str, args: dict[str, Any] | None = None) -> str:
     args = {k: ", ".join(map(str, v)) if isinstance(v, list) else v for k, v in (args or {}).items()}
     text = EN.get(key) or EN.get(f"{key}#{'one' if args.get('n') == 1 else 'other'}") or EN[f"{key}#other"]
     return re.sub(r"\{(\w+)\}", lambda m: str(args.get(m.group(1), m.group(0))), text)
-
-
-def wrong_try(lesson: Lesson) -> str:
-    """The lesson's own example of a wrong try, else a legal action that misses the goal, else words no game reads."""
-    example = lesson.extra.get("wrong")
-    if isinstance(example, str):
-        return example
-    state = lesson.state()
-    for action in state.legal_actions(lesson.seat):
-        after = state.clone()
-        after.apply(lesson.seat, action)
-        if not meets_goal(lesson, state, action, after):
-            return str(action)
-    return "no such move"
 
 
 def explanation(lesson: Lesson, text: str) -> str:
