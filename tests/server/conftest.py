@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.infra.services import Postgres, ServiceUnavailable, ensure_installed
 from tests.server.harness import ServerProcess
 
 
@@ -24,3 +25,16 @@ def fresh_server(tmp_path: Path) -> Iterator[ServerProcess]:
     process = ServerProcess(tmp_path).start()
     yield process
     process.kill()
+
+
+@pytest.fixture(scope="module")
+def postgres_db() -> Iterator[Postgres]:
+    """A PostgreSQL server of the module's own (installed from Debian when missing, as `make test` does);
+    the test is skipped, saying why, where none can run."""
+    try:
+        ensure_installed()
+        instance = Postgres().start()
+    except (ServiceUnavailable, OSError) as err:
+        pytest.skip(str(err))
+    yield instance
+    instance.stop()

@@ -12,29 +12,16 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-
-import pytest
 
 from ghostgames.bench.records import random_record
 from ghostgames.storage import Repository
 from ghostgames.storage.analysis_jobs import MAX_ATTEMPTS, Job
-from tests.infra.services import Postgres, ServiceUnavailable, ensure_installed
+from tests.infra.services import Postgres
 
 STALE = 60.0
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[Postgres]:
-    try:
-        ensure_installed()
-        instance = Postgres().start()
-    except (ServiceUnavailable, OSError) as err:
-        pytest.skip(str(err))
-    yield instance
-    instance.stop()
 
 
 def stored_game(repo: Repository, seed: int = 1) -> int:
@@ -157,16 +144,16 @@ def test_two_racing_workers_never_claim_one_job_on_sqlite(tmp_path: Path) -> Non
     check_racing_workers(f"sqlite:///{tmp_path / 'race.db'}")
 
 
-def test_claims_progress_takeover_and_release_on_postgres(postgres: Postgres) -> None:
-    check_claims(Repository(postgres.fresh_database("analysis_claims")))
+def test_claims_progress_takeover_and_release_on_postgres(postgres_db: Postgres) -> None:
+    check_claims(Repository(postgres_db.fresh_database("analysis_claims")))
 
 
-def test_deaths_budget_bound_and_queue_bound_on_postgres(postgres: Postgres) -> None:
-    check_deaths_budget_and_bound(Repository(postgres.fresh_database("analysis_deaths")))
+def test_deaths_budget_bound_and_queue_bound_on_postgres(postgres_db: Postgres) -> None:
+    check_deaths_budget_and_bound(Repository(postgres_db.fresh_database("analysis_deaths")))
 
 
-def test_two_racing_workers_never_claim_one_job_on_postgres(postgres: Postgres) -> None:
-    check_racing_workers(postgres.fresh_database("analysis_race"))
+def test_two_racing_workers_never_claim_one_job_on_postgres(postgres_db: Postgres) -> None:
+    check_racing_workers(postgres_db.fresh_database("analysis_race"))
 
 
 # --- the worker process ----------------------------------------------------------------------------------

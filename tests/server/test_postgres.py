@@ -4,26 +4,14 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from ghostgames.storage import Repository, SeqConflict
-from tests.infra.services import Postgres, ServiceUnavailable, ensure_installed
+from tests.infra.services import Postgres
 from tests.server.harness import Client, ServerProcess
 from tests.server.players import assert_only_own_views, play_until_over, record_of
-
-
-@pytest.fixture(scope="module")
-def postgres_db() -> Iterator[Postgres]:
-    try:
-        ensure_installed()
-        instance = Postgres().start()
-    except (ServiceUnavailable, OSError) as err:
-        pytest.skip(str(err))
-    yield instance
-    instance.stop()
 
 
 def test_postgresql_refuses_a_taken_sequence_number_cleanly(postgres_db: Postgres) -> None:
