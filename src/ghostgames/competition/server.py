@@ -288,7 +288,7 @@ class Referee:
     async def _ask(self, seat: int, question: str, keep_early: bool = False) -> None:
         """Send a question. A question normally drops lines sent before it; with `keep_early` they stay
         and the first is the answer: a repeated question (after `NG `), since a client may already have
-        sent its new try on seeing the `NG `, and `SET?`, which some clients answer before it comes."""
+        sent its new try on seeing the `NG ` (`SET?` is asked by `ask_setup`, which keeps them too)."""
         conn = self.players[seat]
         if not keep_early:
             if conn.closed.is_set():
