@@ -51,7 +51,8 @@ def choose(knowledge: SeatKnowledge, rng: random.Random) -> Action:
     if winning is not None:
         return winning
     to_exit = steps_to_exit(p)
-    scored = [(score(p, m, to_exit), m) for m in moves]
+    runner = _runner_square(p, to_exit)
+    scored = [(score(p, m, to_exit, runner), m) for m in moves]
     best = max(s for s, _ in scored)
     return rng.choice([m for s, m in scored if s == best])
 
@@ -67,8 +68,9 @@ def rush_setup(seat: int, rng: random.Random) -> Setup:
     return Setup(frozenset(good))
 
 
-def score(p: Picture, move: Move, to_exit: list[int]) -> float:
-    """What the rush thinks of `move` (higher is better); see the module's docstring."""
+def score(p: Picture, move: Move, to_exit: list[int], runner: int | None) -> float:
+    """What the rush thinks of `move` (higher is better), `runner` the square of our good ghost nearest its
+    way out; see the module's docstring."""
     ghost = p.board[move.origin]
     target_ghost = p.board[move.target]
     value = 0.0
@@ -79,14 +81,13 @@ def score(p: Picture, move: Move, to_exit: list[int]) -> float:
     if p.colour[ghost] == GOOD:
         before, after = _way_out(move.origin, to_exit), to_exit[move.target]
         if after < UNREACHABLE and before < UNREACHABLE:
-            weight = RUNNER_STEP if before == _nearest_runner(p, to_exit) else OTHER_STEP
+            nearest = UNREACHABLE if runner is None else _way_out(runner, to_exit)
+            weight = RUNNER_STEP if before == nearest else OTHER_STEP
             value += weight * (before - after)
         if p.attacked_by(move.target, p.enemy, ignore=target_ghost):
             value -= EXPOSED_ON_CORNER if after == 0 else EXPOSED
-    else:
-        runner = _runner_square(p, to_exit)
-        if runner is not None:
-            value += ESCORT * (_gap(p, move.origin, runner) - _gap(p, move.target, runner))
+    elif runner is not None:
+        value += ESCORT * (_gap(p, move.origin, runner) - _gap(p, move.target, runner))
     return value
 
 
@@ -96,12 +97,6 @@ def _way_out(square: int, to_exit: list[int]) -> int:
     if to_exit[square] < UNREACHABLE:
         return to_exit[square]
     return min(UNREACHABLE, 1 + min(to_exit[near] for _, near in NEIGHBOURS[square]))
-
-
-def _nearest_runner(p: Picture, to_exit: list[int]) -> int:
-    """The fewest steps any of our good ghosts needs to reach a corner."""
-    goods = [p.square[g] for g in p.ghosts(p.me) if p.colour[g] == GOOD]
-    return min((_way_out(s, to_exit) for s in goods), default=UNREACHABLE)
 
 
 def _runner_square(p: Picture, to_exit: list[int]) -> int | None:
