@@ -472,8 +472,15 @@ class GeisterState(State[GeisterAction]):
             world.good[g] = colour
 
     def revealed_by(self, seat: int, action: GeisterAction) -> GeisterState | None:
-        """A move shows nothing hidden; a setup is the secret a spectator never sees."""
-        return None if isinstance(action, Setup) else self.clone()
+        """A setup is the secret a spectator never sees; a step shows nothing hidden; an escape shows that
+        the ghost leaving is good (only a good ghost may leave), so it joins the colours every seat can
+        work out, which the public sampler keeps."""
+        if isinstance(action, Setup):
+            return None
+        revealed = self.clone()
+        if action.target == OFF_BOARD:
+            revealed._deduced = (len(self.moves), {**self.deduced_colours(), self.board[action.origin]: True})
+        return revealed
 
     def deduced_colours(self) -> dict[int, bool]:
         """Ghost id -> good, for the ghosts whose colour every seat can work out from public facts.
