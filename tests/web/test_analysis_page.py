@@ -119,9 +119,10 @@ def test_a_finished_geister_game_is_analysed_from_the_end_panel_and_its_worst_mo
     for _ in range(8):
         if not wait_turn_or_end(page):
             break
-        geister_move(page, rng, drag=False)
-        # never at a running table: the end panel and its button come only with the result
+        # never at a running table (it is our turn, so the game runs): the end panel and its button come
+        # only with the result (checked before our move, which may itself end the game)
         expect(page.locator("button.end-analyse")).to_have_count(0)
+        geister_move(page, rng, drag=False)
     if page.evaluate("() => document.body.dataset.tableStatus") != "finished":
         page.click("button.do-resign")
         page.click("button.do-resign-confirm")
