@@ -175,8 +175,8 @@ def test_bad_settings_and_actions_are_refused_saying_what_would_work() -> None:
         TheLastVectorEnv(2, 6)
     with pytest.raises(ValueError, match="rounds"):
         TheLastVectorEnv(2, 3, {"round": 2})
-    with pytest.raises(ValueError, match="'random' or None"):
-        TheLastVectorEnv(2, 3, opponent="rules")
+    with pytest.raises(ValueError, match="'random', 'rules' or None"):
+        TheLastVectorEnv(2, 3, opponent="charge")
     with pytest.raises(ValueError, match="needs an opponent"):
         TheLastVectorEnv(2, 3, learner_seat=1)
     with pytest.raises(ValueError, match="0 to 2"):
