@@ -110,6 +110,21 @@ def test_against_random_opponents_the_learner_sees_only_its_own_decisions(player
     assert finished >= n
 
 
+def test_rules_opponents_beat_random_ones_for_the_same_random_learner() -> None:
+    """The opponents really play `rules` (bots/thelast/fast_rules.py): a random learner does worse against
+    them than against random ones."""
+    means = {}
+    for opponent in ("random", "rules"):
+        env = TheLastVectorEnv(32, 3, seed=3, opponent=opponent, learner_seat="alternate", copy=False)
+        env.reset()
+        results: list[float] = []
+        while len(results) < 300:
+            _, reward, done, _, _ = env.step(env.random_actions())
+            results += list(reward[done])
+        means[opponent] = float(np.mean(results))
+    assert means["rules"] < means["random"] - 0.2, means
+
+
 def test_a_seed_repeats_every_match_whatever_the_batch_and_another_seed_does_not() -> None:
     def play(env: TheLastVectorEnv, seed: Any) -> list[np.ndarray[Any, Any]]:
         obs, _ = env.reset(seed=seed)
