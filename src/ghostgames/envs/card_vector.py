@@ -26,8 +26,6 @@ from numpy.typing import NDArray
 from pydantic import BaseModel, ValidationError
 
 from ghostgames.envs.batched import (
-    NOTHING,
-    START_GAME,
     BatchedVectorEnv,
     Observation,
     Rng,
@@ -36,8 +34,6 @@ from ghostgames.envs.batched import (
 )
 from ghostgames.envs.common import observation_space
 from ghostgames.games import get_game
-
-__all__ = ["NOTHING", "RANDOM", "REWARD_OF", "RULES", "SELF", "START_GAME", "CardVectorEnv"]
 
 SELF, RANDOM, RULES = 0, 1, 2  # who plays the seats other than the learner, as the kernels take it
 OPPONENTS = {"random": RANDOM, "rules": RULES}
@@ -49,14 +45,19 @@ class CardVectorEnv(BatchedVectorEnv):
     its core and kernels."""
 
     game: ClassVar[str]  # the registry's name
+    default_players: ClassVar[int]
     options_model: ClassVar[type[BaseModel]]
     row_type: ClassVar[type[np.integer[Any]]]  # the core's row dtype
+    core: ClassVar[ModuleType]  # games/<game>/fast.py
+    kernels: ClassVar[ModuleType]  # envs/<game>_kernels.py: batch_play and batch_random_actions
 
-    def __init__(self, num_envs: int, players: int, options: Mapping[str, Any] | None, seed: int | None,
-                 copy: bool, opponent: str | None, learner_seat: int | str, render_mode: None,
-                 autoreset_mode: AutoresetMode) -> None:
+    def __init__(self, num_envs: int, players: int | None = None, options: Mapping[str, Any] | None = None,
+                 seed: int | None = None, copy: bool = True, opponent: str | None = None,
+                 learner_seat: int | str = 0, render_mode: None = None,
+                 autoreset_mode: AutoresetMode = AutoresetMode.SAME_STEP) -> None:
         num_envs = check_num_envs(num_envs)
         rules = get_game(self.game)
+        players = self.default_players if players is None else players
         if isinstance(players, bool) or not isinstance(players, int) or \
                 not rules.min_players <= players <= rules.max_players:
             raise ValueError(f"{self.title} is played by {rules.min_players} to {rules.max_players} players, "
@@ -101,41 +102,33 @@ class CardVectorEnv(BatchedVectorEnv):
         return row
 
     # --- what a card game adds ------------------------------------------------------------------------
-    def _core(self) -> ModuleType:
-        """games/<game>/fast.py"""
-        raise NotImplementedError
-
-    def _kernels(self) -> ModuleType:
-        """envs/<game>_kernels.py: batch_play and batch_random_actions."""
-        raise NotImplementedError
-
     def _table_of(self) -> tuple[int, ...]:
         """The game's numbers as the kernels' `_start` takes them."""
         raise NotImplementedError
 
     # --- the hooks of BatchedVectorEnv ----------------------------------------------------------------
     def _observation_size(self) -> int:
-        size: int = self._core().observation_size(self.players)
+        size: int = self.core.observation_size(self.players)
         return size
 
     def _fields(self) -> int:
-        fields: int = self._core().FIELDS
+        fields: int = self.core.FIELDS
         return fields
 
     def _seat_count(self) -> int:
         return self.players
 
     def _new_rng(self, seed: int, label: str) -> Rng:
-        rng: Rng = self._core().new_rng(seed, 1, label)
+        rng: Rng = self.core.new_rng(seed, 1, label)
         return rng
 
     def _play(self, actions: NDArray[np.int64]) -> None:
-        self._kernels().batch_play(self._states, self._game_rng, actions, self._kind, self._learner, self._table,
+        self.kernels.batch_play(self._states, self._game_rng, actions, self._kind, self._learner, self._table,
                                    self._obs, self._masks, self._seats, self._rewards, self._seat_rewards,
                                    self._done, self._scores, self._final_obs, self._final_masks)
 
     def _random_into(self, out: NDArray[np.int64]) -> None:
-        self._kernels().batch_random_actions(self._states, self._action_rng, out)
+        self.kernels.batch_random_actions(self._states, self._action_rng, out)
 
     def _named(self, flat: NDArray[np.float32]) -> dict[str, NDArray[np.float32]]:
         """The named arrays (N, ...) of flat observations (N, size), or (...) of one (size,): views of `flat`."""

@@ -14,7 +14,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ghostgames.bots.ghooost.fast_rules import rules_action
-from ghostgames.envs.card_vector import NOTHING, RANDOM, REWARD_OF, SELF, START_GAME
+from ghostgames.envs.batched import NOTHING, START_GAME
+from ghostgames.envs.card_vector import RANDOM, REWARD_OF, SELF
 from ghostgames.games.ghooost import fast
 from ghostgames.games.ghooost.fast import OVER, RANK, RESULT, STATUS, Rng, compiled
 

@@ -13,12 +13,10 @@ keeps no log, which the reference's saved form holds): `row(i)` gives the core's
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from types import ModuleType
-from typing import Any
+from typing import ClassVar
 
 import numpy as np
-from gymnasium.vector import AutoresetMode
 
 from ghostgames.envs import ghooost_kernels
 from ghostgames.envs.card_vector import CardVectorEnv
@@ -27,30 +25,20 @@ from ghostgames.games.ghooost.state import GhooostOptions
 
 
 class GhooostVectorEnv(CardVectorEnv):
-    """`num_envs` games of Ghooost! with `players` players (2 to 6) stepped together. `options` are
+    """`num_envs` games of Ghooost! with `players` players (2 to 6, default 2) stepped together. `options` are
     Ghooost!'s table options (deck, replay, match, max_turns, max_rounds, first); `opponent` "random",
     "rules" or None for self-play; `learner_seat` a seat or "alternate"; `copy=False` returns the
     environment's own arrays, which the next step overwrites; `autoreset_mode` SAME_STEP (default) or
     NEXT_STEP."""
 
     game = "ghooost"
+    default_players = 2
     title = "Ghooost!"
     ended = "ranks"
     options_model = GhooostOptions
+    core: ClassVar[ModuleType] = fast
+    kernels: ClassVar[ModuleType] = ghooost_kernels
     row_type = np.int32
-
-    def __init__(self, num_envs: int, players: int = 2, options: Mapping[str, Any] | None = None,
-                 seed: int | None = None, copy: bool = True, opponent: str | None = None,
-                 learner_seat: int | str = 0, render_mode: None = None,
-                 autoreset_mode: AutoresetMode = AutoresetMode.SAME_STEP) -> None:
-        super().__init__(num_envs, players, options, seed, copy, opponent, learner_seat, render_mode,
-                         autoreset_mode)
-
-    def _core(self) -> ModuleType:
-        return fast
-
-    def _kernels(self) -> ModuleType:
-        return ghooost_kernels
 
     def _table_of(self) -> tuple[int, ...]:
         first = self.options.first

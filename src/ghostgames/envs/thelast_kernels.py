@@ -13,7 +13,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ghostgames.bots.thelast.fast_rules import rules_action
-from ghostgames.envs.card_vector import NOTHING, RANDOM, REWARD_OF, SELF, START_GAME
+from ghostgames.envs.batched import NOTHING, START_GAME
+from ghostgames.envs.card_vector import RANDOM, REWARD_OF, SELF
 from ghostgames.games.thelast import fast
 from ghostgames.games.thelast.fast import TOTAL, Rng, compiled
 

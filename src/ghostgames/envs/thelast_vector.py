@@ -10,12 +10,10 @@ pile order, which the reference's saved form needs, so there is no `state(i)`: `
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from types import ModuleType
-from typing import Any
+from typing import ClassVar
 
 import numpy as np
-from gymnasium.vector import AutoresetMode
 
 from ghostgames.envs import thelast_kernels
 from ghostgames.envs.card_vector import CardVectorEnv
@@ -24,29 +22,19 @@ from ghostgames.games.thelast.state import TheLastOptions
 
 
 class TheLastVectorEnv(CardVectorEnv):
-    """`num_envs` matches of The Last with `players` players stepped together. `options` are The Last's table
-    options (rounds, colours, values, hand); `opponent` "random", "rules" or None for self-play;
+    """`num_envs` matches of The Last with `players` players (2 to 5, default 3) stepped together. `options`
+    are The Last's table options (rounds, colours, values, hand); `opponent` "random", "rules" or None for self-play;
     `learner_seat` a seat or "alternate"; `copy=False` returns the environment's own arrays, which the next
     step overwrites; `autoreset_mode` SAME_STEP (default) or NEXT_STEP."""
 
     game = "thelast"
+    default_players = 3
     title = "The Last"
     ended = "totals"
     options_model = TheLastOptions
+    core: ClassVar[ModuleType] = fast
+    kernels: ClassVar[ModuleType] = thelast_kernels
     row_type = np.int64
-
-    def __init__(self, num_envs: int, players: int = 3, options: Mapping[str, Any] | None = None,
-                 seed: int | None = None, copy: bool = True, opponent: str | None = None,
-                 learner_seat: int | str = 0, render_mode: None = None,
-                 autoreset_mode: AutoresetMode = AutoresetMode.SAME_STEP) -> None:
-        super().__init__(num_envs, players, options, seed, copy, opponent, learner_seat, render_mode,
-                         autoreset_mode)
-
-    def _core(self) -> ModuleType:
-        return fast
-
-    def _kernels(self) -> ModuleType:
-        return thelast_kernels
 
     def _table_of(self) -> tuple[int, ...]:
         return fast.config(self.players, self.options)
