@@ -3,6 +3,8 @@ through single rounds, and set to random positions of matches."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -119,3 +121,13 @@ def test_against_an_opponent_the_learner_sees_only_its_own_decisions(players: in
             assert info["final_obs"][i]["observation"]["table"][10] == 1.0  # the game is over
     assert finished >= n
 
+
+
+def test_the_example_in_docs_learning_md_runs_and_finishes_rounds(capsys: pytest.CaptureFixture[str]) -> None:
+    text = (Path(__file__).parents[2] / "docs" / "learning.md").read_text()
+    [example] = [b for b in re.findall(r"```python\n(.*?)```", text, flags=re.S) if "GhooostVectorEnv(" in b]
+    exec(compile(example, "docs/learning.md", "exec"), {})
+    printed = capsys.readouterr().out
+    match = re.search(r"(\d+) rounds, the learner's mean result against rules: ([+-][\d.]+)", printed)
+    # A random learner against `rules` at two players loses nearly every round (-0.94 when written).
+    assert match and int(match[1]) > 500 and float(match[2]) < -0.6, printed
