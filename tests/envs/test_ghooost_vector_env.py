@@ -131,3 +131,20 @@ def test_the_example_in_docs_learning_md_runs_and_finishes_rounds(capsys: pytest
     match = re.search(r"(\d+) rounds, the learner's mean result against rules: ([+-][\d.]+)", printed)
     # A random learner against `rules` at two players loses nearly every round (-0.94 when written).
     assert match and int(match[1]) > 500 and float(match[2]) < -0.6, printed
+
+
+def test_games_that_end_before_the_learners_turn_are_dealt_again_and_too_short_rounds_are_refused() -> None:
+    """With rounds of 6 turns at 3 players, many end before the learner's second turn and some before its
+    first: every step still shows the learner to act, with a legal mask."""
+    with pytest.raises(ValueError, match="at least 6"):
+        GhooostVectorEnv(2, 3, {"max_turns": 5, "match": False}, opponent="rules")
+    GhooostVectorEnv(2, 3, {"max_turns": 1, "match": False})  # self-play: every turn is the learner's
+    env = GhooostVectorEnv(8, 3, {"max_turns": 6, "match": False}, seed=2, opponent="rules", learner_seat="alternate")
+    obs, info = env.reset()
+    ended = 0
+    for _ in range(60):
+        for i in range(8):
+            assert fast.seat_to_act(env.row(i)) == info["seat"][i] == i % 3 and obs["action_mask"][i].any()
+        obs, _, done, _, info = env.step(env.random_actions())
+        ended += int(done.sum())
+    assert ended >= 60

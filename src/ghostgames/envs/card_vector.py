@@ -77,6 +77,7 @@ class CardVectorEnv(BatchedVectorEnv):
         self._setup(num_envs, observation_space(rules, players), rules.action_count(players), copy, seed,
                     learner_seat, opponent is None, check_autoreset(autoreset_mode), render_mode)
         self._check_learner_seat(players)
+        self._check_options()
         n, size, count = num_envs, self._observation_size(), self.action_count
         self._shapes = rules.observation_shapes(players)
         self._table = np.array(self._table_of(), dtype=np.int64)
@@ -102,6 +103,9 @@ class CardVectorEnv(BatchedVectorEnv):
         return row
 
     # --- what a card game adds ------------------------------------------------------------------------
+    def _check_options(self) -> None:
+        """Refuse options that this environment cannot play (none by default)."""
+
     def _table_of(self) -> tuple[int, ...]:
         """The game's numbers as the kernels' `_start` takes them."""
         raise NotImplementedError

@@ -6,9 +6,10 @@ A game is what the table plays: one round with 2 players (or `match` False), els
 second Bouh! (or `max_rounds`); its reward (+1 win, -1 loss, 0 draw) comes on the step that ended it, and
 its `ranks` (every seat's rank from 1, (N, players)) are in `info["final_info"]` (SAME_STEP) or
 `info["ranks"]` (NEXT_STEP). Random rounds are long (most reach `max_turns`, 1000 by default). With an
-opponent, a game that ends before its learner's first decision (only a very short `max_turns` allows it)
-is dealt again unreported. The batch is stepped on the calling thread; `state(i)` is not offered (the core
-keeps no log, which the reference's saved form holds): `row(i)` gives the core's row.
+opponent, a game that ends before its learner's first decision (a Kitty and extra turns with a short
+`max_turns` allow it; below twice the players it is refused) is dealt again unreported. The batch is
+stepped on the calling thread; `state(i)` is not offered (the core keeps no log, which the reference's
+saved form holds): `row(i)` gives the core's row.
 """
 
 from __future__ import annotations
@@ -39,6 +40,13 @@ class GhooostVectorEnv(CardVectorEnv):
     core: ClassVar[ModuleType] = fast
     kernels: ClassVar[ModuleType] = ghooost_kernels
     row_type = np.int32
+
+    def _check_options(self) -> None:
+        """With an opponent, a round must let every seat's turn come: a learner whose turn never came would
+        be dealt game after game."""
+        if self.opponent is not None and self.options.max_turns < 2 * self.players:
+            raise ValueError(f"max_turns {self.options.max_turns} may end a round before the learner's turn: give "
+                             f"at least {2 * self.players} (twice the players) with an opponent")
 
     def _table_of(self) -> tuple[int, ...]:
         first = self.options.first
