@@ -11,14 +11,13 @@ import numpy as np
 import pytest
 
 from ghostgames.envs.batched import NOTHING
-from ghostgames.envs.common import rewards
 from ghostgames.envs.ghooost_vector import GhooostVectorEnv
 from ghostgames.games import get_game
 from ghostgames.games.ghooost import fast
 from ghostgames.games.ghooost.cards import KINDS
 from ghostgames.games.ghooost.state import GhooostOptions, GhooostState
 from tests.bots.positions import positions
-from tests.envs.card_checks import assert_same_arrays, single
+from tests.envs.card_checks import assert_same_arrays, play_alongside, single
 
 GAME = get_game("ghooost")
 COUNT = fast.ACTION_COUNT
@@ -45,32 +44,8 @@ def test_self_play_observes_exactly_what_the_reference_encodes_for_the_seat_to_a
         players: int, options: dict[str, Any]) -> None:
     n = 4
     env = GhooostVectorEnv(n, players, options, seed=players)
-    obs, info = env.reset()
-    mirrors = [reference_of(env.row(i), players, options) for i in range(n)]
-    ended = 0
-    for _ in range(260):
-        for i, state in enumerate(mirrors):
-            assert info["seat"][i] == state.turn
-            assert_same_arrays(single(obs, i), state.encode(state.turn))
-            np.testing.assert_array_equal(obs["action_mask"][i].astype(bool), state.legal_mask(state.turn))
-        actions = env.random_actions()
-        obs, reward, done, truncated, info = env.step(actions)
-        assert not truncated.any()
-        for i, state in enumerate(mirrors):
-            seat = state.turn
-            state.apply(seat, GAME.action_at(int(actions[i]), seat))
-            outcome = state.outcome()
-            assert done[i] == (outcome is not None)
-            if outcome is None:
-                assert reward[i] == 0.0 and not info["rewards"][i].any()
-                continue
-            ended += 1
-            assert list(info["rewards"][i]) == rewards(outcome) and reward[i] == rewards(outcome)[seat]
-            final = info["final_obs"][i]
-            assert_same_arrays(final["observation"], state.encode(seat))
-            assert not final["action_mask"].any()
-            assert list(info["final_info"]["ranks"][i]) == [r.rank for r in outcome.results]
-            mirrors[i] = reference_of(env.row(i), players, options)
+    ended = play_alongside(env, lambda row: reference_of(row, players, options),
+                           lambda state: [r.rank for r in state.outcome().results], 260)
     assert ended >= n
 
 

@@ -9,11 +9,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ghostgames.envs.common import rewards
 from ghostgames.envs.thelast_vector import TheLastVectorEnv
 from ghostgames.games import get_game
 from ghostgames.games.thelast import TheLastOptions, TheLastState, fast
-from tests.envs.card_checks import assert_same_arrays, single
+from tests.envs.card_checks import play_alongside
 
 GAME = get_game("thelast")
 
@@ -41,33 +40,7 @@ def test_self_play_observes_exactly_what_the_reference_encodes_for_the_seat_to_a
         players: int, options: dict[str, Any]) -> None:
     n = 6
     env = TheLastVectorEnv(n, players, options, seed=players)
-    obs, info = env.reset()
-    mirrors = [reference_of(env.row(i), players, options) for i in range(n)]
-    ended = 0
-    for _ in range(120):
-        for i, state in enumerate(mirrors):
-            seat = min(state.to_act())
-            assert info["seat"][i] == seat
-            assert_same_arrays(single(obs, i), state.encode(seat))
-            np.testing.assert_array_equal(obs["action_mask"][i].astype(bool), state.legal_mask(seat))
-        actions = env.random_actions()
-        obs, reward, done, truncated, info = env.step(actions)
-        assert not truncated.any()
-        for i, state in enumerate(mirrors):
-            seat = min(state.to_act())
-            state.apply(seat, GAME.action_at(int(actions[i]), seat))
-            outcome = state.outcome()
-            assert done[i] == (outcome is not None)
-            if outcome is None:
-                assert reward[i] == 0.0 and not info["rewards"][i].any()
-                continue
-            ended += 1
-            assert list(info["rewards"][i]) == rewards(outcome) and reward[i] == rewards(outcome)[seat]
-            final = info["final_obs"][i]
-            assert_same_arrays(final["observation"], state.encode(seat))
-            assert not final["action_mask"].any()
-            assert list(info["final_info"]["totals"][i]) == state.totals()
-            mirrors[i] = reference_of(env.row(i), players, options)
+    ended = play_alongside(env, lambda row: reference_of(row, players, options), lambda state: state.totals(), 120)
     assert ended >= n
 
 
