@@ -114,7 +114,7 @@ def test_bad_settings_and_actions_are_refused_saying_what_would_work(
         env_type(2, too_many)
     with pytest.raises(ValueError, match=known):
         env_type(2, 3, unknown)
-    with pytest.raises(ValueError, match="'random', 'rules' or None"):
+    with pytest.raises(ValueError, match="'random', 'rules', a callable"):
         env_type(2, 3, opponent="expert")
     with pytest.raises(ValueError, match="needs an opponent"):
         env_type(2, 3, learner_seat=1)
@@ -135,3 +135,35 @@ def test_bad_settings_and_actions_are_refused_saying_what_would_work(
         env.step(np.array([0.5, 1.0]))
     with pytest.raises(ValueError, match=rf"outside 0\.\.{env.action_count - 1}"):
         env.step(np.array([env.action_count, 0]))
+
+
+@pytest.mark.parametrize(("env_type", "players", "options"), GAMES)
+def test_a_python_opponent_gets_its_own_observation_and_mask_and_must_play_legally(
+        env_type: type[CardVectorEnv], players: int, options: dict[str, Any]) -> None:
+    env = env_type(4, players, options, seed=2, opponent="random")  # for the shapes of one game
+    shapes = {name: space.shape for name, space in env.single_observation_space["observation"].items()}
+    asked: list[int] = []
+
+    def first_legal(observation: dict[str, np.ndarray[Any, Any]], mask: np.ndarray[Any, Any]) -> int:
+        assert {name: array.shape for name, array in observation.items()} == shapes
+        assert mask.shape == (env.action_count,) and mask.any()
+        asked.append(int(np.flatnonzero(mask)[0]))
+        return asked[-1]
+
+    env = env_type(4, players, options, seed=2, opponent=first_legal, learner_seat="alternate")
+    obs, info = env.reset()
+    ended = 0
+    for _ in range(150):
+        for i in range(4):  # every game waits for its learner, whatever the opponent did
+            assert env.core.seat_to_act(env.row(i)) == info["seat"][i] == i % players and obs["action_mask"][i].any()
+        obs, reward, done, _, info = env.step(env.random_actions())
+        assert np.isin(reward[done], (-1.0, 0.0, 1.0)).all() and (reward[~done] == 0.0).all()
+        ended += int(done.sum())
+    assert len(asked) > 150 and ended >= 2
+
+    def cheat(observation: dict[str, np.ndarray[Any, Any]], mask: np.ndarray[Any, Any]) -> int:
+        return int(np.flatnonzero(mask == 0)[0])
+
+    env = env_type(2, players, options, seed=2, opponent=cheat, learner_seat=1)
+    with pytest.raises(IllegalAction, match="the opponent returned"):
+        env.reset()

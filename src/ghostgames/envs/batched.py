@@ -15,7 +15,7 @@ shows the new game's first observation (reward 0, not terminated): the same game
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -30,6 +30,20 @@ Observation = dict[str, Any]  # {"observation": {name: (N, ...)}, "action_mask":
 StepResult = tuple[Observation, NDArray[np.float32], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]
 START_GAME, NOTHING = -2, -1  # the kernels' "actions" that start a game, or leave it as it is
 Rng = NDArray[np.uint64]
+# A Python opponent: (its seat's named observation arrays, its legal mask int8) -> action index
+Opponent = Callable[[dict[str, NDArray[np.float32]], NDArray[np.int8]], int]
+
+
+def opponent_choice(opponent: Opponent, i: int, seat: int, observation: dict[str, NDArray[np.float32]],
+                    mask: NDArray[np.int8]) -> int:
+    """A Python opponent's action in game i for `seat`, refused (saying what would work) unless legal."""
+    action = opponent(observation, mask)
+    if isinstance(action, bool) or not isinstance(action, int | np.integer) or not 0 <= action < len(mask) \
+            or not mask[int(action)]:
+        legal = ", ".join(str(a) for a in np.flatnonzero(mask)[:10])
+        raise IllegalAction(f"game {i}: the opponent returned {action!r}, not a legal action index for seat "
+                            f"{seat} (legal there: {legal}, …; pick one where the mask is 1)")
+    return int(action)
 
 
 def check_num_envs(num_envs: int) -> int:

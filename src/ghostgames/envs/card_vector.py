@@ -2,13 +2,14 @@
 its compiled core, each observation one flat float32 row split into the game's named arrays, and one kernel
 call (envs/<game>_kernels.py, on the calling thread) plays the learners' actions and the opponents' turns.
 
-With `opponent` "random" or "rules" each game has one learner seat (`learner_seat`: a seat, or "alternate":
-game i's learner is seat i % players); `step` takes the learner's action and plays the other seats' turns
-inside (uniformly random legal actions, or the `rules` bot compiled), so every observation is the learner's,
-before a decision of its own. Without an opponent (self-play) the learner of each game is its seat to act
-(`info["seat"]`). A reward (+1 win, -1 loss, 0 draw, as the game's Outcome says) comes on the step that ended
-the game: the learner's, or in self-play the seat that just acted, with every seat's in `info["rewards"]`
-(N, players). Autoreset as envs/batched.py says.
+With `opponent` "random", "rules" or a Python callable (observation, mask) -> action index (slower: Python per
+opponent move; it gets its own seat's named arrays and mask) each game has one learner seat (`learner_seat`: a
+seat, or "alternate": game i's learner is seat i % players); `step` takes the learner's action and plays the
+other seats' turns inside (uniformly random legal actions, the `rules` bot compiled, or the callable's choices),
+so every observation is the learner's, before a decision of its own. Without an opponent (self-play) the learner
+of each game is its seat to act (`info["seat"]`). A reward (+1 win, -1 loss, 0 draw, as the game's Outcome says)
+comes on the step that ended the game: the learner's, or in self-play the seat that just acted, with every seat's
+in `info["rewards"]` (N, players). Autoreset as envs/batched.py says.
 
 Each observation is exactly `state.encode(seat)` and `state.legal_mask(seat)` of its seat (the cores are
 proven equal to the references): nothing that seat may not know.
@@ -26,16 +27,19 @@ from numpy.typing import NDArray
 from pydantic import BaseModel, ValidationError
 
 from ghostgames.envs.batched import (
+    NOTHING,
     BatchedVectorEnv,
     Observation,
+    Opponent,
     Rng,
     check_autoreset,
     check_num_envs,
+    opponent_choice,
 )
 from ghostgames.envs.common import observation_space
 from ghostgames.games import get_game
 
-SELF, RANDOM, RULES = 0, 1, 2  # who plays the seats other than the learner, as the kernels take it
+SELF, RANDOM, RULES, EXTERNAL = 0, 1, 2, 3  # who plays the seats other than the learner, as the kernels take it
 OPPONENTS = {"random": RANDOM, "rules": RULES}
 REWARD_OF = np.array([-1.0, 1.0, 0.0], dtype=np.float32)  # per LOSS, WIN, DRAW (the cores' numbers)
 
@@ -52,7 +56,7 @@ class CardVectorEnv(BatchedVectorEnv):
     kernels: ClassVar[ModuleType]  # envs/<game>_kernels.py: batch_play and batch_random_actions
 
     def __init__(self, num_envs: int, players: int | None = None, options: Mapping[str, Any] | None = None,
-                 seed: int | None = None, copy: bool = True, opponent: str | None = None,
+                 seed: int | None = None, copy: bool = True, opponent: str | Opponent | None = None,
                  learner_seat: int | str = 0, render_mode: None = None,
                  autoreset_mode: AutoresetMode = AutoresetMode.SAME_STEP) -> None:
         num_envs = check_num_envs(num_envs)
@@ -69,11 +73,13 @@ class CardVectorEnv(BatchedVectorEnv):
             raise ValueError(f"bad {self.title} options ({fields} are known): {err}") from None
         if render_mode is not None:
             raise ValueError(f"{type(self).__name__} draws nothing: render_mode is None, not {render_mode!r}")
-        if opponent is not None and opponent not in OPPONENTS:
-            raise ValueError(f"opponent is 'random', 'rules' or None for self-play, not {opponent!r}")
+        if opponent is not None and not callable(opponent) and opponent not in OPPONENTS:
+            raise ValueError(f"opponent is 'random', 'rules', a callable (observation, mask) -> action index or "
+                             f"None for self-play, not {opponent!r}")
         self.players = players
         self.opponent = opponent
-        self._kind = SELF if opponent is None else OPPONENTS[opponent]
+        self._callable = opponent if callable(opponent) else None
+        self._kind = SELF if opponent is None else EXTERNAL if callable(opponent) else OPPONENTS[opponent]
         self._setup(num_envs, observation_space(rules, players), rules.action_count(players), copy, seed,
                     learner_seat, opponent is None, check_autoreset(autoreset_mode), render_mode)
         self._check_learner_seat(players)
@@ -91,6 +97,7 @@ class CardVectorEnv(BatchedVectorEnv):
         self._rewards = np.zeros(n, dtype=np.float32)
         self._seat_rewards = np.zeros((n, players), dtype=np.float32)
         self._done = np.zeros(n, dtype=np.bool_)
+        self._pending = np.zeros(n, dtype=np.bool_)  # a Python opponent is to act there
         self._scores = np.zeros((n, players), dtype=np.int64)
         self._game_rng = self._new_rng(0, "games").repeat(n)
         self._action_rng = self._new_rng(0, "actions").repeat(n)
@@ -127,9 +134,30 @@ class CardVectorEnv(BatchedVectorEnv):
         return rng
 
     def _play(self, actions: NDArray[np.int64]) -> None:
-        self.kernels.batch_play(self._states, self._game_rng, actions, self._kind, self._learner, self._table,
-                                   self._obs, self._masks, self._seats, self._rewards, self._seat_rewards,
-                                   self._done, self._scores, self._final_obs, self._final_masks)
+        """The kernel on the learners' actions (or START_GAME), then, for a Python opponent, on its actions
+        until no game waits for one."""
+        self._rewards[:] = 0.0
+        self._seat_rewards[:] = 0.0
+        self._done[:] = False
+        while True:
+            self.kernels.batch_play(self._states, self._game_rng, actions, self._kind, self._learner, self._table,
+                                    self._obs, self._masks, self._seats, self._rewards, self._seat_rewards,
+                                    self._done, self._scores, self._final_obs, self._final_masks, self._pending)
+            if self._callable is None or not self._pending.any():
+                return
+            actions = np.full(self.num_envs, NOTHING, dtype=np.int64)
+            for i in np.flatnonzero(self._pending):
+                actions[i] = self._ask_opponent(int(i), self._callable)
+
+    def _ask_opponent(self, i: int, opponent: Opponent) -> int:
+        """The Python opponent's action in game i, from its own seat's observation and mask."""
+        row = self._states[i]
+        seat = int(self.core.seat_to_act(row))
+        flat = np.zeros(self._obs.shape[1], dtype=np.float32)
+        mask = np.zeros(self.action_count, dtype=np.int8)
+        self.core.encode(row, seat, flat)
+        self.core.legal_mask(row, seat, mask)
+        return opponent_choice(opponent, i, seat, self._named(flat), mask)
 
     def _random_into(self, out: NDArray[np.int64]) -> None:
         self.kernels.batch_random_actions(self._states, self._action_rng, out)

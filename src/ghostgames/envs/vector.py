@@ -17,7 +17,7 @@ Each observation is exactly `state.encode(seat)` and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -34,9 +34,11 @@ from ghostgames.envs.batched import (
     START_GAME,
     BatchedVectorEnv,
     Observation,
+    Opponent,
     Rng,
     check_autoreset,
     check_num_envs,
+    opponent_choice,
 )
 from ghostgames.envs.common import observation_space
 from ghostgames.envs.vector_kernels import SELF
@@ -44,10 +46,7 @@ from ghostgames.games import get_game
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.encoding import ACTION_COUNT, PLANES, VECTOR
 from ghostgames.games.geister.state import GeisterOptions, GeisterState
-from ghostgames.rules.contract import IllegalAction
 
-# A Python opponent: (its seat's {"board", "vector"} observation, its legal mask (214,) int8) -> action index
-Opponent = Callable[[dict[str, NDArray[np.float32]], NDArray[np.int8]], int]
 __all__ = ["NOTHING", "START_GAME", "GeisterVectorEnv", "Opponent", "most_threads"]
 
 
@@ -183,13 +182,7 @@ class GeisterVectorEnv(BatchedVectorEnv):
         mask = np.zeros(ACTION_COUNT, dtype=np.int8)
         fast.encode(row, seat, board, vector)
         fast.legal_mask(row, seat, mask)
-        action = opponent({"board": board, "vector": vector}, mask)
-        if isinstance(action, bool) or not isinstance(action, int | np.integer) or not 0 <= action < ACTION_COUNT \
-                or not mask[int(action)]:
-            legal = ", ".join(str(a) for a in np.flatnonzero(mask)[:10])
-            raise IllegalAction(f"game {i}: the opponent returned {action!r}, not a legal action index for seat "
-                                f"{seat} (legal there: {legal}, …; pick one where the mask is 1)")
-        return int(action)
+        return opponent_choice(opponent, i, seat, {"board": board, "vector": vector}, mask)
 
     def _observation(self, ended: NDArray[np.bool_] | None = None) -> Observation:
         if ended is None or not ended.any():
