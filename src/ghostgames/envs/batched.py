@@ -75,6 +75,8 @@ class BatchedVectorEnv(VectorEnv[Observation, NDArray[np.int64], NDArray[Any]]):
     _rewards: NDArray[np.float32]
     _done: NDArray[np.bool_]
     _learner: NDArray[np.int8]
+    _pending: NDArray[np.bool_]  # per game: a Python opponent is to act there
+    _python_opponent: Opponent | None
     _game_rng: Rng
     _action_rng: Rng
 
@@ -194,6 +196,20 @@ class BatchedVectorEnv(VectorEnv[Observation, NDArray[np.int64], NDArray[Any]]):
             return [secrets.randbits(63) if s is None else int(s) for s in seed]
         raise ValueError(f"reset(seed=...) takes one int, None, or a list of {n} ints or Nones, not {seed!r}")
 
+    def _play(self, actions: NDArray[np.int64]) -> None:
+        """The kernel on the learners' actions (or START_GAME), then, for a Python opponent, on its actions
+        until no game waits for one."""
+        self._clear()
+        while True:
+            self._run_kernel(actions)
+            opponent = self._python_opponent
+            if opponent is None or not self._pending.any():
+                return
+            actions = np.full(self.num_envs, NOTHING, dtype=np.int64)
+            for i in np.flatnonzero(self._pending):
+                seat, observation, mask = self._opponent_view(int(i))
+                actions[i] = opponent_choice(opponent, int(i), seat, observation, mask)
+
     def _out(self, array: NDArray[Any]) -> NDArray[Any]:
         return array.copy() if self.copy else array
 
@@ -234,8 +250,17 @@ class BatchedVectorEnv(VectorEnv[Observation, NDArray[np.int64], NDArray[Any]]):
         """One random stream of the game's core for `label` ("games" or "actions") of a seed."""
         raise NotImplementedError
 
-    def _play(self, actions: NDArray[np.int64]) -> None:
-        """Run the kernel: START_GAME, NOTHING or an action index per game; fills the buffers."""
+    def _clear(self) -> None:
+        """Clear the step's rewards and ends before the kernel's first call of a step."""
+        raise NotImplementedError
+
+    def _run_kernel(self, actions: NDArray[np.int64]) -> None:
+        """One kernel call: START_GAME, NOTHING or an action index per game; fills the buffers and marks
+        `_pending` the games where a Python opponent is to act."""
+        raise NotImplementedError
+
+    def _opponent_view(self, i: int) -> tuple[int, dict[str, NDArray[np.float32]], NDArray[np.int8]]:
+        """Game i's seat to act (a Python opponent's), its named observation arrays and its legal mask."""
         raise NotImplementedError
 
     def _observation(self, ended: NDArray[np.bool_] | None = None) -> Observation:

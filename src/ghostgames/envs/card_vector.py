@@ -27,14 +27,12 @@ from numpy.typing import NDArray
 from pydantic import BaseModel, ValidationError
 
 from ghostgames.envs.batched import (
-    NOTHING,
     BatchedVectorEnv,
     Observation,
     Opponent,
     Rng,
     check_autoreset,
     check_num_envs,
-    opponent_choice,
 )
 from ghostgames.envs.common import observation_space
 from ghostgames.games import get_game
@@ -78,7 +76,7 @@ class CardVectorEnv(BatchedVectorEnv):
                              f"None for self-play, not {opponent!r}")
         self.players = players
         self.opponent = opponent
-        self._callable = opponent if callable(opponent) else None
+        self._python_opponent = opponent if callable(opponent) else None
         self._kind = SELF if opponent is None else EXTERNAL if callable(opponent) else OPPONENTS[opponent]
         self._setup(num_envs, observation_space(rules, players), rules.action_count(players), copy, seed,
                     learner_seat, opponent is None, check_autoreset(autoreset_mode), render_mode)
@@ -133,31 +131,24 @@ class CardVectorEnv(BatchedVectorEnv):
         rng: Rng = self.core.new_rng(seed, 1, label)
         return rng
 
-    def _play(self, actions: NDArray[np.int64]) -> None:
-        """The kernel on the learners' actions (or START_GAME), then, for a Python opponent, on its actions
-        until no game waits for one."""
+    def _clear(self) -> None:
         self._rewards[:] = 0.0
         self._seat_rewards[:] = 0.0
         self._done[:] = False
-        while True:
-            self.kernels.batch_play(self._states, self._game_rng, actions, self._kind, self._learner, self._table,
-                                    self._obs, self._masks, self._seats, self._rewards, self._seat_rewards,
-                                    self._done, self._scores, self._final_obs, self._final_masks, self._pending)
-            if self._callable is None or not self._pending.any():
-                return
-            actions = np.full(self.num_envs, NOTHING, dtype=np.int64)
-            for i in np.flatnonzero(self._pending):
-                actions[i] = self._ask_opponent(int(i), self._callable)
 
-    def _ask_opponent(self, i: int, opponent: Opponent) -> int:
-        """The Python opponent's action in game i, from its own seat's observation and mask."""
+    def _run_kernel(self, actions: NDArray[np.int64]) -> None:
+        self.kernels.batch_play(self._states, self._game_rng, actions, self._kind, self._learner, self._table,
+                                self._obs, self._masks, self._seats, self._rewards, self._seat_rewards,
+                                self._done, self._scores, self._final_obs, self._final_masks, self._pending)
+
+    def _opponent_view(self, i: int) -> tuple[int, dict[str, NDArray[np.float32]], NDArray[np.int8]]:
         row = self._states[i]
         seat = int(self.core.seat_to_act(row))
         flat = np.zeros(self._obs.shape[1], dtype=np.float32)
         mask = np.zeros(self.action_count, dtype=np.int8)
         self.core.encode(row, seat, flat)
         self.core.legal_mask(row, seat, mask)
-        return opponent_choice(opponent, i, seat, self._named(flat), mask)
+        return seat, self._named(flat), mask
 
     def _random_into(self, out: NDArray[np.int64]) -> None:
         self.kernels.batch_random_actions(self._states, self._action_rng, out)

@@ -38,7 +38,6 @@ from ghostgames.envs.batched import (
     Rng,
     check_autoreset,
     check_num_envs,
-    opponent_choice,
 )
 from ghostgames.envs.common import observation_space
 from ghostgames.envs.vector_kernels import SELF
@@ -85,7 +84,7 @@ class GeisterVectorEnv(BatchedVectorEnv):
                                     or not 1 <= threads <= most):
             raise ValueError(f"threads is 1 to {most} (the cores numba may use here), or None for all, not {threads!r}")
         self.threads = most if threads is None else threads
-        self._kind, self._opponent = self._opponent_of(opponent)
+        self._kind, self._python_opponent = self._opponent_of(opponent)
         self.opponent = opponent
         self._setup(num_envs, observation_space(get_game("geister"), 2), ACTION_COUNT, copy, seed, learner_seat,
                     self._kind == SELF, check_autoreset(autoreset_mode), render_mode)
@@ -154,27 +153,20 @@ class GeisterVectorEnv(BatchedVectorEnv):
             return vector_kernels.EXTERNAL, opponent
         raise ValueError(f"opponent is a bot name, a callable or None, not {opponent!r}")
 
-    def _play(self, actions: NDArray[np.int64]) -> None:
-        """Run the step kernel (learner's actions, or START_GAME) and, for a Python opponent, its turns."""
+    def _clear(self) -> None:
         self._rewards[:] = 0.0
         self._done[:] = False
         self._winners[:] = fast.RUNNING
-        rules = self._rules()
-        while True:
-            with self._threads():
-                vector_kernels.batch_play(
-                    self._states, self._game_rng, actions, self._kind, self._learner,
-                    int(self.learner_seat == "alternate"), rules, self._scratch, self._rewards, self._done,
-                    self._winners, self._final_boards, self._final_vectors, self._final_masks, self._pending,
-                    self._boards, self._vectors, self._masks)
-            if self._opponent is None or not self._pending.any():
-                return
-            actions = np.full(self.num_envs, NOTHING, dtype=np.int64)
-            for i in np.flatnonzero(self._pending):
-                actions[i] = self._ask_opponent(int(i), self._opponent)
 
-    def _ask_opponent(self, i: int, opponent: Opponent) -> int:
-        """The Python opponent's action in game i, from its own seat's observation and mask."""
+    def _run_kernel(self, actions: NDArray[np.int64]) -> None:
+        with self._threads():
+            vector_kernels.batch_play(
+                self._states, self._game_rng, actions, self._kind, self._learner,
+                int(self.learner_seat == "alternate"), self._rules(), self._scratch, self._rewards, self._done,
+                self._winners, self._final_boards, self._final_vectors, self._final_masks, self._pending,
+                self._boards, self._vectors, self._masks)
+
+    def _opponent_view(self, i: int) -> tuple[int, dict[str, NDArray[np.float32]], NDArray[np.int8]]:
         row = self._states[i]
         seat = int(fast.seat_to_act(row))
         board = np.zeros((PLANES, 6, 6), dtype=np.float32)
@@ -182,7 +174,7 @@ class GeisterVectorEnv(BatchedVectorEnv):
         mask = np.zeros(ACTION_COUNT, dtype=np.int8)
         fast.encode(row, seat, board, vector)
         fast.legal_mask(row, seat, mask)
-        return opponent_choice(opponent, i, seat, {"board": board, "vector": vector}, mask)
+        return seat, {"board": board, "vector": vector}, mask
 
     def _observation(self, ended: NDArray[np.bool_] | None = None) -> Observation:
         if ended is None or not ended.any():
