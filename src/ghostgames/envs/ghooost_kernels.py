@@ -11,12 +11,17 @@ before that (a very short `max_turns`) is dealt again without a report: its lear
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from numpy.typing import NDArray
 
+from ghostgames.bots.ghooost import fast_rules
 from ghostgames.bots.ghooost.fast_rules import rules_action
+from ghostgames.envs import batched, card_vector
 from ghostgames.envs.batched import NOTHING, START_GAME
 from ghostgames.envs.card_vector import EXTERNAL, RANDOM, REWARD_OF, SELF
+from ghostgames.games.geister.jit import forget_stale_kernels
 from ghostgames.games.ghooost import fast
 from ghostgames.games.ghooost.fast import OVER, RANK, RESULT, STATUS, Rng, compiled
 
@@ -105,3 +110,8 @@ def batch_random_actions(states: Row, rng: Rng, out: NDArray[np.int64]) -> None:
     """random_action for every game of the batch (stream i of `rng` for game i)."""
     for i in range(states.shape[0]):
         out[i] = fast.random_action(states[i], rng, i)
+
+
+KERNELS = (_start, _others_play, batch_play, batch_random_actions)
+# numba checks a cached kernel against its own file only: compile afresh when what they inline changes
+forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(fast, fast_rules, batched, card_vector))
