@@ -210,3 +210,37 @@ def test_the_compiled_playout_action_is_the_python_policys() -> None:
                 checked += 1
     assert checked > 300
     assert 0.85 < plays / with_plays < 0.95
+
+
+def test_in_a_match_the_reward_counts_points_and_bouh() -> None:
+    """Match rewards are shares of pairwise logistics (they add up to half the players), a Bouh! more or
+    fewer points lower a seat's, and a round just lost in a match leaves its loser the lowest."""
+    out = np.empty(fast.SEATS, dtype=np.float64)
+    worse = np.empty(fast.SEATS, dtype=np.float64)
+    checked = 0
+    for players in (3, 4, 5, 6):
+        for state, seat in positions("ghooost", players, {"max_turns": 150, "match": True}, players, every=17):
+            assert isinstance(state, GhooostState)
+            row = fast.from_state(state, record=False)
+            seat_rewards(row, out)
+            assert sum(out[:players]) == pytest.approx(players / 2)
+            for field, change in ((fast.BOUH, 1), (fast.POINTS, -2)):
+                changed = row.copy()
+                changed[field + seat] += change
+                seat_rewards(changed, worse)
+                assert worse[seat] < out[seat]
+            checked += 1
+    assert checked > 20
+    lost = 0
+    for seed in range(12):
+        row = fast.from_state(GAME.new(3, {"match": True, "max_turns": 1000}, seed=seed),  # type: ignore[arg-type]
+                              record=False)
+        stream = fast.new_rng(seed)
+        while fast.seat_to_act(row) >= 0:
+            fast.apply_action(row, playout_action(row, stream))
+        loser = int(row[fast.NEXT_STARTER])
+        if loser >= 0:  # a round lost inside the match (not drawn at the turn limit)
+            seat_rewards(row, out)
+            assert all(out[loser] < out[s] for s in range(3) if s != loser)
+            lost += 1
+    assert lost >= 3
