@@ -18,6 +18,7 @@ from ghostgames.bots.budget import Budget
 from ghostgames.bots.ghooost.fast_search import (
     ACTION,
     FIRST,
+    MATCH_WEIGHT,
     SIBLING,
     VISITS,
     GhooostExpertPolicy,
@@ -176,7 +177,7 @@ def test_the_compiled_evaluation_and_rewards_are_the_python_policys() -> None:
                 ended.apply(seat, rng.choice(ended.legal_actions(seat)))
             outcome = ended.outcome()
             assert outcome is not None and isinstance(ended, GhooostState)
-            seat_rewards(fast.from_state(ended, record=False), out)
+            seat_rewards(fast.from_state(ended, record=False), out, 0.5)
             assert out[:players] == pytest.approx(rank_rewards(outcome), abs=1e-9)
             finished += 1
     assert evaluated > 100 and finished == 15
@@ -222,12 +223,12 @@ def test_in_a_match_the_reward_counts_points_and_bouh() -> None:
         for state, seat in positions("ghooost", players, {"max_turns": 150, "match": True}, players, every=17):
             assert isinstance(state, GhooostState)
             row = fast.from_state(state, record=False)
-            seat_rewards(row, out)
+            seat_rewards(row, out, MATCH_WEIGHT)
             assert sum(out[:players]) == pytest.approx(players / 2)
             for field, change in ((fast.BOUH, 1), (fast.POINTS, -2)):
                 changed = row.copy()
                 changed[field + seat] += change
-                seat_rewards(changed, worse)
+                seat_rewards(changed, worse, MATCH_WEIGHT)
                 assert worse[seat] < out[seat]
             checked += 1
     assert checked > 20
@@ -240,7 +241,7 @@ def test_in_a_match_the_reward_counts_points_and_bouh() -> None:
             fast.apply_action(row, playout_action(row, stream))
         loser = int(row[fast.NEXT_STARTER])
         if loser >= 0:  # a round lost inside the match (not drawn at the turn limit)
-            seat_rewards(row, out)
+            seat_rewards(row, out, MATCH_WEIGHT)
             assert all(out[loser] < out[s] for s in range(3) if s != loser)
             lost += 1
     assert lost >= 3

@@ -33,6 +33,7 @@ from numpy.typing import NDArray
 
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ghooost.search import GhooostPolicy
+from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.games.ghooost import fast
 from ghostgames.games.ghooost.cards import KINDS, KITTY
 from ghostgames.games.ghooost.encoding import action_at, action_index
@@ -231,11 +232,11 @@ def match_shares(s: Row, out: Floats) -> None:
 
 
 @fast.compiled
-def seat_rewards(s: Row, out: Floats) -> None:
+def seat_rewards(s: Row, out: Floats, match_weight: float) -> None:
     """The rewards of a row whose playout stopped: a finished game by its ranks (rank_rewards, as
     GhooostPolicy scores an outcome); a round under way by round_shares, a round just ended in a match by
     the ranks of that round (its loser last, the others tied, or all tied after a draw); in a match, mixed
-    with match_shares."""
+    with match_shares (`match_weight` of the reward)."""
     p = s[_P]
     ranks = np.ones(p, dtype=np.int64)
     if s[_STATUS] == _OVER:
@@ -250,11 +251,11 @@ def seat_rewards(s: Row, out: Floats) -> None:
         if loser >= 0:
             ranks[loser] = 2
         rank_shares(ranks, p, out)
-    if s[_MATCH_ON] == 1:
+    if s[_MATCH_ON] == 1 and match_weight > 0.0:
         match = np.empty(p, dtype=np.float64)
         match_shares(s, match)
         for seat in range(p):
-            out[seat] = (1.0 - MATCH_WEIGHT) * out[seat] + MATCH_WEIGHT * match[seat]
+            out[seat] = (1.0 - match_weight) * out[seat] + match_weight * match[seat]
 
 
 @fast.compiled
@@ -269,7 +270,7 @@ def play_out(s: Row, rng: fast.Rng, limit: int) -> None:
 # --- the search ----------------------------------------------------------------------------------------------
 @fast.compiled
 def iterate(base: Row, seat: int, count: int, root_actions: Ints, exploration: float, tree: Ints, reward: Floats,
-            size: Ints, rng: fast.Rng, limit: int) -> None:
+            size: Ints, rng: fast.Rng, limit: int, match_weight: float) -> None:
     """`count` iterations into the tree (node 0 the root, `size[0]` nodes used; room for `count` more), each
     on a copy of `base` with the hidden cards re-dealt."""
     s = np.empty(base.shape[0], dtype=np.int32)
@@ -340,7 +341,7 @@ def iterate(base: Row, seat: int, count: int, root_actions: Ints, exploration: f
             if untried > 0:
                 break
         play_out(s, rng, limit)
-        seat_rewards(s, rewards)
+        seat_rewards(s, rewards, match_weight)
         for d in range(depth):
             visited = path[d]
             tree[visited, VISITS] += 1
@@ -382,6 +383,7 @@ class GhooostExpertPolicy(GhooostPolicy):
     (`last_tree`: the tree of its latest decision, for tests and the analysis of a search)."""
 
     last_tree: Tree | None = None
+    match_weight = MATCH_WEIGHT
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
                         rng: random.Random) -> tuple[Action, int] | None:
@@ -403,10 +405,25 @@ class GhooostExpertPolicy(GhooostPolicy):
                 break
             tree.room_for(count)
             iterate(base, seat, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
-                    ROLLOUT_LIMIT)
+                    ROLLOUT_LIMIT, self.match_weight)
             done += count
         self.last_tree = tree
         visits = tree.root_visits()
         best = max(root_actions, key=lambda code: visits.get(int(code), 0))  # the first of the most visited
         chosen = actions.get(int(best))
         return (chosen if chosen is not None else action_at(int(best))), done
+
+
+class RoundRewardPolicy(GhooostExpertPolicy):
+    """The expert scoring a match's rounds by the round alone (no match points): kept to measure the match
+    reward against (docs/bots.md)."""
+
+    match_weight = 0.0
+
+
+def round_reward_bot(seconds: float | None = None) -> IsmctsBot:
+    """A plug-in factory for tournaments (`--bots ghostgames.bots.ghooost.fast_search:round_reward_bot`):
+    3000 iterations a move, or `seconds`."""
+    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=3000), RoundRewardPolicy, 0.5)
+    bot.name = "expert-round-reward"
+    return bot
