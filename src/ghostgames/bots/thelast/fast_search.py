@@ -170,10 +170,12 @@ def play_out(s: Ints, rng: fast.Rng, kind: int, explore: float) -> None:
 @fast.compiled
 def iterate(worlds: Ints, order: Ints, count: int, root_actions: Ints, exploration: float, tree: Ints, reward: Floats,
             size: Ints, rng: fast.Rng, kind: int, explore: float, rank_weight: float, scale: float,
-            paranoid: bool) -> None:
+            paranoid: bool, modelled: bool) -> None:
     """`count` iterations into the tree (node 0 the root, `size[0]` nodes used; room for `count` more),
     iteration i on a copy of worlds[order[i]]. Each node backs up the reward of the seat that chose it, or
-    (`paranoid`) the root seat's at its own nodes and one minus it at every other seat's."""
+    (`paranoid`) the root seat's at its own nodes and one minus it at every other seat's. With `modelled` the
+    other seats do not choose by UCB in the tree but as in a RULES playout (with their own cards of the world),
+    and the tree follows their choice."""
     s = np.empty(worlds.shape[1], dtype=np.int64)
     legal = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
     flags = np.zeros(ACTION_COUNT, dtype=np.int8)  # 1: legal here, 2: legal and already a child
@@ -185,6 +187,33 @@ def iterate(worlds: Ints, order: Ints, count: int, root_actions: Ints, explorati
         depth = 0
         while fast.seat_to_act(s) >= 0:
             actor = s[_ACTOR]
+            if modelled and node != 0 and actor != tree[0, ACTOR]:
+                if fast.random_below(rng, 0, 1 << 20) < explore * (1 << 20):
+                    action = fast.random_action(s, rng, 0)
+                else:
+                    action = rules_action(s)
+                chosen = tree[node, FIRST]
+                while chosen >= 0 and tree[chosen, ACTION] != action:
+                    chosen = tree[chosen, SIBLING]
+                fresh = chosen < 0
+                if fresh:
+                    chosen = size[0]
+                    size[0] += 1
+                    tree[chosen, ACTOR] = actor
+                    tree[chosen, ACTION] = action
+                    tree[chosen, FIRST] = -1
+                    tree[chosen, SIBLING] = tree[node, FIRST]
+                    tree[chosen, VISITS] = 0
+                    tree[chosen, AVAIL] = 1
+                    reward[chosen] = 0.0
+                    tree[node, FIRST] = chosen
+                fast.apply_action(s, action)
+                path[depth] = chosen
+                depth += 1
+                node = chosen
+                if fresh:
+                    break
+                continue
             if node == 0:
                 n = root_actions.shape[0]
                 legal[:n] = root_actions
@@ -293,6 +322,7 @@ class TheLastExpertPolicy(TheLastPolicy):
     pool = POOL
     reuse = REUSE
     paranoid = False  # the others play against the seat (True) or each for its own reward
+    modelled = False  # the others choose in the tree as in a RULES playout (True) or by UCB
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
                         rng: random.Random) -> tuple[Action, int] | None:
@@ -320,7 +350,8 @@ class TheLastExpertPolicy(TheLastPolicy):
             order = self.world_order(sampled, count, rng)
             tree.room_for(count)
             iterate(worlds, order, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
-                    self.playout_kind, self.playout_explore, self.rank_weight, self.penalty_scale, self.paranoid)
+                    self.playout_kind, self.playout_explore, self.rank_weight, self.penalty_scale, self.paranoid,
+                    self.modelled)
             done += count
         self.last_tree = tree
         visits = tree.root_visits()
