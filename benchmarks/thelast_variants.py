@@ -15,7 +15,7 @@ from ghostgames.bots.base import Bot
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.bots.thelast import fast_search
-from ghostgames.bots.thelast.expert import BeliefExpertPolicy
+from ghostgames.bots.thelast.belief_search import BeliefExpertPolicy
 
 ITERATIONS = 4000
 

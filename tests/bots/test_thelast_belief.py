@@ -11,7 +11,7 @@ from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.bots.thelast.belief import FEATURES, load_weights, marks
-from ghostgames.bots.thelast.expert import BeliefExpertPolicy
+from ghostgames.bots.thelast.belief_search import BeliefExpertPolicy
 from ghostgames.games import get_game
 from ghostgames.games.thelast.cards import VALUE_OF, parse_card
 from ghostgames.learn.thelast.belief_fit import BeliefFitSpec, Rows, fit, log_loss, play_rows

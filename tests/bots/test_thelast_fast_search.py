@@ -11,7 +11,7 @@ import pytest
 from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
-from ghostgames.bots.thelast.expert import BeliefExpertPolicy
+from ghostgames.bots.thelast.belief_search import BeliefExpertPolicy
 from ghostgames.bots.thelast.fast_search import (
     ACTION,
     FIRST,

@@ -7,7 +7,8 @@ the cards between, one who was last and ducked with a 4 rarely held a higher car
 *event* marks, for its player, the unseen cards it makes unlikely; a card's score in a player's hand is a
 weighted sum of the marks, the weights fitted on games between our bots (`ghostgames train thelast-belief`,
 learn/thelast/belief_fit.py). A world's log-weight is the sum of the scores of the cards each other player
-holds in it; the expert's search then plays its worlds in proportion to their weights.
+holds in it; `belief_search.BeliefExpertPolicy` plays its worlds in proportion to their weights (measured
+at 3 players and not adopted: docs/research/thelast-multiplayer.md).
 
 Everything here reads the round's public history (the finished tricks, how each was taken, the trick on the
 table, as the seat's view gives them), never a hidden card: worlds the seat cannot tell apart get the same scores.

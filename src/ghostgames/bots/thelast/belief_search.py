@@ -1,5 +1,5 @@
-"""The Last's expert with a belief: the compiled search (fast_search.py) playing its worlds as the belief
-(belief.py) weighs them.
+"""The Last's compiled search (fast_search.py) playing its worlds as the belief (belief.py) weighs them:
+measured at 3 players and not adopted (docs/research/thelast-multiplayer.md), kept to measure again.
 
 Each chunk still deals its worlds uniformly within the certain deductions (`sample_world`); the belief then
 decides how many of the chunk's iterations each world serves, in proportion to its weight (systematic
