@@ -3,7 +3,8 @@
     PYTHONPATH=src:. ghostgames tournament --game thelast --players 3 --games 60 --workers 2 --seed 11 \\
         --bots benchmarks.thelast_variants:paranoid,expert:4000,rules
 
-Each is `expert:4000` (TheLastExpertPolicy, exploration 0.5) with one setting changed; none is shipped.
+Each is `expert:4000` (TheLastExpertPolicy, exploration 0.5) with one setting changed; none is shipped. The
+result files record the names of the screens (the comment after each factory: `tlv:rp25` is `rules_playout`).
 """
 
 from __future__ import annotations
@@ -36,12 +37,8 @@ def _variant(name: str, base: type[fast_search.TheLastExpertPolicy] = fast_searc
 RULES = fast_search.RULES
 rules_playout = _variant("rules_playout", playout_kind=RULES, playout_explore=0.25)  # screen "rp25"
 penalty_only = _variant("penalty_only", rank_weight=0.0)  # "rank0"
-rank_only = _variant("rank_only", rank_weight=1.0)  # "rank1"
 explore_08 = _variant("explore_08", exploration=0.8)  # "c08"
-one_world_each = _variant("one_world_each", pool=128, reuse=1)  # "reuse1"
 belief = _variant("belief", BeliefExpertPolicy)  # "bel": 32 worlds a chunk, 4 iterations each
 belief_16 = _variant("belief_16", BeliefExpertPolicy, pool=16, reuse=8)  # "bel16"
 paranoid = _variant("paranoid", paranoid=True)  # "para"
-paranoid_penalty = _variant("paranoid_penalty", paranoid=True, rank_weight=0.0)  # "para0"
 modelled = _variant("modelled", modelled=True, playout_kind=RULES, playout_explore=0.25)  # "mod"
-modelled_uniform = _variant("modelled_uniform", modelled=True, playout_explore=0.25)  # "modu"
