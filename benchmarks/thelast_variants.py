@@ -38,6 +38,7 @@ RULES = fast_search.RULES
 rules_playout = _variant("rules_playout", playout_kind=RULES, playout_explore=0.25)  # screen "rp25"
 penalty_only = _variant("penalty_only", rank_weight=0.0)  # "rank0"
 explore_08 = _variant("explore_08", exploration=0.8)  # "c08"
+one_world_each = _variant("one_world_each", pool=128, reuse=1)  # a fresh world every iteration, as `ismcts`
 belief = _variant("belief", BeliefExpertPolicy)  # "bel": 32 worlds a chunk, 4 iterations each
 belief_16 = _variant("belief_16", BeliefExpertPolicy, pool=16, reuse=8)  # "bel16"
 paranoid = _variant("paranoid", paranoid=True)  # "para"
