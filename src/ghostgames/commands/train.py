@@ -379,7 +379,7 @@ def train_geister_belief(
 def train_thelast_belief(
     out: Path = typer.Option(..., help="write the weights here (.json; the packaged ones are "
                                        "src/ghostgames/bots/thelast/belief-weights.json)"),
-    games: int = typer.Option(240, min=8, help="games between `rules` and the expert's search (3, 4, 5, 2 players "
+    games: int = typer.Option(160, min=8, help="games between `rules` and the expert's search (3, 4, 5, 2 players "
                                                 "in turn)"),
     seed: int = typer.Option(1, help="the same seed gives the same games and weights on the same machine"),
     l2: float = typer.Option(1.0, min=0.0, help="the fit's L2 penalty"),

@@ -41,7 +41,7 @@ PLAYER_COUNTS = (3, 4, 5, 2)
 
 @dataclass(frozen=True)
 class BeliefFitSpec:
-    games: int = 240
+    games: int = 160
     seed: int = 1
     l2: float = 1.0
     iterations: int = 300  # the data's expert: iterations a move
