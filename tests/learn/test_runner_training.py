@@ -1,0 +1,47 @@
+"""The `runner` sparring partner's training: the same seed gives the same weights bit for bit (so
+`ghostgames train geister-runner` reproduces the shipped ones), and numpy plays exactly what torch trained."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch", reason="training the runner needs PyTorch: pip install -e '.[torch]'")
+
+import torch
+
+from ghostgames.bots.geister.runner import RunnerPolicy, flatten
+from ghostgames.envs.vector import GeisterVectorEnv
+from ghostgames.learn.geister.runner_training import OPTIONS, Network, RunnerSpec, train
+
+SHORT = {"updates": 2, "games": 4, "rollout": 16, "hidden": 16, "refresh": 1}
+
+
+def _weights(seed: int) -> tuple[np.ndarray, ...]:
+    policy, result = train(RunnerSpec(seed=seed, **SHORT))
+    assert len(result["curve"]) == SHORT["updates"]
+    return policy.weights
+
+
+def test_two_runs_with_the_same_seed_give_identical_weights_and_another_seed_others() -> None:
+    first, again, other = _weights(3), _weights(3), _weights(4)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+    assert not all(np.array_equal(a, b) for a, b in zip(first, other, strict=True))
+
+
+def test_the_numpy_policy_gives_the_networks_probabilities_with_illegal_actions_at_zero(tmp_path) -> None:
+    torch.manual_seed(5)
+    network = Network(16)
+    env = GeisterVectorEnv(6, OPTIONS, seed=2, opponent="rules", learner_seat="alternate")
+    obs, _ = env.reset()
+    for _ in range(5):
+        obs, *_ = env.step(env.random_actions())
+    x, mask = flatten(obs["observation"]), obs["action_mask"] == 1
+    with torch.no_grad():
+        logits, _ = network(torch.from_numpy(x), torch.from_numpy(mask))
+    expected = torch.softmax(logits, -1).numpy()
+    path = tmp_path / "runner.npz"
+    network.policy().save(path, recipe="test")
+    probs = RunnerPolicy.load(path).probabilities(x, mask)
+    assert np.allclose(probs, expected, atol=1e-5)
+    assert np.all(probs[~mask] == 0) and np.allclose(probs.sum(axis=1), 1.0)
