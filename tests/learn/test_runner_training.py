@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -45,3 +48,19 @@ def test_the_numpy_policy_gives_the_networks_probabilities_with_illegal_actions_
     probs = RunnerPolicy.load(path).probabilities(x, mask)
     assert np.allclose(probs, expected, atol=1e-5)
     assert np.all(probs[~mask] == 0) and np.allclose(probs.sum(axis=1), 1.0)
+
+
+def test_the_packaged_weights_are_the_default_commands_run_with_seed_1() -> None:
+    """The shipped file names its recipe: the command's defaults with seed 1, the run docs/learning.md reports."""
+    import inspect
+
+    from ghostgames.bots.geister.runner import WEIGHTS
+    from ghostgames.commands.train import train_geister_runner
+
+    defaults = {name: p.default.default for name, p in inspect.signature(train_geister_runner).parameters.items()
+                if name in ("seed", "updates")}
+    spec = RunnerSpec(**defaults)
+    with np.load(WEIGHTS) as held:
+        assert str(held["recipe"]) == spec.recipe() == RunnerSpec(seed=1).recipe()
+    run = json.loads((Path(__file__).parents[2] / "benchmarks/results/runner-train.json").read_text())
+    assert run["recipe"] == spec.recipe()
