@@ -13,7 +13,7 @@ pytest.importorskip("torch", reason="training the runner needs PyTorch: pip inst
 
 import torch
 
-from ghostgames.bots.geister.runner import RunnerPolicy, flatten
+from ghostgames.bots.geister.runner import RunnerPolicy, flatten, sample
 from ghostgames.envs.vector import GeisterVectorEnv
 from ghostgames.learn.geister.runner_training import OPTIONS, Network, RunnerSpec, train
 
@@ -64,3 +64,39 @@ def test_the_packaged_weights_are_the_default_commands_run_with_seed_1() -> None
         assert str(held["recipe"]) == spec.recipe() == RunnerSpec(seed=1).recipe()
     run = json.loads((Path(__file__).parents[2] / "benchmarks/results/runner-train.json").read_text())
     assert run["recipe"] == spec.recipe()
+
+
+def test_train_geister_runner_writes_a_policy_the_bot_plays_and_refuses_a_wrong_file_name(tmp_path: Path) -> None:
+    """One update through the command: the file holds the run's recipe, the same weights as train() gives for
+    that recipe, and a bot of those weights plays legal moves; `--out x.json` is refused with the reason."""
+    import random
+
+    from typer.testing import CliRunner
+
+    from ghostgames.bots import SeatKnowledge
+    from ghostgames.cli import app
+    from ghostgames.games import get_game
+
+    runner = CliRunner()
+    out = tmp_path / "runner.npz"
+    done = runner.invoke(app, ["train", "geister-runner", "--seed", "2", "--updates", "1", "--out", str(out),
+                               "--json", str(tmp_path / "run.json")])
+    assert done.exit_code == 0, done.output
+    spec = RunnerSpec(seed=2, updates=1)
+    with np.load(out) as held:
+        assert str(held["recipe"]) == spec.recipe()
+    assert json.loads((tmp_path / "run.json").read_text())["curve"][0]["update"] == 1
+    policy = RunnerPolicy.load(out)
+    direct, _ = train(spec)
+    assert all(np.array_equal(a, b) for a, b in zip(policy.weights, direct.weights, strict=True))
+    state = get_game("geister").new(2, OPTIONS, seed=3)
+    rng = random.Random(3)
+    for _ in range(12):
+        seat = min(state.to_act())
+        knowledge = SeatKnowledge(state, seat)
+        probs = policy.probabilities(flatten(knowledge.encode()), knowledge.legal_mask())
+        action = knowledge.action_at(sample(probs, rng.random()))
+        assert str(action) in state.legal_texts(seat)
+        state.apply(seat, action)
+    bad = runner.invoke(app, ["train", "geister-runner", "--updates", "1", "--out", str(tmp_path / "x.json")])
+    assert bad.exit_code != 0 and ".npz" in bad.output
