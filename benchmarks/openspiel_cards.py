@@ -22,7 +22,8 @@ OpenSpiel's evaluator: `random` (its `RandomRolloutEvaluator`, one rollout to th
 `playout` for Ghooost! (uniform rollouts over a round of hundreds of turns leave it nearly blind) and
 `random` for The Last. Statistics per bot over its seat-games: wins (a draw counts half in the share, 95%
 Wilson interval), mean rank and mean score (The Last: penalty) with mean +- 1.96 standard errors.
-Needs OpenSpiel (`pip install 'ghostgames[spiel]'`).
+`--tables FILE ...` prints the table of games already played (several files of one table together, e.g. two
+seeds) without playing. Needs OpenSpiel (`pip install 'ghostgames[spiel]'`).
 """
 
 from __future__ import annotations
@@ -236,6 +237,17 @@ def print_table(title: str, rows: list[dict[str, Any]], score_name: str) -> None
               f"{r['seconds_per_decision']:>12.3f}{budget if budget is not None else 0:>12.0f}")
 
 
+def reprint(files: list[Path]) -> None:
+    """One table of the games in `files` (runs of the same bots, game and player count)."""
+    runs = [json.loads(f.read_text()) for f in files]
+    first = runs[0]["summary"]
+    games = [g for run in runs for g in run["games"]]
+    loads = [run["summary"]["load_mean"] for run in runs]
+    print_table(f"{first['game']}, {first['players']} players, {len(games)} games from {len(files)} file(s), "
+                f"load {min(loads):.1f}-{max(loads):.1f}", summarize(first["bots"], games),
+                "penalty" if first["game"] == "thelast" else "score")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=("thelast", "ghooost"), default="thelast")
@@ -251,7 +263,11 @@ def main() -> None:
     parser.add_argument("--max-turns", type=int, default=1000, help="Ghooost!: a round's turn limit (a draw)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--tables", type=Path, nargs="+", default=None, help="print these files' games as one table")
     args = parser.parse_args()
+    if args.tables is not None:
+        reprint(args.tables)
+        return
     bots = [b.strip() for b in args.bots.split(",")]
     if len(bots) != args.players:
         parser.error(f"--bots names {len(bots)} bots for {args.players} players")
