@@ -50,6 +50,7 @@ from ghostgames.tournament.stats import Z95, wilson_interval
 
 OPENSPIEL = "openspiel"
 RECENT = 20  # OpenSpiel's moves that set the pace
+MIN_SIMULATIONS = 2  # ISMCTSBot's first simulation only expands its root: it needs a second to choose
 SEAT_SEED = 7919  # the k-th OpenSpiel seat of a game draws from seed + k * SEAT_SEED
 
 
@@ -76,7 +77,7 @@ class Clock:
         assert self.seconds is not None
         recent = self.history[-RECENT:]
         rate = sum(n for n, _ in recent) / max(sum(s for _, s in recent), 1e-9)
-        return max(1, round(rate * self.seconds))
+        return max(MIN_SIMULATIONS, round(rate * self.seconds))
 
 
 def load(game_name: str, players: int, max_turns: int) -> pyspiel.Game:
