@@ -31,9 +31,10 @@ from numpy.typing import NDArray
 
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
+from ghostgames.bots.thelast.fast_rules import rules_action
 from ghostgames.bots.thelast.search import TheLastPolicy
 from ghostgames.games.thelast import fast
-from ghostgames.games.thelast.encoding import ACTION_COUNT, KEEP_INDEX, SWAP_BASE, action_at, action_index
+from ghostgames.games.thelast.encoding import ACTION_COUNT, action_at, action_index
 from ghostgames.games.thelast.state import TheLastState
 from ghostgames.rules.contract import Action
 
@@ -46,9 +47,7 @@ CHUNK = POOL * REUSE  # iterations per kernel call; a time budget is checked bet
 # Columns of the tree's integer array.
 ACTOR, ACTION, FIRST, SIBLING, VISITS, AVAIL = range(6)
 _PHASE, _ACTOR, _PLAYERS, _TOTAL = fast.PHASE, fast.ACTOR, fast.PLAYERS, fast.TOTAL
-_DEAL, _OVER, _DECIDE = fast.DEAL, fast.OVER, fast.DECIDE
-_HAND, _POINTS_CARD, _COUNT = fast.HAND, fast.POINTS_CARD, fast.COUNT
-_TRICK_N, _TRICK_CARD = fast.TRICK_N, fast.TRICK_CARD
+_DEAL, _OVER = fast.DEAL, fast.OVER
 RANDOM, RULES = 0, 1  # playouts: uniform, or `rules` (bots/thelast/rules.py) with a share of uniform moves
 
 
@@ -72,81 +71,6 @@ def seat_rewards(s: Ints, out: Floats) -> None:
                     beaten += 0.5
         others = (everyone - mine) / max(players - 1, 1)
         out[p] = 0.5 * beaten / max(players - 1, 1) + 0.5 / (1.0 + math.exp((mine - others) / 8.0))
-
-
-@fast.compiled
-def _lowest(cards: int) -> int:
-    """The card of lowest value (then lowest id) of a non-empty mask."""
-    best, best_value = -1, 99
-    while cards:
-        low = cards & -cards
-        card = fast.lowest_card(low)
-        if fast.VALUE[card] < best_value:
-            best, best_value = card, fast.VALUE[card]
-        cards ^= low
-    return best
-
-
-@fast.compiled
-def _highest(cards: int) -> int:
-    """The card of highest value (then highest id) of a non-empty mask."""
-    best, best_value = -1, -1
-    while cards:
-        low = cards & -cards
-        card = fast.lowest_card(low)
-        if fast.VALUE[card] >= best_value:
-            best, best_value = card, fast.VALUE[card]
-        cards ^= low
-    return best
-
-
-@fast.compiled
-def rules_action(s: Ints) -> int:
-    """`rules`' choice (bots/thelast/rules.py) for the seat to act: swap the lowest card under the points
-    card; last in a trick, the highest card that hands it on; lead low; follow under the top if possible."""
-    seat = s[_ACTOR]
-    if s[_PHASE] == _DECIDE:
-        low = _lowest(s[_HAND + seat])
-        return SWAP_BASE + low if fast.VALUE[low] < fast.VALUE[s[_POINTS_CARD]] else KEEP_INDEX
-    cards = fast.playable(s)
-    n = s[_TRICK_N]
-    if n == 0:
-        return _lowest(cards)
-    if n == s[_COUNT] - 1:
-        ducking = 0
-        rest = cards
-        while rest:
-            low = rest & -rest
-            card = fast.lowest_card(low)
-            for k in range(n):
-                other = s[_TRICK_CARD + k]
-                if fast.COLOUR[other] == fast.COLOUR[card] and other > card:
-                    ducking |= low
-                    break
-            rest ^= low
-        return _highest(ducking if ducking else cards)
-    led = fast.COLOUR[s[_TRICK_CARD]]
-    following = cards & fast.COLOUR_CARDS[1 << led]
-    if following:
-        top = -1
-        for k in range(n):
-            if fast.COLOUR[s[_TRICK_CARD + k]] == led:
-                top = max(top, s[_TRICK_CARD + k])
-        under = following & ((1 << top) - 1)
-        if under:
-            return _top_card(under)
-        return fast.lowest_card(following)
-    return _lowest(cards)
-
-
-@fast.compiled
-def _top_card(cards: int) -> int:
-    top = -1
-    while cards:
-        low = cards & -cards
-        top = fast.lowest_card(low)
-        cards ^= low
-    return top
 
 
 @fast.compiled
