@@ -1,0 +1,98 @@
+"""Our Ghooost! playout as OpenSpiel's evaluator, and the match runner of benchmarks/openspiel_cards.py: both on
+a few real decisions of OpenSpiel's own ISMCTSBot."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (pip install 'ghostgames[spiel]')")
+
+from open_spiel.python.algorithms import ismcts  # noqa: E402
+
+from ghostgames.spiel import register  # noqa: E402
+from ghostgames.spiel.evaluator import GhooostPlayoutEvaluator  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def benchmark() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("openspiel_cards", ROOT / "benchmarks" / "openspiel_cards.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["openspiel_cards"] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def dealt(name: str, seed: int) -> pyspiel.State:
+    register()
+    state = pyspiel.load_game(name).new_initial_state()
+    rng = np.random.RandomState(seed)
+    while state.is_chance_node():
+        outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_playout_evaluator_scores_on_the_round_returns_scale_and_leaves_the_state_alone(players: int) -> None:
+    state = dealt(f"ghostgames_ghooost(players={players},max_turns=60)", players)
+    before = str(state)
+    evaluator = GhooostPlayoutEvaluator(seed=1)
+    values = evaluator.evaluate(state)
+    assert str(state) == before
+    assert evaluator.playouts == 1
+    assert len(values) == players
+    # the one loser pays 1, the others get 1 / (players - 1): every expectation lies between
+    assert all(-1.0 <= v <= 1.0 / (players - 1) + 1e-9 for v in values)
+    assert sum(p for _, p in evaluator.prior(state)) == pytest.approx(1.0)
+
+
+def test_openspiels_ismcts_with_our_evaluator_plays_legal_moves() -> None:
+    state = dealt("ghostgames_ghooost(players=3,max_turns=60)", 5)
+    evaluator = GhooostPlayoutEvaluator(seed=2)
+    bot = ismcts.ISMCTSBot(state.get_game(), evaluator, 2.0, 6, random_state=np.random.RandomState(3))
+    asked = 0
+    for _ in range(4):
+        legal = state.legal_actions()
+        action = bot.step(state)
+        assert action in legal
+        if len(legal) > 1:  # with one legal action the bot answers without searching
+            asked += 1
+        state.apply_action(action)
+    assert evaluator.playouts >= asked > 0
+
+
+def test_the_match_runner_plays_whole_games_with_openspiel_searching_in_its_seats() -> None:
+    bench = benchmark()
+    game = bench.load("ghooost", 2, 30)
+    clock = bench.Clock(seconds=None, simulations=3)
+    clock.history.append((3, 0.01))  # our bots follow OpenSpiel's pace; no warm-up needed for a test
+    games = [bench.play(game, ["ismcts:8", bench.OPENSPIEL], g, 40 + g, clock, "playout", 2.0) for g in range(2)]
+    assert [g["seats"] for g in games] == [["ismcts:8", "openspiel"], ["openspiel", "ismcts:8"]]
+    for g in games:
+        seat = g["seats"].index(bench.OPENSPIEL)
+        assert g["openspiel_simulations"][seat] and set(g["openspiel_simulations"][seat]) == {3}
+        assert g["evaluator_playouts"][str(seat + 1)] > 0
+        assert sorted(r["rank"] for r in g["results"]) in ([1, 2], [1, 1])
+    rows = bench.summarize(["ismcts:8", bench.OPENSPIEL], games)
+    assert [r["seat_games"] for r in rows] == [2, 2]
+
+
+def test_the_match_runner_fits_openspiels_simulations_to_the_time_a_move() -> None:
+    bench = benchmark()
+    game = bench.load("thelast", 3, 0)
+    clock = bench.Clock(seconds=0.02, simulations=None)
+    bench.warm_up(game, clock, "random", 2.0, seed=7, moves=2)
+    assert len(clock.history) == 2
+    result = bench.play(game, ["rules", "ismcts:8", bench.OPENSPIEL], 1, 9, clock, "random", 2.0)
+    seat = result["seats"].index(bench.OPENSPIEL)
+    assert result["openspiel_simulations"][seat]  # it searched on its own turns
+    assert len(clock.history) == 2 + len(result["openspiel_simulations"][seat])
+    assert sorted(r["rank"] for r in result["results"])[0] == 1
