@@ -24,7 +24,7 @@ from ghostgames.bots.policy import SearchPolicy
 # ("plain", "expert", "expert-v1") the "module:Class" of the policy it uses there. A kind a game does not
 # declare falls back to its "plain" policy, and a game without one to the plain SearchPolicy; so a new game
 # adds its own folder and nothing here.
-KINDS = ("plain", "expert", "expert-v3", "expert-v1")
+KINDS = ("plain", "expert", "expert-v4", "expert-v3", "expert-v1")
 
 
 @functools.cache
@@ -76,19 +76,31 @@ def expert(budget: Budget) -> IsmctsBot:
     return FastExpertBot(budget, expert_policy, exploration=0.5, playout_table=shipped_table())
 
 
-def expert_v3(budget: Budget) -> IsmctsBot:
-    """`expert` before the exit races were defended (`geister.expert.BeliefPolicy`, the expert until
-    4 December 2026), kept for measuring; in the card games the same as `expert`."""
+def _older_expert(kind: str, budget: Budget) -> IsmctsBot:
+    """An earlier Geister `expert` (the policy `kind`) on the same compiled search, kept for measuring; in the
+    card games the same as `expert`."""
     from ghostgames.bots.geister.fast_search import FastExpertBot
     from ghostgames.bots.geister.playout_policy import shipped_table
 
-    def v3_policy(knowledge: SeatKnowledge) -> SearchPolicy:
-        return policy_of("expert-v3", knowledge.game.name)(knowledge) if knowledge.game.name == "geister" \
+    def older_policy(knowledge: SeatKnowledge) -> SearchPolicy:
+        return policy_of(kind, knowledge.game.name)(knowledge) if knowledge.game.name == "geister" \
             else expert_policy(knowledge)
 
-    bot = FastExpertBot(budget, v3_policy, exploration=0.5, playout_table=shipped_table())
-    bot.name = "expert-v3"
+    bot = FastExpertBot(budget, older_policy, exploration=0.5, playout_table=shipped_table())
+    bot.name = kind
     return bot
+
+
+def expert_v4(budget: Budget) -> IsmctsBot:
+    """`expert` before its worlds leaned towards runners (`geister.expert.RacePolicy`, the expert of
+    4 December 2026 with the race guard)."""
+    return _older_expert("expert-v4", budget)
+
+
+def expert_v3(budget: Budget) -> IsmctsBot:
+    """`expert` before the exit races were defended (`geister.expert.BeliefPolicy`, the expert until
+    4 December 2026)."""
+    return _older_expert("expert-v3", budget)
 
 
 def expert_hand(budget: Budget) -> IsmctsBot:
