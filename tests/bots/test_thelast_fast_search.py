@@ -1,33 +1,45 @@
 """The Last's expert searches on the compiled core: its tree keeps the counts ISMCTS needs, it plays the
-actions its seat may take, it beats chance where a round's outcome is plain, and its compiled rules-of-thumb
-playout plays as the `rules` bot."""
+actions its seat may take, and it beats chance where a round's outcome is plain (the compiled
+rules-of-thumb its playouts may use: test_thelast_fast_rules.py)."""
 
 from __future__ import annotations
 
 import random
 
+import pytest
+
 from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
+from ghostgames.bots.thelast.belief_search import BeliefExpertPolicy
 from ghostgames.bots.thelast.fast_search import (
     ACTION,
     FIRST,
+    RULES,
     SIBLING,
     VISITS,
     TheLastExpertPolicy,
-    rules_action,
 )
 from ghostgames.games import get_game
-from ghostgames.games.thelast import fast
 from ghostgames.games.thelast.encoding import action_index
-from tests.bots.positions import positions
 
 
-def test_every_iteration_passes_through_one_root_action_and_only_legal_ones() -> None:
+class _Paranoid(TheLastExpertPolicy):
+    paranoid = True
+
+
+class _Modelled(TheLastExpertPolicy):
+    modelled = True
+    playout_kind = RULES
+
+
+@pytest.mark.parametrize("kind", [TheLastExpertPolicy, _Paranoid, _Modelled, BeliefExpertPolicy],
+                         ids=lambda k: k.__name__)
+def test_every_iteration_passes_through_one_root_action_and_only_legal_ones(kind: type[TheLastExpertPolicy]) -> None:
     state = get_game("thelast").new(3, {}, seed=11)
     seat = min(state.to_act())
     knowledge = SeatKnowledge(state, seat)
-    policy = TheLastExpertPolicy(knowledge)
+    policy = kind(knowledge)
     legal = knowledge.legal_actions()
     choice, iterations = policy.compiled_choice(legal, Budget(iterations=300), 0.5, random.Random(4)) or (None, 0)
     assert iterations == 300 and choice in legal
@@ -76,14 +88,3 @@ def test_the_expert_wins_more_rounds_than_random_at_two_players() -> None:
         wins += outcome.results[me].rank == 1
     assert wins >= 6
 
-
-def test_the_compiled_rules_playout_plays_as_the_rules_bot() -> None:
-    rules = get_bot("rules")
-    checked = 0
-    for players in (2, 3, 4, 5):
-        for seed in range(6):
-            for state, seat in positions("thelast", players, {}, seed, every=1):
-                expected = action_index(rules.choose(SeatKnowledge(state, seat), random.Random(0)))  # type: ignore[arg-type]
-                assert rules_action(fast.from_state(state)) == expected, state.view(seat)
-                checked += 1
-    assert checked > 500

@@ -1,4 +1,5 @@
-"""PettingZoo's render_test and state tests, the global `state()` and its secrets, and `gymnasium.make` ids."""
+"""PettingZoo's render_test and state tests, the global `state()` and its secrets, and the ids of
+`gymnasium.make` and `make_vec`."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from pettingzoo.test.state_test import test_state as state_test
 from pettingzoo.test.state_test import test_state_space as state_space_test
 
 from ghostgames.envs import GhostGamesAEC, GhostGamesSolo
-from ghostgames.envs.registration import IDS
+from ghostgames.envs.registration import IDS, VECTORS
 from tests.envs.test_aec import SETTINGS
 
 
@@ -106,6 +107,23 @@ def test_gymnasium_make_builds_the_one_seat_environment(env_id: str, game: str) 
     assert reward in (-1.0, 0.0, 1.0) and not truncated and (terminated or reward == 0.0)
     assert isinstance(env.render(), str)
     env.close()
+
+
+@pytest.mark.parametrize(("env_id", "game", "options"), [
+    ("ghostgames/Geister-v0", "geister", {"exit": "escape"}), ("ghostgames/Ghooost-v0", "ghooost", {}),
+    ("ghostgames/TheLast-v0", "thelast", {})])
+def test_gymnasium_make_vec_builds_the_batched_environment(env_id: str, game: str, options: dict[str, Any]) -> None:
+    env = gymnasium.make_vec(env_id, num_envs=3, options=options, seed=4, opponent="rules", learner_seat="alternate")
+    assert type(env).__name__ == VECTORS[game].split(":")[1] and env.num_envs == 3
+    assert env.spec is not None and env.spec.id == env_id and env.spec.kwargs["opponent"] == "rules"
+    obs, info = env.reset()
+    seats = getattr(env, "players", 2)
+    assert env.observation_space.contains(obs) and info["seat"].tolist() == [0, 1, 2 % seats]
+    _, reward, terminated, truncated, _ = env.step(env.random_actions())  # type: ignore[attr-defined]
+    assert reward.shape == terminated.shape == truncated.shape == (3,)
+    one_seat = gymnasium.make_vec(env_id, num_envs=2, vectorization_mode="sync", opponents="rules")
+    assert type(one_seat).__name__ == "SyncVectorEnv"  # Gymnasium's own vectorising of the one-seat env
+    one_seat.close()
 
 
 def test_gymnasium_make_imports_the_package_itself_in_a_fresh_process() -> None:

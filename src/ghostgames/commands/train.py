@@ -1,7 +1,7 @@
 """`ghostgames train`: learn the Geister value by self-play (`geister`) and train it further on the search's own
 games (`geister-search`), fit the playout policy to the search's moves (`geister-playout`) and the belief's
-weights to games between bots (`geister-belief`); write the weights and an account of the run. The learning
-itself lives in `ghostgames.learn`."""
+weights to games between bots (`geister-belief`), and The Last's belief (`thelast-belief`); write the weights
+and an account of the run. The learning itself lives in `ghostgames.learn`."""
 
 from __future__ import annotations
 
@@ -89,8 +89,9 @@ def _positions(parts: list[Part], seed: int, data: Path | None, executor: Execut
 
 train_app = typer.Typer(help="Train a learned evaluation: 'geister' (the value of a position, by self-play), "
                              "'geister-search' (that value trained further on the search's own games), "
-                             "'geister-playout' (a playout policy fitted to the search's moves) and "
-                             "'geister-belief' (the weights the belief reads the enemy's ghosts with).",
+                             "'geister-playout' (a playout policy fitted to the search's moves), "
+                             "'geister-belief' (the weights the belief reads the enemy's ghosts with) and "
+                             "'thelast-belief' (the weights The Last's belief reads the other hands with).",
                         no_args_is_help=True)
 
 
@@ -369,6 +370,44 @@ def train_geister_belief(
             if name != "ghosts":
                 table.add_row(name, f"{score['log_loss']:.4f}", f"{100 * score['accuracy']:.1f}%")
         console.print(table)
+    report["recipe"] = spec.recipe()
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    _written(console, out, report, json_file)
+
+
+@train_app.command("thelast-belief")
+def train_thelast_belief(
+    out: Path = typer.Option(..., help="write the weights here (.json; the packaged ones are "
+                                       "src/ghostgames/bots/thelast/belief-weights.json)"),
+    games: int = typer.Option(160, min=8, help="games between `rules` and the expert's search (3, 4, 5, 2 players "
+                                                "in turn)"),
+    seed: int = typer.Option(1, help="the same seed gives the same games and weights on the same machine"),
+    l2: float = typer.Option(1.0, min=0.0, help="the fit's L2 penalty"),
+    iterations: int = typer.Option(300, min=1, help="the expert's iterations a move in the games"),
+    expert_share: float = typer.Option(0.5, min=0.0, max=1.0, help="the chance that a seat is the expert (else "
+                                                                   "`rules`)"),
+    json_file: Path | None = typer.Option(None, "--json", help="write the recipe, the weights and the held-out "
+                                                               "log-loss"),
+) -> None:
+    """Fit the weights The Last's belief reads the other players' hands with (learn/thelast/belief_fit.py)."""
+    from ghostgames.learn.thelast.belief_fit import BeliefFitSpec, fit_weights, play_rows, save_weights
+
+    if out.suffix != ".json":
+        raise typer.BadParameter(f"{out} should end in .json (what belief.load_weights reads)", param_hint="--out")
+    spec = BeliefFitSpec(games, seed, l2, iterations, expert_share)
+    console = Console()
+    started = time.perf_counter()
+    with console.status(f"playing {games} games"):
+        rows = play_rows(spec)
+    fitted, report = fit_weights(spec, rows)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    save_weights(out, fitted, spec)
+    table = Table(title=f"held out: the last quarter of the games ({report['rows']['held_out']} card rows)")
+    table.add_column("weights")
+    table.add_column("log-loss", justify="right")
+    for name, loss in report["held_out_log_loss"].items():
+        table.add_row(name, f"{loss:.4f}")
+    console.print(table)
     report["recipe"] = spec.recipe()
     report["seconds"] = round(time.perf_counter() - started, 1)
     _written(console, out, report, json_file)

@@ -1,7 +1,8 @@
 """Wrappers for learning code: a PettingZoo AEC environment with every seat an agent (`GhostGamesAEC`),
 a Gymnasium environment where one seat plays against ghostgames bots (`GhostGamesSolo`), and many Geister
 games stepped at once on the compiled core, a Gymnasium `VectorEnv` with compiled opponents
-(`GeisterVectorEnv`, vector.py), and the same for The Last (`TheLastVectorEnv`, thelast_vector.py).
+(`GeisterVectorEnv`, vector.py), and the same for the card games (`TheLastVectorEnv`, thelast_vector.py;
+`GhooostVectorEnv`, ghooost_vector.py).
 
 All three need the optional extra: pip install 'ghostgames[research]'. Observations are the game's fixed-shape
 `encode(seat)` arrays (made from that seat's view only; with observation="info_state" the perfect-recall
@@ -16,11 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ghostgames.envs.aec import GhostGamesAEC
+    from ghostgames.envs.ghooost_vector import GhooostVectorEnv
     from ghostgames.envs.solo import GhostGamesSolo
     from ghostgames.envs.thelast_vector import TheLastVectorEnv
     from ghostgames.envs.vector import GeisterVectorEnv
 
-__all__ = ["GeisterVectorEnv", "GhostGamesAEC", "GhostGamesSolo", "TheLastVectorEnv"]
+__all__ = ["GeisterVectorEnv", "GhooostVectorEnv", "GhostGamesAEC", "GhostGamesSolo", "TheLastVectorEnv"]
 
 try:
     from ghostgames.envs.registration import register_envs
@@ -37,6 +39,10 @@ def __getattr__(name: str) -> Any:
             from ghostgames.envs.vector import GeisterVectorEnv
 
             return GeisterVectorEnv
+        if name == "GhooostVectorEnv":
+            from ghostgames.envs.ghooost_vector import GhooostVectorEnv
+
+            return GhooostVectorEnv
         if name == "GhostGamesAEC":
             from ghostgames.envs.aec import GhostGamesAEC
 

@@ -4,7 +4,7 @@
 the same rules (2-5 players, the 2-player ghost, rounds, the small decks), proven equal to it action by
 action (tests/games/thelast/test_fast_core.py). It is for code that plays many rounds: searches' playouts,
 benchmarks (`ghostgames bench engine --game thelast --engine fast`) and the batched environment
-`ghostgames.envs.TheLastVectorEnv`, whose kernels (`batch_play`, `batch_random_actions`) are at the end.
+`ghostgames.envs.TheLastVectorEnv` (its kernels: envs/thelast_kernels.py).
 
 One game is one row of int64, `FIELDS` long (a batch is a 2-D array, one game per row). Sets of cards are
 bit masks (bit c = card c, 0..47 as in cards.py), so "the cards of the led colour in this hand" is one AND.
@@ -674,80 +674,6 @@ def encode_info_state(s: Row, seat: int, out: Floats) -> None:
         out[row + 2 * m + DECK_SIZE] = 1.0 if taken == KEPT else 0.0
         out[row + 2 * m + DECK_SIZE + 1] = 1.0 if taken == SWAPPED else 0.0
         out[row + 2 * m + DECK_SIZE + 2] = 1.0
-
-
-# --- batches (the vector environment's kernels: one game per row, on the calling thread) ----------------------
-START_GAME, NOTHING = -2, -1  # batch_play's "actions" that start a game, or leave it as it is
-SELF, RANDOM = 0, 1  # who plays the seats other than the learner: the learner itself, or uniformly random actions
-REWARD_OF = np.array([-1.0, 1.0, 0.0], dtype=np.float32)  # per LOSS, WIN, DRAW, as envs/common.py's REWARD
-
-
-@compiled
-def _start(s: Row, rng: Rng, i: int, table: NDArray[np.int64]) -> None:
-    new_game(s, table[0], table[1], table[2], table[3], table[4])
-    random_deal(s, rng, i)
-
-
-@compiled
-def _others_play(s: Row, rng: Rng, i: int, learner: int) -> None:
-    """The other seats play uniformly random actions until the learner is to act or the match is over."""
-    while True:
-        seat = seat_to_act(s)
-        if seat < 0 or seat == learner:
-            return
-        step(s, random_action(s, rng, i), rng, i)
-
-
-@compiled
-def batch_play(states: Row, rng: Rng, actions: NDArray[np.int64], kind: int, learners: NDArray[np.int8],
-               table: NDArray[np.int64], obs: Floats, masks: NDArray[np.int8], seats: NDArray[np.int8],
-               rewards: NDArray[np.float32], seat_rewards: NDArray[np.float32], done: NDArray[np.bool_],
-               totals: NDArray[np.int64], final_obs: Floats, final_masks: NDArray[np.int8]) -> None:
-    """Per game i: START_GAME deals a new match, NOTHING leaves it, an action index is played by the seat to
-    act (legal: the caller checked it). With `kind` RANDOM the other seats then play until learners[i] is to
-    act. A match that ends reports every seat's reward (+1 win, -1 loss, 0 draw) in seat_rewards, the acting
-    learner's in rewards, the penalties in totals, the shown seat's last observation and mask in final_obs and
-    final_masks, and starts again at once. Then the shown seat's observation and mask are written: learners[i]
-    against RANDOM, the seat to act in self-play."""
-    players = table[0]
-    results = np.empty(players, dtype=np.int64)
-    ranks = np.empty(players, dtype=np.int64)
-    for i in range(states.shape[0]):
-        s = states[i]
-        action = actions[i]
-        rewards[i] = 0.0
-        done[i] = False
-        seat_rewards[i, :] = 0.0
-        if action == START_GAME:
-            _start(s, rng, i, table)
-        elif action >= 0:
-            acting = seat_to_act(s)
-            step(s, action, rng, i)
-            if kind == RANDOM:
-                _others_play(s, rng, i, learners[i])
-            if outcome(s, results, ranks):
-                done[i] = True
-                for p in range(players):
-                    seat_rewards[i, p] = REWARD_OF[results[p]]
-                    totals[i, p] = s[TOTAL + p]
-                shown = acting if kind == SELF else learners[i]
-                rewards[i] = seat_rewards[i, shown]
-                encode(s, shown, final_obs[i])
-                legal_mask(s, shown, final_masks[i])
-                _start(s, rng, i, table)
-        if kind == RANDOM and action != NOTHING:
-            _others_play(s, rng, i, learners[i])
-        seat = learners[i] if kind == RANDOM else seat_to_act(s)
-        seats[i] = seat
-        encode(s, seat, obs[i])
-        legal_mask(s, seat, masks[i])
-
-
-@compiled
-def batch_random_actions(states: Row, rng: Rng, out: NDArray[np.int64]) -> None:
-    """random_action for every game of the batch (stream i of `rng` for game i)."""
-    for i in range(states.shape[0]):
-        out[i] = random_action(states[i], rng, i)
 
 
 # --- sizes, names and the reference -------------------------------------------------------------------------
