@@ -1,7 +1,8 @@
 """`ghostgames train`: learn the Geister value by self-play (`geister`) and train it further on the search's own
 games (`geister-search`), fit the playout policy to the search's moves (`geister-playout`) and the belief's
-weights to games between bots (`geister-belief`), and The Last's belief (`thelast-belief`); write the weights
-and an account of the run. The learning itself lives in `ghostgames.learn`."""
+weights to games between bots (`geister-belief`), train the `runner` sparring partner by PPO (`geister-runner`),
+and fit The Last's belief (`thelast-belief`); write the weights and an account of the run. The learning itself
+lives in `ghostgames.learn`."""
 
 from __future__ import annotations
 
@@ -90,6 +91,7 @@ def _positions(parts: list[Part], seed: int, data: Path | None, executor: Execut
 train_app = typer.Typer(help="Train a learned evaluation: 'geister' (the value of a position, by self-play), "
                              "'geister-search' (that value trained further on the search's own games), "
                              "'geister-playout' (a playout policy fitted to the search's moves), "
+                             "'geister-runner' (the `runner` sparring partner, by PPO), "
                              "'geister-belief' (the weights the belief reads the enemy's ghosts with) and "
                              "'thelast-belief' (the weights The Last's belief reads the other hands with).",
                         no_args_is_help=True)
@@ -411,6 +413,46 @@ def train_thelast_belief(
     report["recipe"] = spec.recipe()
     report["seconds"] = round(time.perf_counter() - started, 1)
     _written(console, out, report, json_file)
+
+
+@train_app.command("geister-runner")
+def train_geister_runner(
+    out: Path = typer.Option(..., help="write the policy here (.npz; the packaged one is "
+                                       "src/ghostgames/bots/geister/runner-weights.npz)"),
+    seed: int = typer.Option(1, help="the same seed gives the same weights, bit for bit, on the same machine"),
+    updates: int = typer.Option(600, min=1, help="PPO updates (each: 64 steps of 16 games per opponent)"),
+    json_file: Path | None = typer.Option(None, "--json", help="write the recipe and the learning curve"),
+) -> None:
+    """Train the `runner` sparring partner by PPO against random, charge, rules, defender and a frozen copy of
+    itself (learn/geister/runner_training.py); needs torch (the `torch` extra)."""
+    try:
+        from ghostgames.learn.geister.runner_training import RunnerSpec, train
+    except ImportError as err:
+        raise typer.BadParameter(f"training the runner needs torch: pip install -e '.[torch]' ({err})",
+                                 param_hint="geister-runner") from None
+    _check_npz(out=out)
+    spec = RunnerSpec(seed=seed, updates=updates)
+    console = Console()
+    started = time.perf_counter()
+    with Progress(TextColumn("{task.description:<44}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console) as progress:
+        task = progress.add_task("PPO updates", total=updates)
+
+        def report(update: int, results: dict[str, float]) -> None:
+            shown = " ".join(f"{name} {result:+.2f}" for name, result in results.items())
+            progress.update(task, completed=update, description=f"mean result: {shown}")
+
+        policy, result = train(spec, report)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    policy.save(out, recipe=spec.recipe())
+    table = Table(title=f"runner, seed {seed}: mean result of its last 400 training games (+1 won, -1 lost)")
+    table.add_column("opponent")
+    table.add_column("mean result", justify="right")
+    for name, value in result["curve"][-1]["mean_result"].items():
+        table.add_row(name, f"{value:+.2f}")
+    console.print(table)
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    _written(console, out, result, json_file)
 
 
 def register(app: typer.Typer) -> None:
