@@ -1,6 +1,6 @@
 """The expert's race guard (bots/geister/expert.py, `RacePolicy.blocks`; `expert-v3` has none): a runner a
 few steps from an exit corner is met by a keeper that stays in time, not one that steps up to it and is
-taken. And its worlds lean towards runners (`WaryPolicy.world_probabilities`; `expert-v4` has none)."""
+taken. And `expert-wary`'s worlds lean towards runners (`WaryPolicy.world_probabilities`; `expert` has none)."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def test_the_worlds_lean_towards_the_runner_and_read_only_what_the_seat_knows() 
     leaning = policy.world_probabilities()
     assert abs(sum(leaning) - 1.0) < 1e-9
     assert policy.runner_tilt > 0 and RacePolicy(SeatKnowledge(state, 0)).world_probabilities() == \
-        list(policy.belief.probabilities)  # `expert-v4` deals from the belief as it is
+        list(policy.belief.probabilities)  # `expert` deals from the belief as it is
     before, after = policy.good_probability, _marginal(policy, leaning)
     assert after[runner] > before[runner] + 0.1
     assert all(after[g] < before[g] for g in policy.belief.hidden if g != runner)

@@ -24,7 +24,7 @@ from ghostgames.bots.policy import SearchPolicy
 # ("plain", "expert", "expert-v1") the "module:Class" of the policy it uses there. A kind a game does not
 # declare falls back to its "plain" policy, and a game without one to the plain SearchPolicy; so a new game
 # adds its own folder and nothing here.
-KINDS = ("plain", "expert", "expert-v4", "expert-v3", "expert-v1")
+KINDS = ("plain", "expert", "expert-wary", "expert-v3", "expert-v1")
 
 
 @functools.cache
@@ -77,8 +77,8 @@ def expert(budget: Budget) -> IsmctsBot:
 
 
 def _older_expert(kind: str, budget: Budget) -> IsmctsBot:
-    """An earlier Geister `expert` (the policy `kind`) on the same compiled search, kept for measuring; in the
-    card games the same as `expert`."""
+    """Another Geister `expert` (the policy `kind`: an earlier one, or one measured and not kept) on the same
+    compiled search, kept for measuring; in the card games the same as `expert`."""
     from ghostgames.bots.geister.fast_search import FastExpertBot
     from ghostgames.bots.geister.playout_policy import shipped_table
 
@@ -91,10 +91,10 @@ def _older_expert(kind: str, budget: Budget) -> IsmctsBot:
     return bot
 
 
-def expert_v4(budget: Budget) -> IsmctsBot:
-    """`expert` before its worlds leaned towards runners (`geister.expert.RacePolicy`, the expert of
-    4 December 2026 with the race guard)."""
-    return _older_expert("expert-v4", budget)
+def expert_wary(budget: Budget) -> IsmctsBot:
+    """`expert` with its worlds leaning towards runners (`geister.expert.WaryPolicy`): measured and not kept
+    (it loses to the learned `runner`, docs/research/geister-expert.md), kept for measuring."""
+    return _older_expert("expert-wary", budget)
 
 
 def expert_v3(budget: Budget) -> IsmctsBot:

@@ -14,10 +14,9 @@ with the learned value (`setups.py`, `learned_setups`).
   capture to make, a ghost likely good three steps or fewer from an exit corner must find one of ours able
   to stand next to the corner in time and out of its reach on the way; the search then chooses among the
   moves that keep it so (a keeper stays on its corner instead of stepping up to be taken).
-- Runner worlds (`WaryPolicy`, the expert's since the evening of 4 December 2026; `RacePolicy` alone is
-  `expert-v4`): the search deals its worlds leaning towards the colourings whose good ghosts stand near our
-  exits (`world_probabilities`), so that it spends its iterations on the case that loses the game if it is
-  not answered; the guard still reads the belief as it is.
+- Runner worlds (`WaryPolicy`, `expert-wary`; measured and not kept: it stops `rush` but loses to the
+  learned `runner`): the search deals its worlds leaning towards the colourings whose good ghosts stand near
+  our exits (`world_probabilities`); the guard still reads the belief as it is.
 """
 
 from __future__ import annotations
@@ -196,8 +195,8 @@ class RacePolicy(BeliefPolicy):
 
 
 class WaryPolicy(RacePolicy):
-    """The expert's policy since the evening of 4 December 2026: `RacePolicy` (`expert-v4`) with the search's
-    worlds leaning towards runners (`world_probabilities`). Measured against it in
-    docs/research/geister-expert.md ("Worlds where the runner is good")."""
+    """`RacePolicy` (the expert's) with the search's worlds leaning towards runners (`world_probabilities`),
+    `expert-wary`: it wins more against `rush` and less against the learned `runner` and `mixture`, so it was
+    not kept as the expert (docs/research/geister-expert.md, "Worlds where the runner is good")."""
 
     runner_tilt = 0.5
