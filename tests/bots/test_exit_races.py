@@ -1,13 +1,13 @@
 """The expert's race guard (bots/geister/expert.py, `RacePolicy.blocks`; `expert-v3` has none): a runner a
 few steps from an exit corner is met by a keeper that stays in time, not one that steps up to it and is
-taken."""
+taken. And `expert-wary`'s worlds lean towards runners (`WaryPolicy.world_probabilities`; `expert` has none)."""
 
 from __future__ import annotations
 
 import random
 
 from ghostgames.bots import SeatKnowledge, get_bot
-from ghostgames.bots.geister.expert import BeliefPolicy, RacePolicy
+from ghostgames.bots.geister.expert import BeliefPolicy, RacePolicy, WaryPolicy
 from ghostgames.games.geister.board import parse_square
 from tests.games.geister.positions import position
 
@@ -48,3 +48,30 @@ def test_a_runner_two_moves_from_leaving_is_taken_even_when_it_looks_bad() -> No
     expert = BeliefPolicy(knowledge)
     expert.good_probability = dict(policy.good_probability)
     assert expert.threats() == [] and len(expert.allowed(knowledge.legal_actions())) > 1
+
+
+def _marginal(policy: BeliefPolicy, probabilities: list[float]) -> dict[int, float]:
+    out = dict.fromkeys(policy.belief.hidden, 0.0)
+    for colouring, p in zip(policy.belief.colourings, probabilities, strict=True):
+        for g in colouring:
+            out[g] += p
+    return out
+
+
+def test_the_worlds_lean_towards_the_runner_and_read_only_what_the_seat_knows() -> None:
+    """In the keeper's position the enemy's f3, two steps from our corner f1, is good in more of the search's
+    worlds than the belief says, and the ghosts far from our exits in fewer; a world the seat cannot tell
+    apart (other hidden colours) gives the same leaning."""
+    state = position(KEEPER, turn=0, options={"exit": "escape"})
+    policy = WaryPolicy(SeatKnowledge(state, 0))
+    runner = policy.picture.board[parse_square("f3")]
+    leaning = policy.world_probabilities()
+    assert abs(sum(leaning) - 1.0) < 1e-9
+    assert policy.runner_tilt > 0 and RacePolicy(SeatKnowledge(state, 0)).world_probabilities() == \
+        list(policy.belief.probabilities)  # `expert` deals from the belief as it is
+    before, after = policy.good_probability, _marginal(policy, leaning)
+    assert after[runner] > before[runner] + 0.1
+    assert all(after[g] < before[g] for g in policy.belief.hidden if g != runner)
+    for seed in range(3):
+        twin = state.sample_world(0, random.Random(seed))
+        assert WaryPolicy(SeatKnowledge(twin, 0)).world_probabilities() == leaning

@@ -24,7 +24,7 @@ from ghostgames.bots.policy import SearchPolicy
 # ("plain", "expert", "expert-v1") the "module:Class" of the policy it uses there. A kind a game does not
 # declare falls back to its "plain" policy, and a game without one to the plain SearchPolicy; so a new game
 # adds its own folder and nothing here.
-KINDS = ("plain", "expert", "expert-v3", "expert-v1")
+KINDS = ("plain", "expert", "expert-wary", "expert-v3", "expert-v1")
 
 
 @functools.cache
@@ -76,19 +76,31 @@ def expert(budget: Budget) -> IsmctsBot:
     return FastExpertBot(budget, expert_policy, exploration=0.5, playout_table=shipped_table())
 
 
-def expert_v3(budget: Budget) -> IsmctsBot:
-    """`expert` before the exit races were defended (`geister.expert.BeliefPolicy`, the expert until
-    4 December 2026), kept for measuring; in the card games the same as `expert`."""
+def _older_expert(kind: str, budget: Budget) -> IsmctsBot:
+    """Another Geister `expert` (the policy `kind`: an earlier one, or one measured and not kept) on the same
+    compiled search, kept for measuring; in the card games the same as `expert`."""
     from ghostgames.bots.geister.fast_search import FastExpertBot
     from ghostgames.bots.geister.playout_policy import shipped_table
 
-    def v3_policy(knowledge: SeatKnowledge) -> SearchPolicy:
-        return policy_of("expert-v3", knowledge.game.name)(knowledge) if knowledge.game.name == "geister" \
+    def older_policy(knowledge: SeatKnowledge) -> SearchPolicy:
+        return policy_of(kind, knowledge.game.name)(knowledge) if knowledge.game.name == "geister" \
             else expert_policy(knowledge)
 
-    bot = FastExpertBot(budget, v3_policy, exploration=0.5, playout_table=shipped_table())
-    bot.name = "expert-v3"
+    bot = FastExpertBot(budget, older_policy, exploration=0.5, playout_table=shipped_table())
+    bot.name = kind
     return bot
+
+
+def expert_wary(budget: Budget) -> IsmctsBot:
+    """`expert` with its worlds leaning towards runners (`geister.expert.WaryPolicy`): measured and not kept
+    (it loses to the learned `runner`, docs/research/geister-expert.md), kept for measuring."""
+    return _older_expert("expert-wary", budget)
+
+
+def expert_v3(budget: Budget) -> IsmctsBot:
+    """`expert` before the exit races were defended (`geister.expert.BeliefPolicy`, the expert until
+    4 December 2026)."""
+    return _older_expert("expert-v3", budget)
 
 
 def expert_hand(budget: Budget) -> IsmctsBot:

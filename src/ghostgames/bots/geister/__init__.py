@@ -5,6 +5,7 @@
 SEARCH_POLICIES = {
     "plain": "ghostgames.bots.geister.playout:GeisterFastPlayouts",
     "expert": "ghostgames.bots.geister.expert:RacePolicy",
+    "expert-wary": "ghostgames.bots.geister.expert:WaryPolicy",
     "expert-v3": "ghostgames.bots.geister.expert:BeliefPolicy",
     "expert-v1": "ghostgames.bots.geister.search:GeisterPolicy",
 }

@@ -14,10 +14,14 @@ with the learned value (`setups.py`, `learned_setups`).
   capture to make, a ghost likely good three steps or fewer from an exit corner must find one of ours able
   to stand next to the corner in time and out of its reach on the way; the search then chooses among the
   moves that keep it so (a keeper stays on its corner instead of stepping up to be taken).
+- Runner worlds (`WaryPolicy`, `expert-wary`; measured and not kept: it stops `rush` but loses to the
+  learned `runner`): the search deals its worlds leaning towards the colourings whose good ghosts stand near
+  our exits (`world_probabilities`); the guard still reads the belief as it is.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -37,6 +41,7 @@ class BeliefPolicy(GeisterPolicy):
     near_good = 0.25  # ... when the belief gives them at least this chance of being good
     close_good = 0.25  # ... or this chance, a step from the exit (two moves from leaving, under `escape`)
     race_steps = 0  # > 0: races to an exit corner this many steps out are defended (`races`); 0: off
+    runner_tilt = 0.0  # > 0: the search's worlds lean towards colourings whose good ghosts are near our exits
     belief_models: Models | None = None  # how the belief reads the enemy (None: belief.MODELS)
     # Setups among the best quarter by the learned value (`setups.py`); False: uniform, as v1. Off: they beat
     # uniform setups at a tenth of `hard`, not `expert-v1` at `hard` (docs/research/geister-expert.md, "Setups
@@ -56,7 +61,8 @@ class BeliefPolicy(GeisterPolicy):
         world = self.knowledge.sample_world(rng)
         if not self.belief.hidden or not getattr(world, "set_up", [True, True])[self.picture.enemy]:
             return world
-        goods = self.belief.sample(rng)
+        goods = self.belief.sample(rng) if self.runner_tilt <= 0.0 else \
+            rng.choices(self.belief.colourings, self.world_probabilities())[0]
         good: list[bool | None] = world.good  # type: ignore[attr-defined]
         for g in self.belief.hidden:
             good[g] = g in goods
@@ -67,6 +73,22 @@ class BeliefPolicy(GeisterPolicy):
             return choose_setup(legal, self.knowledge.seat, self.picture.escape, rng, self.setup_weights,
                                 self.setup_keep)
         return super().forced(legal, rng)
+
+    def world_probabilities(self) -> list[float]:
+        """The chance of each of the belief's colourings that the search deals its worlds from: the belief's,
+        each times exp(`runner_tilt` x the summed closeness of the ghosts it calls good), renormalised.
+        Closeness is 4 - steps to an exit corner (0 beyond three steps): a good ghost there wins unless
+        answered while a bad one there costs little, so the search is better off spending its worlds on the
+        case where it is good than reading the belief's odds for it (rush's runners take our ghosts on their
+        way, which the belief reads as bad). Public knowledge only (`picture`, the belief)."""
+        b = self.belief
+        if self.runner_tilt <= 0.0:
+            return list(b.probabilities)
+        p = self.picture
+        lean = {g: self.runner_tilt * max(0, 4 - exit_distance(p.square[g], p.enemy)) for g in b.hidden}
+        weights = [q * math.exp(sum(lean[g] for g in c)) for c, q in zip(b.colourings, b.probabilities, strict=True)]
+        total = sum(weights)
+        return [w / total for w in weights] if total > 0 else list(b.probabilities)
 
     def moves_to_win(self, ghost: int) -> int:
         """How many moves the enemy ghost needs to win by an exit if it is good."""
@@ -170,3 +192,11 @@ class RacePolicy(BeliefPolicy):
 
     race_steps = 3
     close_good = 0.1  # `rush`'s runners capture on their way, which the belief reads as bad
+
+
+class WaryPolicy(RacePolicy):
+    """`RacePolicy` (the expert's) with the search's worlds leaning towards runners (`world_probabilities`),
+    `expert-wary`: it wins more against `rush` and less against the learned `runner` and `mixture`, so it was
+    not kept as the expert (docs/research/geister-expert.md, "Worlds where the runner is good")."""
+
+    runner_tilt = 0.5

@@ -416,7 +416,7 @@ def belief_arrays(policy: BeliefPolicy) -> Belief:
     hidden = np.array(b.hidden, dtype=np.int32)
     colourings = np.array([[1 if g in c else 0 for g in b.hidden] for c in b.colourings], dtype=np.int8)
     colourings = colourings.reshape(len(b.colourings), len(b.hidden))
-    cumulative = np.cumsum(np.array(b.probabilities, dtype=np.float64))
+    cumulative = np.cumsum(np.array(policy.world_probabilities(), dtype=np.float64))
     return Belief(hidden, colourings, cumulative)
 
 
