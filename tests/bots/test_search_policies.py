@@ -18,6 +18,6 @@ def test_every_game_declares_a_plain_policy_that_loads_and_searches() -> None:
 
 
 def test_a_kind_a_game_does_not_declare_is_its_plain_policy() -> None:
-    assert policy_of("expert", "ghooost") is policy_of("plain", "ghooost")
+    assert policy_of("expert-v1", "ghooost") is policy_of("plain", "ghooost")
     assert policy_of("expert", "geister") is not policy_of("plain", "geister")
     assert policy_of("plain", "a game with no bots folder") is SearchPolicy

@@ -1,14 +1,16 @@
-"""The sparring styles `charge`, `defender` and `rush`: what each does in positions built for it, that they
-finish games, and that every place that seats bots by name knows them."""
+"""The sparring styles `charge`, `defender`, `rush`, `runner` and `mixture`: what each does in positions built
+for it, that they finish games, and that every place that seats bots by name knows them."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
 
 from ghostgames.bots import SeatKnowledge, bot_names, get_bot
+from ghostgames.bots.geister import mixture
 from ghostgames.games import get_game
 from ghostgames.games.geister.actions import parse_action
 from ghostgames.games.geister.board import OFF_BOARD, parse_square
@@ -136,7 +138,8 @@ def test_rush_leaves_the_board_when_a_good_ghost_stands_on_an_exit() -> None:
 
 @pytest.mark.parametrize("exit_rule", ["escape", "reach"])
 @pytest.mark.parametrize("pair", [("charge", "defender"), ("defender", "random"), ("charge", "rules"),
-                                  ("rush", "rules"), ("rush", "defender")])
+                                  ("rush", "rules"), ("rush", "defender"), ("runner", "rules"),
+                                  ("mixture", "runner")])
 def test_the_styles_finish_geister_games_with_legal_moves_only(exit_rule: str, pair: tuple[str, str]) -> None:
     for seed in (1, 2, 3):
         state = get_game("geister").new(2, {"exit": exit_rule, "max_plies": 300}, seed=seed)
@@ -150,7 +153,7 @@ def test_the_styles_finish_geister_games_with_legal_moves_only(exit_rule: str, p
         assert state.outcome() is not None
 
 
-@pytest.mark.parametrize("style", ["charge", "defender", "rush"])
+@pytest.mark.parametrize("style", ["charge", "defender", "rush", "runner", "mixture"])
 def test_outside_geister_a_style_plays_exactly_like_rules(style: str) -> None:
     state = get_game("thelast").new(3, {}, seed=4)
     rng_seed = 17
@@ -163,7 +166,30 @@ def test_outside_geister_a_style_plays_exactly_like_rules(style: str) -> None:
 
 
 def test_the_styles_can_be_seated_by_name_in_tables_and_tournaments() -> None:
-    assert {"charge", "defender", "rush"} <= set(bot_names())  # the names /bot add accepts
+    assert {"charge", "defender", "rush", "runner", "mixture"} <= set(bot_names())  # the names /bot add accepts
     spec = TournamentSpec("geister", ("charge", "defender"), games=2, players=2, seed=3)
     games = run_tournament(spec, 1)
     assert [g.seats for g in games] == [["charge", "defender"], ["defender", "charge"]]
+
+
+
+def test_the_mixture_draws_every_style_and_plays_the_one_its_setup_names_all_game() -> None:
+    fresh = get_game("geister").new(2, ESCAPE, seed=1)
+    setups = [get_bot("mixture").choose(SeatKnowledge(fresh, 1), random.Random(seed)) for seed in range(80)]
+    shares = Counter(mixture.style_of(mixture.setup_numbers(s, 1)) for s in setups)  # type: ignore[arg-type]
+    assert set(shares) == set(mixture.STYLES) and min(shares.values()) >= 10  # a quarter each: 20 expected
+    for seed in (1, 2, 3):
+        state = get_game("geister").new(2, {"exit": "escape", "max_plies": 40}, seed=seed)
+        bots = [get_bot("mixture"), get_bot("rules")]
+        rng = random.Random(seed)
+        checked = 0
+        while state.to_act():
+            seat = min(state.to_act())
+            knowledge = SeatKnowledge(state, seat)
+            style = mixture.own_style(knowledge.view(), seat)
+            if seat == 0 and style is not None:
+                mine = bots[0].choose(knowledge, random.Random(checked))
+                assert str(mine) == str(get_bot(style).choose(knowledge, random.Random(checked)))
+                checked += 1
+            state.apply(seat, bots[seat].choose(knowledge, rng))
+        assert checked > 0

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
+from ghostgames.bots.thelast.belief_search import BeliefExpertPolicy
 from ghostgames.bots.thelast.fast_search import (
     ACTION,
     FIRST,
+    RULES,
     SIBLING,
     VISITS,
     TheLastExpertPolicy,
@@ -20,11 +24,22 @@ from ghostgames.games import get_game
 from ghostgames.games.thelast.encoding import action_index
 
 
-def test_every_iteration_passes_through_one_root_action_and_only_legal_ones() -> None:
+class _Paranoid(TheLastExpertPolicy):
+    paranoid = True
+
+
+class _Modelled(TheLastExpertPolicy):
+    modelled = True
+    playout_kind = RULES
+
+
+@pytest.mark.parametrize("kind", [TheLastExpertPolicy, _Paranoid, _Modelled, BeliefExpertPolicy],
+                         ids=lambda k: k.__name__)
+def test_every_iteration_passes_through_one_root_action_and_only_legal_ones(kind: type[TheLastExpertPolicy]) -> None:
     state = get_game("thelast").new(3, {}, seed=11)
     seat = min(state.to_act())
     knowledge = SeatKnowledge(state, seat)
-    policy = TheLastExpertPolicy(knowledge)
+    policy = kind(knowledge)
     legal = knowledge.legal_actions()
     choice, iterations = policy.compiled_choice(legal, Budget(iterations=300), 0.5, random.Random(4)) or (None, 0)
     assert iterations == 300 and choice in legal

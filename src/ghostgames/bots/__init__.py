@@ -61,6 +61,8 @@ BOTS: dict[str, Callable[[float | None], Bot]] = {
     "charge": lambda seconds: GeisterStyleBot("charge"),
     "defender": lambda seconds: GeisterStyleBot("defender"),
     "rush": lambda seconds: GeisterStyleBot("rush"),
+    "runner": lambda seconds: GeisterStyleBot("runner"),
+    "mixture": lambda seconds: GeisterStyleBot("mixture"),
     "value": lambda seconds: ValueBot(),
     "ismcts": _search("ismcts"),
     "expert": _search("expert"),

@@ -2,11 +2,11 @@
 core) and `expert` (ISMCTS with a game's own knowledge: Geister's fitted belief, exit guard, playouts drawn
 from the packaged learned policy (`geister.playout_policy`) and evaluation, searched on the compiled core by
 `geister.fast_search`; The Last searches its `ismcts` knowledge on its compiled core, `thelast.fast_search`;
-Ghooost! uses the same policy as `ismcts`, which already needs its playout and reward shaping to be
-sensible). Kept for measuring: `expert-hand`, the same search with the hand playout (the expert until the
-learned playout had played every target row, docs/research/geister-expert.md), `expert-v2`, the Geister
-knowledge searched in Python, and `expert-v1`, the expert before it (hand-set belief weights, no exit
-guard)."""
+Ghooost! searches its `ismcts` playouts on its compiled core, with every iteration's hidden cards re-dealt
+there and a reward that also counts a match's points, `ghooost.fast_search`). Kept for measuring:
+`expert-hand`, the same search with the hand playout (the expert until the learned playout had played every
+target row, docs/research/geister-expert.md), `expert-v2`, the Geister knowledge searched in Python, and
+`expert-v1`, the expert before it (hand-set belief weights, no exit guard)."""
 
 from __future__ import annotations
 

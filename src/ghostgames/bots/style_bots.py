@@ -1,4 +1,5 @@
-"""Sparring partners with one Geister style each (`charge`, `defender`, `rush`); in the other games they play
+"""Sparring partners with one Geister style each (`charge`, `defender`, `rush`, the learned
+`runner`, and `mixture` of several); in the other games they play
 like `rules`, so any table can seat them."""
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ GEISTER_STYLES: dict[str, str] = {
     "charge": "ghostgames.bots.geister.charge",
     "defender": "ghostgames.bots.geister.defender",
     "rush": "ghostgames.bots.geister.rush",
+    "runner": "ghostgames.bots.geister.runner",
+    "mixture": "ghostgames.bots.geister.mixture",
 }
 
 

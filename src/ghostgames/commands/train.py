@@ -1,7 +1,8 @@
 """`ghostgames train`: learn the Geister value by self-play (`geister`) and train it further on the search's own
 games (`geister-search`), fit the playout policy to the search's moves (`geister-playout`) and the belief's
-weights to games between bots (`geister-belief`); write the weights and an account of the run. The learning
-itself lives in `ghostgames.learn`."""
+weights to games between bots (`geister-belief`), train the `runner` sparring partner by PPO (`geister-runner`),
+and fit The Last's belief (`thelast-belief`); write the weights and an account of the run. The learning itself
+lives in `ghostgames.learn`."""
 
 from __future__ import annotations
 
@@ -89,8 +90,10 @@ def _positions(parts: list[Part], seed: int, data: Path | None, executor: Execut
 
 train_app = typer.Typer(help="Train a learned evaluation: 'geister' (the value of a position, by self-play), "
                              "'geister-search' (that value trained further on the search's own games), "
-                             "'geister-playout' (a playout policy fitted to the search's moves) and "
-                             "'geister-belief' (the weights the belief reads the enemy's ghosts with).",
+                             "'geister-playout' (a playout policy fitted to the search's moves), "
+                             "'geister-runner' (the `runner` sparring partner, by PPO), "
+                             "'geister-belief' (the weights the belief reads the enemy's ghosts with) and "
+                             "'thelast-belief' (the weights The Last's belief reads the other hands with).",
                         no_args_is_help=True)
 
 
@@ -372,6 +375,84 @@ def train_geister_belief(
     report["recipe"] = spec.recipe()
     report["seconds"] = round(time.perf_counter() - started, 1)
     _written(console, out, report, json_file)
+
+
+@train_app.command("thelast-belief")
+def train_thelast_belief(
+    out: Path = typer.Option(..., help="write the weights here (.json; the packaged ones are "
+                                       "src/ghostgames/bots/thelast/belief-weights.json)"),
+    games: int = typer.Option(160, min=8, help="games between `rules` and the expert's search (3, 4, 5, 2 players "
+                                                "in turn)"),
+    seed: int = typer.Option(1, help="the same seed gives the same games and weights on the same machine"),
+    l2: float = typer.Option(1.0, min=0.0, help="the fit's L2 penalty"),
+    iterations: int = typer.Option(300, min=1, help="the expert's iterations a move in the games"),
+    expert_share: float = typer.Option(0.5, min=0.0, max=1.0, help="the chance that a seat is the expert (else "
+                                                                   "`rules`)"),
+    json_file: Path | None = typer.Option(None, "--json", help="write the recipe, the weights and the held-out "
+                                                               "log-loss"),
+) -> None:
+    """Fit the weights The Last's belief reads the other players' hands with (learn/thelast/belief_fit.py)."""
+    from ghostgames.learn.thelast.belief_fit import BeliefFitSpec, fit_weights, play_rows, save_weights
+
+    if out.suffix != ".json":
+        raise typer.BadParameter(f"{out} should end in .json (what belief.load_weights reads)", param_hint="--out")
+    spec = BeliefFitSpec(games, seed, l2, iterations, expert_share)
+    console = Console()
+    started = time.perf_counter()
+    with console.status(f"playing {games} games"):
+        rows = play_rows(spec)
+    fitted, report = fit_weights(spec, rows)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    save_weights(out, fitted, spec)
+    table = Table(title=f"held out: the last quarter of the games ({report['rows']['held_out']} card rows)")
+    table.add_column("weights")
+    table.add_column("log-loss", justify="right")
+    for name, loss in report["held_out_log_loss"].items():
+        table.add_row(name, f"{loss:.4f}")
+    console.print(table)
+    report["recipe"] = spec.recipe()
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    _written(console, out, report, json_file)
+
+
+@train_app.command("geister-runner")
+def train_geister_runner(
+    out: Path = typer.Option(..., help="write the policy here (.npz; the packaged one is "
+                                       "src/ghostgames/bots/geister/runner-weights.npz)"),
+    seed: int = typer.Option(1, help="the same seed gives the same weights, bit for bit, on the same machine"),
+    updates: int = typer.Option(600, min=1, help="PPO updates (each: 64 steps of 16 games per opponent)"),
+    json_file: Path | None = typer.Option(None, "--json", help="write the recipe and the learning curve"),
+) -> None:
+    """Train the `runner` sparring partner by PPO against random, charge, rules, defender and a frozen copy of
+    itself (learn/geister/runner_training.py); needs torch (the `torch` extra)."""
+    try:
+        from ghostgames.learn.geister.runner_training import RunnerSpec, train
+    except ImportError as err:
+        raise typer.BadParameter(f"training the runner needs torch: pip install -e '.[torch]' ({err})",
+                                 param_hint="geister-runner") from None
+    _check_npz(out=out)
+    spec = RunnerSpec(seed=seed, updates=updates)
+    console = Console()
+    started = time.perf_counter()
+    with Progress(TextColumn("{task.description:<44}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console) as progress:
+        task = progress.add_task("PPO updates", total=updates)
+
+        def report(update: int, results: dict[str, float]) -> None:
+            shown = " ".join(f"{name} {result:+.2f}" for name, result in results.items())
+            progress.update(task, completed=update, description=f"mean result: {shown}")
+
+        policy, result = train(spec, report)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    policy.save(out, recipe=spec.recipe())
+    table = Table(title=f"runner, seed {seed}: mean result of its last 400 training games (+1 won, -1 lost)")
+    table.add_column("opponent")
+    table.add_column("mean result", justify="right")
+    for name, value in result["curve"][-1]["mean_result"].items():
+        table.add_row(name, f"{value:+.2f}")
+    console.print(table)
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    _written(console, out, result, json_file)
 
 
 def register(app: typer.Typer) -> None:

@@ -352,3 +352,33 @@ def cards_of(row: np.ndarray[Any, Any]) -> list[int]:
         total[MISS_COPY if entry > COPY_BASE else entry] += 1
     total[KITTY] += int(row[fast.KITTY_COUNT])
     return total
+
+
+def test_a_row_without_the_record_plays_as_the_row_with_it() -> None:
+    """from_state(record=False) (the search's conversion) is the full row with the round's record left
+    empty, and every legal action takes both to the same position outside the record."""
+    checked = 0
+    for game in range(12):
+        players = 2 + game % 5
+        options = {"match": game % 2 == 0, "max_turns": 120, "deck": ("tarot", "original")[game % 3 % 2]}
+        state = GAME.new(players, options, seed=100 + game)
+        rng = random.Random(game)
+        step = 0
+        while state.to_act():
+            seat = min(state.to_act())
+            if step % 5 == 0:
+                assert isinstance(state, GhooostState)
+                full, bare = fast.from_state(state), fast.from_state(state, record=False)
+                assert bare[fast.DECISIONS] == 0 and not bare[fast.SEAT_CARDS :].any()
+                game_part = np.arange(fast.FIELDS) < fast.SEAT_CARDS
+                game_part[fast.DECISIONS] = False
+                assert (full[game_part] == bare[game_part]).all()
+                for action in SCRATCH[: fast.legal_actions(full, SCRATCH)]:
+                    after_full, after_bare = full.copy(), bare.copy()
+                    fast.apply_action(after_full, int(action))
+                    fast.apply_action(after_bare, int(action))
+                    assert (after_full[game_part] == after_bare[game_part]).all()
+                    checked += 1
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            step += 1
+    assert checked > 2000

@@ -52,9 +52,10 @@ RANDOM, RULES = 0, 1  # playouts: uniform, or `rules` (bots/thelast/rules.py) wi
 
 
 @fast.compiled
-def seat_rewards(s: Ints, out: Floats) -> None:
-    """TheLastPolicy.rewards of a finished row: half the share of the others beaten (ties half), half a
-    logistic of how far the seat's total penalty lies under the others' mean (8 points: one step)."""
+def seat_rewards(s: Ints, out: Floats, rank_weight: float = 0.5, scale: float = 8.0) -> None:
+    """TheLastPolicy.rewards of a finished row (by default): `rank_weight` of the share of the others beaten
+    (ties half), the rest a logistic of how far the seat's total penalty lies under the others' mean
+    (`scale` points: one step)."""
     players = s[_PLAYERS]
     everyone = 0
     for p in range(players):
@@ -70,7 +71,8 @@ def seat_rewards(s: Ints, out: Floats) -> None:
                 elif other == mine:
                     beaten += 0.5
         others = (everyone - mine) / max(players - 1, 1)
-        out[p] = 0.5 * beaten / max(players - 1, 1) + 0.5 / (1.0 + math.exp((mine - others) / 8.0))
+        out[p] = rank_weight * beaten / max(players - 1, 1) \
+            + (1.0 - rank_weight) / (1.0 + math.exp((mine - others) / scale))
 
 
 @fast.compiled
@@ -90,21 +92,52 @@ def play_out(s: Ints, rng: fast.Rng, kind: int, explore: float) -> None:
 
 
 @fast.compiled
-def iterate(worlds: Ints, count: int, root_actions: Ints, exploration: float, tree: Ints, reward: Floats,
-            size: Ints, rng: fast.Rng, kind: int, explore: float) -> None:
+def iterate(worlds: Ints, order: Ints, count: int, root_actions: Ints, exploration: float, tree: Ints, reward: Floats,
+            size: Ints, rng: fast.Rng, kind: int, explore: float, rank_weight: float, scale: float,
+            paranoid: bool, modelled: bool) -> None:
     """`count` iterations into the tree (node 0 the root, `size[0]` nodes used; room for `count` more),
-    iteration i on a copy of worlds[i mod len(worlds)]."""
+    iteration i on a copy of worlds[order[i]]. Each node backs up the reward of the seat that chose it, or
+    (`paranoid`) the root seat's at its own nodes and one minus it at every other seat's. With `modelled` the
+    other seats do not choose by UCB in the tree but as in a RULES playout (with their own cards of the world),
+    and the tree follows their choice."""
     s = np.empty(worlds.shape[1], dtype=np.int64)
     legal = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
     flags = np.zeros(ACTION_COUNT, dtype=np.int8)  # 1: legal here, 2: legal and already a child
     path = np.empty(worlds.shape[1], dtype=np.int64)  # far more than a match has decisions in one round
     rewards = np.empty(8, dtype=np.float64)
     for it in range(count):
-        s[:] = worlds[it % worlds.shape[0]]
+        s[:] = worlds[order[it]]
         node = 0
         depth = 0
         while fast.seat_to_act(s) >= 0:
             actor = s[_ACTOR]
+            if modelled and node != 0 and actor != tree[0, ACTOR]:
+                if fast.random_below(rng, 0, 1 << 20) < explore * (1 << 20):
+                    action = fast.random_action(s, rng, 0)
+                else:
+                    action = rules_action(s)
+                chosen = tree[node, FIRST]
+                while chosen >= 0 and tree[chosen, ACTION] != action:
+                    chosen = tree[chosen, SIBLING]
+                fresh = chosen < 0
+                if fresh:
+                    chosen = size[0]
+                    size[0] += 1
+                    tree[chosen, ACTOR] = actor
+                    tree[chosen, ACTION] = action
+                    tree[chosen, FIRST] = -1
+                    tree[chosen, SIBLING] = tree[node, FIRST]
+                    tree[chosen, VISITS] = 0
+                    tree[chosen, AVAIL] = 1
+                    reward[chosen] = 0.0
+                    tree[node, FIRST] = chosen
+                fast.apply_action(s, action)
+                path[depth] = chosen
+                depth += 1
+                node = chosen
+                if fresh:
+                    break
+                continue
             if node == 0:
                 n = root_actions.shape[0]
                 legal[:n] = root_actions
@@ -160,11 +193,15 @@ def iterate(worlds: Ints, count: int, root_actions: Ints, exploration: float, tr
             if untried > 0:
                 break
         play_out(s, rng, kind, explore)
-        seat_rewards(s, rewards)
+        seat_rewards(s, rewards, rank_weight, scale)
         for d in range(depth):
             visited = path[d]
             tree[visited, VISITS] += 1
-            reward[visited] += rewards[tree[visited, ACTOR]]
+            if paranoid:
+                mine = rewards[tree[0, ACTOR]]
+                reward[visited] += mine if tree[visited, ACTOR] == tree[0, ACTOR] else 1.0 - mine
+            else:
+                reward[visited] += rewards[tree[visited, ACTOR]]
 
 
 class Tree:
@@ -204,6 +241,12 @@ class TheLastExpertPolicy(TheLastPolicy):
     last_tree: Tree | None = None
     playout_kind = RANDOM
     playout_explore = 0.25  # RULES playouts: the share of uniform decisions
+    rank_weight = 0.5  # the reward's share of rank (the rest: the penalty against the others' mean)
+    penalty_scale = 8.0
+    pool = POOL
+    reuse = REUSE
+    paranoid = False  # the others play against the seat (True) or each for its own reward
+    modelled = False  # the others choose in the tree as in a RULES playout (True) or by UCB
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
                         rng: random.Random) -> tuple[Action, int] | None:
@@ -216,25 +259,34 @@ class TheLastExpertPolicy(TheLastPolicy):
         done = 0
         while True:
             count = 0
-            while count < CHUNK and clock.more():
+            while count < self.pool * self.reuse and clock.more():
                 count += 1
             if count == 0:
                 break
-            pool = min(POOL, count)
+            pool = min(self.pool, count)
             worlds = np.empty((pool, fast.FIELDS), dtype=np.int64)
+            sampled: list[TheLastState] = []
             for w in range(pool):
                 world = self.knowledge.sample_world(rng)
                 assert isinstance(world, TheLastState)
                 worlds[w] = fast.from_state(world)
+                sampled.append(world)
+            order = self.world_order(sampled, count, rng)
             tree.room_for(count)
-            iterate(worlds, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
-                    self.playout_kind, self.playout_explore)
+            iterate(worlds, order, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
+                    self.playout_kind, self.playout_explore, self.rank_weight, self.penalty_scale, self.paranoid,
+                    self.modelled)
             done += count
         self.last_tree = tree
         visits = tree.root_visits()
         best = max(root_actions, key=lambda code: visits.get(int(code), 0))  # the first of the most visited
         chosen = actions.get(int(best))
         return (chosen if chosen is not None else action_at(int(best))), done
+
+
+    def world_order(self, worlds: list[TheLastState], count: int, rng: random.Random) -> Ints:
+        """Which world each of `count` iterations plays: in turn (this policy), or as a belief weighs them."""
+        return np.arange(count, dtype=np.int64) % len(worlds)
 
 
 class RulesPlayoutPolicy(TheLastExpertPolicy):

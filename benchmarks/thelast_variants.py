@@ -1,0 +1,45 @@
+"""The variants of The Last's expert screened in docs/research/thelast-multiplayer.md, as tournament plug-ins:
+
+    PYTHONPATH=src:. ghostgames tournament --game thelast --players 3 --games 60 --workers 2 --seed 11 \\
+        --bots benchmarks.thelast_variants:paranoid,expert:4000,rules
+
+Each is `expert:4000` (TheLastExpertPolicy, exploration 0.5) with one setting changed; none is shipped. The
+result files record the names of the screens (the comment after each factory: `tlv:rp25` is `rules_playout`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ghostgames.bots.base import Bot
+from ghostgames.bots.budget import Budget
+from ghostgames.bots.ismcts import IsmctsBot
+from ghostgames.bots.thelast import fast_search
+from ghostgames.bots.thelast.belief_search import BeliefExpertPolicy
+
+ITERATIONS = 4000
+
+
+def _variant(name: str, base: type[fast_search.TheLastExpertPolicy] = fast_search.TheLastExpertPolicy,
+             exploration: float = 0.5, **settings: Any) -> Callable[[float | None], Bot]:
+    policy = type(name, (base,), settings)
+
+    def factory(seconds: float | None = None) -> Bot:
+        budget = Budget(seconds=seconds) if seconds else Budget(iterations=ITERATIONS)
+        bot = IsmctsBot(budget, policy, exploration)
+        bot.name = name
+        return bot
+
+    return factory
+
+
+RULES = fast_search.RULES
+rules_playout = _variant("rules_playout", playout_kind=RULES, playout_explore=0.25)  # screen "rp25"
+penalty_only = _variant("penalty_only", rank_weight=0.0)  # "rank0"
+explore_08 = _variant("explore_08", exploration=0.8)  # "c08"
+one_world_each = _variant("one_world_each", pool=128, reuse=1)  # a fresh world every iteration, as `ismcts`
+belief = _variant("belief", BeliefExpertPolicy)  # "bel": 32 worlds a chunk, 4 iterations each
+belief_16 = _variant("belief_16", BeliefExpertPolicy, pool=16, reuse=8)  # "bel16"
+paranoid = _variant("paranoid", paranoid=True)  # "para"
+modelled = _variant("modelled", modelled=True, playout_kind=RULES, playout_explore=0.25)  # "mod"

@@ -1,0 +1,429 @@
+"""Ghooost!'s expert search on the compiled core: single-observer ISMCTS whose iterations run in numba.
+
+The algorithm is `ghostgames.bots.ismcts`'s (one shared tree of action sequences, UCB with availability
+counts, one node added per iteration, each seat's reward backed up for the seat that chose it) and the
+playout is `search.GhooostPolicy`'s (a random card 90% of the time, else `done`, else gamble or turn, cut
+after 20 actions and scored by the cards left against the others'). What changes:
+
+- Worlds: one is drawn per decision by `SeatKnowledge.sample_world` and turned into a row of the compiled
+  core (`fast.from_state`); every iteration then re-deals that row's hidden cards in the kernel (`redeal`:
+  the other hands' cards nobody has seen go in, every mansion, the crypt; gathered by kind, so their order
+  in the first world does not matter). That is `sample_world`'s draw, so each iteration has a fresh world
+  at the cost of a shuffle, not of a Python sample.
+- A search stops at the end of the round being played (the tree and the playouts alike). In a match
+  (3+ players) the reward is half the round's (as above) and half the match's: each seat's points
+  expected at the round's end (analysis/match.py's expected places) less `BOUH_COST` points per Bouh!
+  held or expected, compared with the others' by a logistic. The Python `ismcts` plays on into the next
+  round and scores its cards only.
+- Tree walk, playout and backup run in one kernel call per chunk of iterations; random numbers come from a
+  splitmix64 stream seeded from the bot's rng (and the world from the same rng), so under an iteration
+  budget a choice is a pure function of (knowledge, rng): the no-peek test holds it to that.
+
+The root's actions are the policy's allowed ones (all legal ones); the most visited is played.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ghostgames.bots.budget import Budget
+from ghostgames.bots.ghooost.search import GhooostPolicy
+from ghostgames.bots.ismcts import IsmctsBot
+from ghostgames.games.ghooost import fast
+from ghostgames.games.ghooost.cards import KINDS, KITTY
+from ghostgames.games.ghooost.encoding import action_at, action_index
+from ghostgames.games.ghooost.state import GhooostState
+from ghostgames.rules.contract import Action
+
+Ints = NDArray[np.int64]
+Floats = NDArray[np.float64]
+Row = fast.Row
+
+CHUNK = 256  # iterations per kernel call; a time budget is checked between calls
+# Columns of the tree's integer array.
+ACTOR, ACTION, FIRST, SIBLING, VISITS, AVAIL = range(6)
+PLAY_SHARE = 0.9  # GhooostPolicy.rollout_action: the share of playout decisions that play a card if one can
+ROLLOUT_LIMIT = GhooostPolicy.rollout_limit or 0  # 20
+SCALE = 3.0  # cards: the logistic of cards left (GhooostPolicy.evaluate)
+MATCH_SCALE = 2.0  # points: the logistic of expected match scores
+BOUH_COST = 3.0  # points a Bouh! costs in the match score (a second one ranks its holder below the others)
+MATCH_WEIGHT = 0.5  # in a match, the share of the reward the match score makes (the rest is the round's)
+
+_P, _TURN, _STATUS = fast.PLAYERS, fast.TURN, fast.STATUS
+_HANDS, _KNOWN, _SIZES = fast.HANDS, fast.KNOWN, fast.SIZES
+_MANSIONS, _MANSION_COUNT, _CAP = fast.MANSIONS, fast.MANSION_COUNT, fast.MANSION_CAP
+_CRYPT, _CRYPT_COUNT = fast.CRYPT, fast.CRYPT_COUNT
+_IS_OUT, _OUT_ORDER, _OUT_COUNT = fast.IS_OUT, fast.OUT_ORDER, fast.OUT_COUNT
+_POINTS, _BOUH, _RANK, _MATCH_ON = fast.POINTS, fast.BOUH, fast.RANK, fast.MATCH_ON
+_RUNNING, _DEALING, _OVER = fast.RUNNING, fast.DEALING, fast.OVER
+_NEXT_STARTER, _TOP, _OPTIONAL = fast.NEXT_STARTER, fast.TOP_VALUE, fast.OPTIONAL_REPLAY
+_DONE, _GAMBLE, _TURN_ACTION = fast.DONE_ACTION, fast.GAMBLE_ACTION, fast.TURN_ACTION
+_MISS_COPY = KITTY + 1
+
+
+# --- worlds -----------------------------------------------------------------------------------------------
+@fast.compiled
+def redeal(s: Row, seat: int, rng: fast.Rng) -> None:
+    """Re-deal what `seat` cannot see, as `GhooostState.sample_world` does: the cards of the other hands
+    beyond their `known` ones, every mansion and the crypt, shuffled together and dealt back with the same
+    counts. The cards are gathered by kind, so the row's own hidden placement does not steer the deal."""
+    p = s[_P]
+    counts = np.zeros(KINDS, dtype=np.int64)
+    for other in range(p):
+        if other != seat:
+            for kind in range(1, KINDS):
+                counts[kind] += s[_HANDS + other * KINDS + kind] - s[_KNOWN + other * KINDS + kind]
+        for j in range(s[_MANSION_COUNT + other]):
+            counts[s[_MANSIONS + other * _CAP + j]] += 1
+    for j in range(s[_CRYPT_COUNT]):
+        counts[s[_CRYPT + j]] += 1
+    total = 0
+    for kind in range(KINDS):
+        total += counts[kind]
+    pool = np.empty(total, dtype=np.int32)
+    at = 0
+    for kind in range(KINDS):
+        for _ in range(counts[kind]):
+            pool[at] = kind
+            at += 1
+    for j in range(total - 1, 0, -1):
+        k = fast.random_below(rng, 0, j + 1)
+        pool[j], pool[k] = pool[k], pool[j]
+    at = 0
+    for other in range(p):
+        if other != seat:
+            hand = _HANDS + other * KINDS
+            for kind in range(1, KINDS):
+                s[hand + kind] = s[_KNOWN + other * KINDS + kind]
+            fresh = s[_SIZES + other]
+            for kind in range(1, KINDS):
+                fresh -= s[hand + kind]
+            for _ in range(fresh):
+                s[hand + pool[at]] += 1
+                at += 1
+        for j in range(s[_MANSION_COUNT + other]):
+            s[_MANSIONS + other * _CAP + j] = pool[at]
+            at += 1
+    for j in range(s[_CRYPT_COUNT]):
+        s[_CRYPT + j] = pool[at]
+        at += 1
+
+
+# --- playouts and rewards -----------------------------------------------------------------------------------
+@fast.compiled
+def play_count(s: Row) -> int:
+    """How many of the legal actions of the seat to act are plays (ghosts, Miss Copy help or Kitty)."""
+    hand = _HANDS + s[_TURN] * KINDS
+    table = fast.CHOICES_ON[s[_TOP], s[hand + _MISS_COPY]]
+    plays = s[hand + KITTY]
+    for value in range(1, KITTY):
+        plays += table[value, s[hand + value]]
+    return int(plays)
+
+
+@fast.compiled
+def playout_action(s: Row, rng: fast.Rng) -> int:
+    """GhooostPolicy.rollout_action: a uniformly random play with probability PLAY_SHARE when there is one;
+    else `done` when legal, else gamble or turn when legal, else any legal action at random."""
+    plays = play_count(s)
+    if plays > 0 and fast.random_below(rng, 0, 1 << 20) < PLAY_SHARE * (1 << 20):
+        return int(fast.nth_action(s, fast.random_below(rng, 0, plays)))  # plays come first in legal order
+    if s[_OPTIONAL] == 1:
+        return _DONE
+    if s[_CRYPT_COUNT] > 0:
+        return _GAMBLE
+    seat = s[_TURN]
+    if s[_SIZES + seat] == 0 and s[_MANSION_COUNT + seat] > 0:
+        return _TURN_ACTION
+    return int(fast.random_action(s, rng, 0))
+
+
+@fast.compiled
+def cards_left(s: Row, seat: int) -> int:
+    return 0 if s[_IS_OUT + seat] == 1 else int(s[_SIZES + seat] + s[_MANSION_COUNT + seat])
+
+
+@fast.compiled
+def round_shares(s: Row, out: Floats) -> None:
+    """GhooostPolicy.evaluate of a round under way: each seat's mean over the others of a logistic of how
+    many fewer cards (hand and mansion) it has left."""
+    p = s[_P]
+    for seat in range(p):
+        share = 0.0
+        mine = cards_left(s, seat)
+        for other in range(p):
+            if other != seat:
+                share += 1.0 / (1.0 + math.exp((mine - cards_left(s, other)) / SCALE))
+        out[seat] = share / (p - 1)
+
+
+@fast.compiled
+def rank_shares(ranks: Ints, p: int, out: Floats) -> None:
+    """policy.rank_rewards: each seat's share of the others it beat (ties half)."""
+    for seat in range(p):
+        beaten = 0.0
+        for other in range(p):
+            if other != seat:
+                if ranks[other] > ranks[seat]:
+                    beaten += 1.0
+                elif ranks[other] == ranks[seat]:
+                    beaten += 0.5
+        out[seat] = beaten / (p - 1)
+
+
+@fast.compiled
+def _points_at(p: int, place: int) -> int:
+    """A seat's round points when it finishes at `place` (1 = first out; place p loses): scoring.round_points."""
+    if place == p:
+        return 0
+    return 1 + (1 if place == 1 else 0) + (2 if place == p - 1 else 0)
+
+
+@fast.compiled
+def expected_round(s: Row, seat: int) -> tuple[float, float]:
+    """`seat`'s expected points from the round under way and its chance of losing it (analysis/match.py's
+    expected_gain: its place from the seats already out, and each other seat still in finishing first with
+    a logistic of the cards left, as if independently)."""
+    p = s[_P]
+    out = s[_OUT_COUNT]
+    for k in range(out):
+        if s[_OUT_ORDER + k] == seat:
+            return float(_points_at(p, k + 1)), 0.0
+    ahead = np.zeros(p + 1, dtype=np.float64)  # ahead[j]: the chance that j of the others still in go out first
+    ahead[0] = 1.0
+    mine = cards_left(s, seat)
+    for other in range(p):
+        if other != seat and s[_IS_OUT + other] == 0:
+            first = 1.0 / (1.0 + math.exp((cards_left(s, other) - mine) / SCALE))
+            for j in range(p - 1, -1, -1):
+                ahead[j] = ahead[j] * (1.0 - first) + (ahead[j - 1] * first if j > 0 else 0.0)
+    gain = 0.0
+    lose = 0.0
+    for j in range(p):
+        place = out + 1 + j
+        if place <= p and ahead[j] > 0.0:
+            gain += ahead[j] * _points_at(p, place)
+            if place == p:
+                lose += ahead[j]
+    return gain, lose
+
+
+@fast.compiled
+def match_shares(s: Row, out: Floats) -> None:
+    """Each seat's mean over the others of a logistic of its match score against theirs: points (expected at
+    the round's end while it runs) less BOUH_COST per Bouh! (held, or the chance of getting one)."""
+    p = s[_P]
+    score = np.empty(p, dtype=np.float64)
+    running = s[_STATUS] == _RUNNING
+    for seat in range(p):
+        gain, lose = expected_round(s, seat) if running else (0.0, 0.0)
+        score[seat] = s[_POINTS + seat] + gain - BOUH_COST * (s[_BOUH + seat] + lose)
+    for seat in range(p):
+        share = 0.0
+        for other in range(p):
+            if other != seat:
+                share += 1.0 / (1.0 + math.exp((score[other] - score[seat]) / MATCH_SCALE))
+        out[seat] = share / (p - 1)
+
+
+@fast.compiled
+def seat_rewards(s: Row, out: Floats, match_weight: float) -> None:
+    """The rewards of a row whose playout stopped: a finished game by its ranks (rank_rewards, as
+    GhooostPolicy scores an outcome); a round under way by round_shares, a round just ended in a match by
+    the ranks of that round (its loser last, the others tied, or all tied after a draw); in a match, mixed
+    with match_shares (`match_weight` of the reward)."""
+    p = s[_P]
+    ranks = np.ones(p, dtype=np.int64)
+    if s[_STATUS] == _OVER:
+        for seat in range(p):
+            ranks[seat] = s[_RANK + seat]
+        rank_shares(ranks, p, out)
+        return
+    if s[_STATUS] == _RUNNING:
+        round_shares(s, out)
+    else:
+        loser = s[_NEXT_STARTER]  # the loser starts the next deal; -1 after a drawn round
+        if loser >= 0:
+            ranks[loser] = 2
+        rank_shares(ranks, p, out)
+    if s[_MATCH_ON] == 1 and match_weight > 0.0:
+        match = np.empty(p, dtype=np.float64)
+        match_shares(s, match)
+        for seat in range(p):
+            out[seat] = (1.0 - match_weight) * out[seat] + match_weight * match[seat]
+
+
+@fast.compiled
+def play_out(s: Row, rng: fast.Rng, limit: int) -> None:
+    """At most `limit` playout actions, stopping at the end of the round."""
+    for _ in range(limit):
+        if s[_STATUS] != _RUNNING:
+            return
+        fast.apply_action(s, playout_action(s, rng))
+
+
+# --- the search ----------------------------------------------------------------------------------------------
+@fast.compiled
+def iterate(base: Row, seat: int, count: int, root_actions: Ints, exploration: float, tree: Ints, reward: Floats,
+            size: Ints, rng: fast.Rng, limit: int, match_weight: float) -> None:
+    """`count` iterations into the tree (node 0 the root, `size[0]` nodes used; room for `count` more), each
+    on a copy of `base` with the hidden cards re-dealt."""
+    s = np.empty(base.shape[0], dtype=np.int32)
+    legal = np.empty(fast.MAX_ACTIONS, dtype=np.int32)
+    flags = np.zeros(fast.ACTION_COUNT, dtype=np.int8)  # 1: legal here, 2: legal and already a child
+    path = np.empty(tree.shape[0], dtype=np.int64)
+    rewards = np.empty(fast.SEATS, dtype=np.float64)
+    for _ in range(count):
+        s[:] = base
+        redeal(s, seat, rng)
+        node = 0
+        depth = 0
+        while fast.seat_to_act(s) >= 0:
+            actor = s[_TURN]
+            if node == 0:
+                n = root_actions.shape[0]
+                for j in range(n):
+                    legal[j] = root_actions[j]
+            else:
+                n = fast.legal_actions(s, legal)
+            for j in range(n):
+                flags[legal[j]] = 1
+            child = tree[node, FIRST]
+            while child >= 0:
+                if flags[tree[child, ACTION]] == 1:
+                    tree[child, AVAIL] += 1
+                    flags[tree[child, ACTION]] = 2
+                child = tree[child, SIBLING]
+            untried = 0
+            for j in range(n):
+                if flags[legal[j]] == 1:
+                    untried += 1
+            chosen = -1
+            if untried > 0:
+                pick = fast.random_below(rng, 0, untried)
+                for j in range(n):
+                    if flags[legal[j]] == 1:
+                        if pick == 0:
+                            chosen = size[0]
+                            size[0] += 1
+                            tree[chosen, ACTOR] = actor
+                            tree[chosen, ACTION] = legal[j]
+                            tree[chosen, FIRST] = -1
+                            tree[chosen, SIBLING] = tree[node, FIRST]
+                            tree[chosen, VISITS] = 0
+                            tree[chosen, AVAIL] = 1
+                            reward[chosen] = 0.0
+                            tree[node, FIRST] = chosen
+                            break
+                        pick -= 1
+            else:
+                best = -np.inf
+                child = tree[node, FIRST]
+                while child >= 0:
+                    if flags[tree[child, ACTION]] == 2:
+                        visits = tree[child, VISITS]
+                        score = reward[child] / visits + exploration * math.sqrt(math.log(tree[child, AVAIL]) / visits)
+                        if score > best:
+                            best = score
+                            chosen = child
+                    child = tree[child, SIBLING]
+            for j in range(n):
+                flags[legal[j]] = 0
+            fast.apply_action(s, tree[chosen, ACTION])
+            path[depth] = chosen
+            depth += 1
+            node = chosen
+            if untried > 0:
+                break
+        play_out(s, rng, limit)
+        seat_rewards(s, rewards, match_weight)
+        for d in range(depth):
+            visited = path[d]
+            tree[visited, VISITS] += 1
+            reward[visited] += rewards[tree[visited, ACTOR]]
+
+
+class Tree:
+    """The search tree's arrays, grown between kernel calls."""
+
+    def __init__(self, seat: int) -> None:
+        self.nodes = np.full((CHUNK + 1, 6), -1, dtype=np.int64)
+        self.reward = np.zeros(CHUNK + 1, dtype=np.float64)
+        self.size = np.ones(1, dtype=np.int64)
+        self.nodes[0, ACTOR] = seat
+        self.nodes[0, VISITS] = 0
+
+    def room_for(self, more: int) -> None:
+        need = int(self.size[0]) + more
+        if need > len(self.reward):
+            grown = max(need, 2 * len(self.reward))
+            nodes = np.full((grown, 6), -1, dtype=np.int64)
+            nodes[: len(self.reward)] = self.nodes
+            reward = np.zeros(grown, dtype=np.float64)
+            reward[: len(self.reward)] = self.reward
+            self.nodes, self.reward = nodes, reward
+
+    def root_visits(self) -> dict[int, int]:
+        """Root action index -> visits."""
+        out: dict[int, int] = {}
+        child = int(self.nodes[0, FIRST])
+        while child >= 0:
+            out[int(self.nodes[child, ACTION])] = int(self.nodes[child, VISITS])
+            child = int(self.nodes[child, SIBLING])
+        return out
+
+
+class GhooostExpertPolicy(GhooostPolicy):
+    """Ghooost!'s expert: GhooostPolicy's playouts, searched by the kernel above with the match-aware reward
+    (`last_tree`: the tree of its latest decision, for tests and the analysis of a search)."""
+
+    last_tree: Tree | None = None
+    match_weight = MATCH_WEIGHT
+
+    def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
+                        rng: random.Random) -> tuple[Action, int] | None:
+        seat = self.knowledge.seat
+        actions = {action_index(a): a for a in legal}  # type: ignore[arg-type]
+        root_actions = np.array(sorted(actions), dtype=np.int64)
+        world = self.knowledge.sample_world(rng)
+        assert isinstance(world, GhooostState)
+        base = fast.from_state(world, record=False)
+        stream = np.array([rng.getrandbits(64)], dtype=np.uint64)
+        tree = Tree(seat)
+        clock = budget.clock()
+        done = 0
+        while True:
+            count = 0
+            while count < CHUNK and clock.more():
+                count += 1
+            if count == 0:
+                break
+            tree.room_for(count)
+            iterate(base, seat, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
+                    ROLLOUT_LIMIT, self.match_weight)
+            done += count
+        self.last_tree = tree
+        visits = tree.root_visits()
+        best = max(root_actions, key=lambda code: visits.get(int(code), 0))  # the first of the most visited
+        chosen = actions.get(int(best))
+        return (chosen if chosen is not None else action_at(int(best))), done
+
+
+class RoundRewardPolicy(GhooostExpertPolicy):
+    """The expert scoring a match's rounds by the round alone (no match points): kept to measure the match
+    reward against (docs/bots.md)."""
+
+    match_weight = 0.0
+
+
+def round_reward_bot(seconds: float | None = None) -> IsmctsBot:
+    """A plug-in factory for tournaments (`--bots ghostgames.bots.ghooost.fast_search:round_reward_bot`):
+    3000 iterations a move, or `seconds`."""
+    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=3000), RoundRewardPolicy, 0.5)
+    bot.name = "expert-round-reward"
+    return bot

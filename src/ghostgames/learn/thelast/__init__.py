@@ -1,0 +1,1 @@
+"""Learning for The Last: the belief's weights (belief_fit.py)."""

@@ -1,0 +1,247 @@
+"""Ghooost!'s expert searches on the compiled core: its tree keeps the counts ISMCTS needs, it plays only
+legal actions (2-6 players, both decks), it cannot tell worlds apart that its seat cannot, its re-deal keeps
+what the seat knows, and its compiled playout and rewards are GhooostPolicy's (and analysis/match.py's
+expected points) where they are meant to be the same."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ghostgames.analysis.match import expected_gain
+from ghostgames.bots import SeatKnowledge, get_bot
+from ghostgames.bots.budget import Budget
+from ghostgames.bots.ghooost.fast_search import (
+    ACTION,
+    FIRST,
+    MATCH_WEIGHT,
+    SIBLING,
+    VISITS,
+    GhooostExpertPolicy,
+    expected_round,
+    playout_action,
+    redeal,
+    round_shares,
+    seat_rewards,
+)
+from ghostgames.bots.ghooost.search import GhooostPolicy
+from ghostgames.bots.ismcts import IsmctsBot
+from ghostgames.bots.policy import rank_rewards
+from ghostgames.games import get_game
+from ghostgames.games.ghooost import fast
+from ghostgames.games.ghooost.cards import KINDS
+from ghostgames.games.ghooost.encoding import ACTIONS, action_index
+from ghostgames.games.ghooost.state import GhooostState
+from tests.bots.positions import positions
+
+GAME = get_game("ghooost")
+SCRATCH = np.empty(fast.MAX_ACTIONS, dtype=np.int32)
+# (players, options): every player count, both decks, single rounds and matches, `replay` may and must
+TABLES: list[tuple[int, dict[str, Any]]] = [
+    (2, {"max_turns": 200}),
+    (3, {"deck": "original", "max_turns": 200}),
+    (4, {"replay": "must", "max_turns": 200, "match": False}),
+    (5, {"deck": "original", "max_turns": 150}),
+    (6, {"max_turns": 150, "replay": "must"}),
+]
+
+
+def legal_of(row: fast.Row) -> list[int]:
+    return [int(a) for a in SCRATCH[: fast.legal_actions(row, SCRATCH)]]
+
+
+def test_every_iteration_passes_through_one_root_action_and_only_legal_ones() -> None:
+    state = GAME.new(3, {}, seed=11)
+    seat = min(state.to_act())
+    knowledge = SeatKnowledge(state, seat)
+    policy = GhooostExpertPolicy(knowledge)
+    legal = knowledge.legal_actions()
+    choice, iterations = policy.compiled_choice(legal, Budget(iterations=700), 0.7, random.Random(4)) or (None, 0)
+    assert iterations == 700 and choice in legal
+    tree = policy.last_tree
+    assert tree is not None
+    roots = tree.root_visits()
+    assert sum(roots.values()) == 700
+    assert set(roots) == {action_index(a) for a in legal}  # type: ignore[arg-type]
+    nodes = tree.nodes
+    for node in range(1, int(tree.size[0])):
+        assert nodes[node, VISITS] >= 1
+        child, below = int(nodes[node, FIRST]), 0
+        while child >= 0:
+            below += int(nodes[child, VISITS])
+            assert nodes[child, ACTION] >= 0
+            child = int(nodes[child, SIBLING])
+        assert below <= nodes[node, VISITS]
+
+
+def test_the_expert_and_the_hard_level_search_ghooost_on_the_compiled_core() -> None:
+    state = GAME.new(2, {}, seed=3)
+    seat = min(state.to_act())
+    for name in ("expert:200", "hard"):
+        bot = get_bot(name)
+        assert isinstance(bot, IsmctsBot)
+        assert isinstance(bot.policy(SeatKnowledge(state, seat)), GhooostExpertPolicy)
+    bot = get_bot("expert:200")
+    assert isinstance(bot, IsmctsBot)
+    action = bot.choose(SeatKnowledge(state, seat), random.Random(1))
+    assert str(action) in state.legal_texts(seat) and bot.last_iterations == 200
+
+
+@pytest.mark.parametrize(("players", "options"), TABLES, ids=lambda v: str(v))
+def test_the_expert_plays_legal_actions_and_cannot_tell_hidden_cards_apart(players: int,
+                                                                          options: dict[str, Any]) -> None:
+    """Worlds that differ only in what the seat cannot see give the same choice for the same seed."""
+    bot = get_bot("expert:150")
+    checked = 0
+    for seed in (1, 2, 3):
+        for state, seat in positions("ghooost", players, options, seed, every=9):
+            twin = state.sample_world(seat, random.Random(seed * 1000 + checked))
+            assert twin.view(seat) == state.view(seat)
+            first = bot.choose(SeatKnowledge(state, seat), random.Random(7))
+            second = bot.choose(SeatKnowledge(twin, seat), random.Random(7))
+            assert str(first) == str(second), state.view(seat)
+            assert str(first) in state.legal_texts(seat)
+            checked += 1
+            if checked % 8 == 7:
+                break
+    assert checked >= 12
+
+
+def test_the_redeal_keeps_what_the_seat_knows_and_moves_the_rest() -> None:
+    """Hand, known cards, sizes, public zones unchanged; the hidden cards keep their multiset; and they do
+    move (over many re-deals some hidden card lands elsewhere)."""
+    rng = fast.new_rng(5)
+    moved = 0
+    for players in (2, 3, 4, 5, 6):
+        for state, seat in positions("ghooost", players, {"max_turns": 120}, players, every=13):
+            assert isinstance(state, GhooostState)
+            row = fast.from_state(state, record=False)
+            again = row.copy()
+            redeal(again, seat, rng)
+            hidden = Counter[int]()
+            hidden_again = Counter[int]()
+            for s in range(players):
+                hand = slice(fast.HANDS + s * KINDS, fast.HANDS + (s + 1) * KINDS)
+                if s == seat:
+                    assert (again[hand] == row[hand]).all()
+                else:
+                    known = row[fast.KNOWN + s * KINDS : fast.KNOWN + (s + 1) * KINDS]
+                    assert (again[hand] >= known).all()
+                    for kind in range(KINDS):
+                        hidden[kind] += int(row[hand][kind] - known[kind])
+                        hidden_again[kind] += int(again[hand][kind] - known[kind])
+                mansion = slice(fast.MANSIONS + s * fast.MANSION_CAP, fast.MANSIONS + (s + 1) * fast.MANSION_CAP)
+                hidden.update(int(c) for c in row[mansion][: row[fast.MANSION_COUNT + s]])
+                hidden_again.update(int(c) for c in again[mansion][: again[fast.MANSION_COUNT + s]])
+            crypt = slice(fast.CRYPT, fast.CRYPT + int(row[fast.CRYPT_COUNT]))
+            hidden.update(int(c) for c in row[crypt])
+            hidden_again.update(int(c) for c in again[crypt])
+            assert +hidden == +hidden_again
+            outside = np.ones(fast.FIELDS, dtype=bool)
+            for s in range(players):
+                if s != seat:
+                    outside[fast.HANDS + s * KINDS : fast.HANDS + (s + 1) * KINDS] = False
+            outside[fast.MANSIONS : fast.MANSIONS + players * fast.MANSION_CAP] = False
+            outside[crypt] = False
+            assert (again[outside] == row[outside]).all()
+            moved += int((again != row).any())
+    assert moved > 20
+
+
+def test_the_compiled_evaluation_and_rewards_are_the_python_policys() -> None:
+    """round_shares is GhooostPolicy.evaluate; a finished round's rewards are its rank_rewards; the expected
+    points of the round under way are analysis/match.py's expected_gain."""
+    out = np.empty(fast.SEATS, dtype=np.float64)
+    evaluated = finished = 0
+    for players in (2, 3, 4, 5, 6):
+        for seed in range(3):
+            options = {"max_turns": 150, "match": seed == 1, "deck": ("tarot", "original")[seed % 2]}
+            for state, seat in positions("ghooost", players, options, seed, every=11):
+                assert isinstance(state, GhooostState)
+                row = fast.from_state(state, record=False)
+                policy = GhooostPolicy(SeatKnowledge(state, seat))
+                round_shares(row, out)
+                assert out[:players] == pytest.approx(policy.evaluate(state), abs=1e-9)
+                for s in range(players):
+                    gain, _ = expected_round(row, s)
+                    assert gain == pytest.approx(expected_gain(state, s), abs=1e-9)
+                evaluated += 1
+            ended = GAME.new(players, {**options, "match": False, "max_turns": 60 + 40 * seed}, seed=seed)
+            rng = random.Random(seed)
+            while ended.to_act():
+                seat = min(ended.to_act())
+                ended.apply(seat, rng.choice(ended.legal_actions(seat)))
+            outcome = ended.outcome()
+            assert outcome is not None and isinstance(ended, GhooostState)
+            seat_rewards(fast.from_state(ended, record=False), out, 0.5)
+            assert out[:players] == pytest.approx(rank_rewards(outcome), abs=1e-9)
+            finished += 1
+    assert evaluated > 100 and finished == 15
+
+
+def test_the_compiled_playout_action_is_the_python_policys() -> None:
+    """Legal everywhere; without a card to play it is the Python policy's own choice (done, gamble, turn);
+    with one and done, gamble or turn beside it, it plays a card about 90% of the time."""
+    rng = fast.new_rng(9)
+    plays = with_plays = 0
+    checked = 0
+    for players in (2, 3, 4, 5, 6):
+        for seed in range(2):
+            options = {"max_turns": 200, "replay": ("may", "must")[seed], "deck": ("tarot", "original")[seed]}
+            for state, seat in positions("ghooost", players, options, seed, every=3):
+                assert isinstance(state, GhooostState)
+                row = fast.from_state(state, record=False)
+                legal = legal_of(row)
+                has_play = any(type(ACTIONS[a]).__name__ == "Play" for a in legal)
+                fallback = any(str(ACTIONS[a]) in ("done", "gamble", "turn") for a in legal)
+                for _ in range(4):
+                    action = int(playout_action(row, rng))
+                    assert action in legal
+                    if has_play and fallback:
+                        with_plays += 1
+                        plays += type(ACTIONS[action]).__name__ == "Play"
+                if not has_play:
+                    python = GhooostPolicy(SeatKnowledge(state, seat)).rollout_action(state, seat, random.Random(0))
+                    if str(python) != "pass" and str(python) != "take":
+                        assert ACTIONS[int(playout_action(row, rng))] == python
+                checked += 1
+    assert checked > 300
+    assert 0.85 < plays / with_plays < 0.95
+
+
+def test_in_a_match_the_reward_counts_points_and_bouh() -> None:
+    """Match rewards are shares of pairwise logistics (they add up to half the players), a Bouh! more or
+    fewer points lower a seat's, and a round just lost in a match leaves its loser the lowest."""
+    out = np.empty(fast.SEATS, dtype=np.float64)
+    worse = np.empty(fast.SEATS, dtype=np.float64)
+    checked = 0
+    for players in (3, 4, 5, 6):
+        for state, seat in positions("ghooost", players, {"max_turns": 150, "match": True}, players, every=17):
+            assert isinstance(state, GhooostState)
+            row = fast.from_state(state, record=False)
+            seat_rewards(row, out, MATCH_WEIGHT)
+            assert sum(out[:players]) == pytest.approx(players / 2)
+            for field, change in ((fast.BOUH, 1), (fast.POINTS, -2)):
+                changed = row.copy()
+                changed[field + seat] += change
+                seat_rewards(changed, worse, MATCH_WEIGHT)
+                assert worse[seat] < out[seat]
+            checked += 1
+    assert checked > 20
+    lost = 0
+    for seed in range(12):
+        row = fast.from_state(GAME.new(3, {"match": True, "max_turns": 1000}, seed=seed),  # type: ignore[arg-type]
+                              record=False)
+        stream = fast.new_rng(seed)
+        while fast.seat_to_act(row) >= 0:
+            fast.apply_action(row, playout_action(row, stream))
+        loser = int(row[fast.NEXT_STARTER])
+        if loser >= 0:  # a round lost inside the match (not drawn at the turn limit)
+            seat_rewards(row, out, MATCH_WEIGHT)
+            assert all(out[loser] < out[s] for s in range(3) if s != loser)
+            lost += 1
+    assert lost >= 3
