@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ghostgames.bench import server
+from ghostgames.bench import server, server_figures
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -51,7 +51,7 @@ def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
             if name not in names:
                 names.append(name)
     # the workers, then the services, then the server's sum and the client
-    order = ["worker", "postgresql", "redis", server.SERVER_TOTAL, server.LOAD_CLIENT]
+    order = ["worker", "postgresql", "redis", server_figures.SERVER_TOTAL, server_figures.LOAD_CLIENT]
     names = sorted(names, key=lambda n: (next(i for i, p in enumerate(order) if n.startswith(p)), n))
     head = ["setup", "runs", "actions/s", "p50 ms", "p95 ms", "p99 ms", *(f"CPU ms/action: {n}" for n in names),
             "worker 1 waits for a CPU", "client loop lag p99 ms", "RSS MB", "load (1 min)"]

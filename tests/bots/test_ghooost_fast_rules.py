@@ -33,7 +33,7 @@ def test_the_compiled_rules_choose_as_the_rules_bot(players: int, options: dict[
             expected = action_index(rules.choose(SeatKnowledge(state, seat), random.Random(0)))  # type: ignore[arg-type]
             row = fast.from_state(state, since)
             assert rules_action(row, SCRATCH) == expected, state.view(seat)
-            since = (row, len(state.log))
+            since = (row, len(state.moves))
             kinds[NAMES.get(expected, "play")] += 1
     needed = ["play", "take", "gamble", "turn"] + (["done"] if options.get("replay") == "may" else [])
     assert sum(kinds.values()) > 500 and all(kinds[k] for k in needed), kinds

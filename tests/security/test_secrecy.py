@@ -51,8 +51,10 @@ def ghooost_secrets(state: Any, reader: int | None) -> list[tuple[str, Check]]:
     for seat, mansion in enumerate(state.mansions):
         if len(mansion) >= 4 and len(set(mansion)) > 1:
             out.append((f"mansion {seat}", _list_check([card_text(k) for k in mansion])))
-    # A hidden hand that happens to equal some seat's public known cards proves nothing when seen.
+    # A hidden hand that happens to equal some seat's public known cards, or the cards a decision of the round
+    # put down or took (the log says them in words, the view's moves as lists), proves nothing when seen.
     public_lists = [counts_texts(known) for known in state.known]
+    public_lists += [list(cards) for move in state.moves for cards in (move.put, move.taken)]
     for seat in range(state.players):
         hand = counts_texts(state.hands[seat])
         if (seat != reader and state.hands[seat] != state.known[seat] and state.sizes[seat] >= 3

@@ -10,7 +10,8 @@ and the CPU milliseconds per acknowledged action of each process involved (ghost
 its bot worker processes, PostgreSQL and Redis when they run on this machine, and the load client itself.
 
 Then the same client talks to a bare WebSocket echo server (ghostgames.bench.echo) with the same number
-of connections and messages in flight, and our rate is printed as a fraction of the echo's rate.
+of connections and messages in flight, and our rate is printed as a fraction of the echo's rate. The
+figures are summarised, printed and written by bench/server_figures.py.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import json
 import os
 import platform
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -34,18 +34,7 @@ from websockets.asyncio.client import ClientConnection
 from ghostgames.bench import cpu
 from ghostgames.bench.players import GAME, Player, Stats, connect, set_up_table
 from ghostgames.bench.processes import Processes, start_echo, start_servers
-
-
-def _percentiles(samples: list[float]) -> dict[str, float]:
-    if not samples:
-        return {"p50": 0.0, "p95": 0.0, "p99": 0.0, "max": 0.0, "mean": 0.0}
-    ordered = sorted(samples)
-
-    def at(q: float) -> float:
-        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
-
-    return {"p50": at(0.50), "p95": at(0.95), "p99": at(0.99), "max": ordered[-1] * 1000,
-            "mean": statistics.fmean(ordered) * 1000}
+from ghostgames.bench.server_figures import LOAD_CLIENT, cpu_figures, percentiles, safe_url
 
 
 def watched_processes(servers: Processes, db: str | None, redis: str | None) -> tuple[list[cpu.Watched], list[str]]:
@@ -66,24 +55,6 @@ def watched_processes(servers: Processes, db: str | None, redis: str | None) -> 
             watched.append(cpu.Watched(name, root, "tree"))
     watched.append(cpu.Watched(LOAD_CLIENT, os.getpid(), "self"))
     return watched, missing
-
-
-LOAD_CLIENT = "load client"
-SERVER_TOTAL = "server total"
-
-
-def cpu_figures(seconds: dict[str, float], actions: int) -> dict[str, Any]:
-    """Seconds per process -> the JSON's CPU figures: ms per action per process, the server's sum (workers,
-    bots, PostgreSQL, Redis) and what the rest of the machine spent meanwhile."""
-    machine = seconds.pop(cpu.CpuMeter.MACHINE, 0.0)
-    server = sum(spent for name, spent in seconds.items() if name != LOAD_CLIENT)
-    spent = {**seconds, SERVER_TOTAL: server}
-    return {
-        "cpu_seconds": spent,
-        "cpu_ms_per_action": cpu.per_action_ms(spent, actions),
-        "machine_cpu_seconds": machine,
-        "other_processes_cpu_seconds": max(0.0, machine - server - seconds.get(LOAD_CLIENT, 0.0)),
-    }
 
 
 async def _play_tables(ports: list[int], tables: int, seconds: float, servers: Processes, think: float = 0.0,
@@ -152,7 +123,7 @@ async def _play_tables(ports: list[int], tables: int, seconds: float, servers: P
     return {
         "actions": actions,
         "actions_per_second": actions / elapsed if elapsed else 0.0,
-        "round_trip_ms": _percentiles(stats.round_trips),
+        "round_trip_ms": percentiles(stats.round_trips),
         "errors": sum(stats.errors.values()),
         "errors_by_code": dict(stats.errors),
         "stale_versions": stats.stale,
@@ -162,7 +133,7 @@ async def _play_tables(ports: list[int], tables: int, seconds: float, servers: P
         "server_rss_mb": (max(memory) if memory else servers.rss()) / 2**20,
         **cpu_figures(spent, actions),
         "waiting_for_cpu_share": waited,
-        "load_client_loop_lag_ms": {**_percentiles(lags), "samples": len(lags)},
+        "load_client_loop_lag_ms": {**percentiles(lags), "samples": len(lags)},
         "load_average": {"before": list(load_before), "after": list(load_after)},
     }
 
@@ -195,7 +166,7 @@ async def _echo_clients(ports: list[int], pairs: int, seconds: float, size: int)
         for ws in pair:
             await ws.close()
     return {"messages": len(trips), "messages_per_second": len(trips) / elapsed if elapsed else 0.0,
-            "round_trip_ms": _percentiles(trips)}
+            "round_trip_ms": percentiles(trips)}
 
 
 def _event_loop_policy() -> None:
@@ -238,8 +209,8 @@ def run(tables: int, seconds: float, workers: int = 1, db: str | None = None, re
         "tables": tables,
         "connections": tables * 2,
         "workers": workers,
-        "db": "sqlite (temporary file)" if db is None else _safe_url(db),
-        "redis": _safe_url(redis) if redis else None,
+        "db": "sqlite (temporary file)" if db is None else safe_url(db),
+        "redis": safe_url(redis) if redis else None,
         "seconds": seconds,
         "think_seconds": think,
         "server_src": str(server_src) if server_src is not None else None,
@@ -252,53 +223,3 @@ def run(tables: int, seconds: float, workers: int = 1, db: str | None = None, re
     }
 
 
-def _safe_url(url: str) -> str:
-    """A URL without its password, for printing and JSON."""
-    if "@" in url and "://" in url:
-        scheme, rest = url.split("://", 1)
-        credentials, host = rest.rsplit("@", 1)
-        user = credentials.split(":", 1)[0]
-        return f"{scheme}://{user}@{host}"
-    return url
-
-
-def write_json(result: dict[str, Any], path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(result, indent=2) + "\n")
-
-
-def summary_rows(result: dict[str, Any]) -> list[tuple[str, str]]:
-    rtt = result["round_trip_ms"]
-    rows = [
-        ("tables / connections / workers", f"{result['tables']} / {result['connections']} / {result['workers']}"),
-        ("mean think time per action (s)", f"{result['think_seconds']:g}"),
-        ("actions acknowledged", f"{result['actions']:,} in {result['seconds_measured']:.1f} s"),
-        ("actions/s", f"{result['actions_per_second']:,.0f}"),
-        ("round trip p50 / p95 / p99 (ms)", f"{rtt['p50']:.1f} / {rtt['p95']:.1f} / {rtt['p99']:.1f}"),
-        ("round trip max (ms)", f"{rtt['max']:.1f}"),
-        ("errors", f"{result['errors']} {result['errors_by_code'] or ''}".strip()),
-        ("stale versions (retried)", str(result["stale_versions"])),
-        ("games finished", str(result["games_finished"])),
-        ("server memory (RSS, MB)", f"{result['server_rss_mb']:.0f}"),
-    ]
-    for name, value in result["cpu_ms_per_action"].items():
-        rows.append((f"CPU ms per action: {name}", f"{value:.3f}"))
-    if result["cpu_not_measured"]:
-        rows.append(("CPU not measured (not found here)", ", ".join(result["cpu_not_measured"])))
-    if result["actions"]:
-        rows.append(("CPU ms per action: rest of the machine",
-                     f"{result['other_processes_cpu_seconds'] * 1000 / result['actions']:.3f}"))
-    for name, share in result.get("waiting_for_cpu_share", {}).items():
-        rows.append((f"{name}: event loop waiting for a CPU", f"{share:.0%} of the time"))
-    lag = result.get("load_client_loop_lag_ms")
-    if lag:
-        rows.append(("load client's event loop late by p50 / p99 / max (ms)",
-                     f"{lag['p50']:.1f} / {lag['p99']:.1f} / {lag['max']:.1f}"))
-    before, after = result["load_average"]["before"], result["load_average"]["after"]
-    rows.append(("load average 1 min (before / after)", f"{before[0]:.2f} / {after[0]:.2f}"))
-    echo = result.get("echo")
-    if echo:
-        rows.append(("bare echo: messages/s", f"{echo['messages_per_second']:,.0f}"))
-        rows.append(("bare echo p99 (ms)", f"{echo['round_trip_ms']['p99']:.1f}"))
-        rows.append(("our rate / echo rate", f"{result['fraction_of_echo']:.3f}"))
-    return rows

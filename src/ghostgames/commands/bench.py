@@ -102,7 +102,7 @@ def bench_server(
     """Play N concurrent Geister tables of scripted players over real WebSockets against servers it starts;
     print actions/s, round trips, errors, server memory, the CPU ms per action of each process (workers, their
     bot workers, PostgreSQL and Redis on this machine, the load client), and the rate of a bare echo server."""
-    from ghostgames.bench import server
+    from ghostgames.bench import server, server_figures
 
     try:
         result = server.run(tables, seconds, workers, db, redis, echo, think, server_src)
@@ -111,11 +111,11 @@ def bench_server(
     table = Table(title=f"Server load: {tables} Geister tables, {workers} worker(s), {seconds:g} s")
     table.add_column("measure")
     table.add_column("value", justify="right")
-    for name, value in server.summary_rows(result):
+    for name, value in server_figures.summary_rows(result):
         table.add_row(name, value)
     Console().print(table)
     if json_file:
-        server.write_json(result, json_file)
+        server_figures.write_json(result, json_file)
         Console().print(f"wrote {json_file}")
 
 

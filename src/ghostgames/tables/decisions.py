@@ -3,7 +3,7 @@
 Each function reads a table and returns the events a request would cause (or a reply for the asker
 alone) without changing anything; a refusal is a TableError that says what would work. An action is
 tried on a copy of the game, so its event carries the position it leads to (events.Precomputed). The
-table carries the events out (Table.apply); the server stores them in between.
+table carries the events out (Table.apply, effects.py); the server stores them in between.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 database stores, the fan-out carries and a restart reads back.
 
 Everything that changes a table is one of these: `decide` makes them, the server stores their JSON, and
-`Table.apply` carries them out (tables/table.py, matching on the type). Searching a type's name finds
+`Table.apply` carries them out (tables/effects.py, matching on the type). Searching a type's name finds
 both where it is made and where it is applied. The JSON of each kind is the form stored since tables
 began (a `kind` key and the fields in this order), so a table stored before these types existed loads
 as it always did; `event_from_json` also reads the older shapes (keys that came later are optional).

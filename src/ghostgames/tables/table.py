@@ -1,11 +1,11 @@
-"""A table: a game, its seats, options and votes, the running game and its clocks, and how each event
-changes them; pure logic.
+"""A table: a game, its seats, options and votes, the running game and its clocks, and what may be asked
+of them; pure logic.
 
 Everything that changes a table is an event (a frozen value of tables/events.py). `decide_*` methods
 (tables/decisions.py) check a request and return the events it would cause without changing anything;
-`apply` carries one event out and returns the log lines it makes. The server appends events to its store
-first and applies them after, and a restart rebuilds a table by applying its stored events in order.
-Time and seeds come from the caller.
+`apply` carries one event out (each event's handler is in tables/effects.py) and returns the log lines it
+makes. The server appends events to its store first and applies them after, and a restart rebuilds a
+table by applying its stored events in order. Time and seeds come from the caller.
 """
 
 from __future__ import annotations
@@ -16,40 +16,19 @@ from dataclasses import replace
 from typing import Any
 
 from ghostgames.games import get_game
-from ghostgames.rules.contract import Game, Outcome, State
+from ghostgames.rules.contract import Game, State
 from ghostgames.rules.record import GameRecord
-from ghostgames.tables import decisions
+from ghostgames.tables import decisions, effects
 from ghostgames.tables.clock import Clocks, ClockSpec
 from ghostgames.tables.commands import Command
 from ghostgames.tables.decisions import IDLE_CLAIM, Context, Decision
-from ghostgames.tables.events import (
-    BotAdded,
-    BotRemoved,
-    Chatted,
-    Claimed,
-    Closed,
-    Created,
-    Finished,
-    Joined,
-    Left,
-    OptionSet,
-    Played,
-    RematchAsked,
-    Rematched,
-    Resigned,
-    Started,
-    Status,
-    TableEvent,
-    TakenOver,
-    TimedOut,
-    Voted,
-    as_event,
-)
-from ghostgames.tables.log import LogLine, action_is_public
+from ghostgames.tables.events import Chatted, Created, Played, Status, TableEvent, as_event
+from ghostgames.tables.log import LogLine
 from ghostgames.tables.seat import GONE, Seat
-from ghostgames.tables.settings import RATED, SEAT_OPTIONS
 
 HISTORY = 100
+
+
 class Table:
     """One table. Build it with `Table.from_events(events)`; change it only through `apply`."""
 
@@ -278,7 +257,7 @@ class Table:
                                  "time": event.time})
             return []
         self.version += 1
-        lines = self._carry_out(event, now)
+        lines = effects.carry_out(self, event)
         self._seat_by_name = None  # the handler may have seated or unseated someone
         self._number_twins()
         if self.clocks is not None and self.status == "started":
@@ -289,225 +268,3 @@ class Table:
         for line in lines:
             self.history.append({"kind": "log", "line": line.for_reader(None)})
         return lines
-
-    def _carry_out(self, event: TableEvent, now: float) -> list[LogLine]:
-        """The one handler of each event type (the most frequent first)."""
-        match event:
-            case Played():
-                return self._on_action(event)
-            case Joined():
-                return self._on_joined(event)
-            case Left():
-                return self._on_left(event)
-            case BotAdded():
-                return self._on_bot_added(event)
-            case BotRemoved():
-                return self._on_bot_removed(event)
-            case OptionSet():
-                return self._on_option(event)
-            case Voted():
-                return self._on_vote(event)
-            case Started():
-                return self._on_started(event)
-            case TimedOut():
-                return self._on_timeout(event)
-            case TakenOver():
-                return self._on_takeover(event)
-            case Resigned():
-                return self._on_resigned(event)
-            case Finished():
-                return self._on_finished(event)
-            case Closed():
-                return self._on_closed(event)
-            case Claimed():
-                return self._on_claimed(event)
-            case RematchAsked():
-                return self._on_rematch_asked(event)
-            case Rematched():
-                return self._on_rematch(event)
-            case Created() | Chatted():
-                raise ValueError(f"a {event.kind} event is not applied to a table here")
-
-    def _on_joined(self, event: Joined) -> list[LogLine]:
-        seat = self.seats[event.seat]
-        seat.name, seat.bot, seat.takeover = event.name, None, None
-        return [LogLine("joined", f"{seat.name} sits in seat {seat.index + 1}",
-                        {"name": seat.name, "seat": seat.index})]
-
-    def _on_left(self, event: Left) -> list[LogLine]:
-        seat = self.seats[event.seat]
-        name = seat.name
-        seat.name, seat.takeover, seat.timeouts = None, None, 0
-        for voters in self.votes.values():
-            voters.discard(seat.index)
-        self.rematch_asked.discard(seat.index)
-        return [LogLine("left", f"{name} left seat {seat.index + 1}", {"name": name, "seat": seat.index})]
-
-    def _on_bot_added(self, event: BotAdded) -> list[LogLine]:
-        seat = self.seats[event.seat]
-        seat.bot, seat.name = event.level, None
-        return [LogLine("bot_added", f"a {seat.bot} bot sits in seat {seat.index + 1}",
-                        {"level": seat.bot, "seat": seat.index})]
-
-    def _on_bot_removed(self, event: BotRemoved) -> list[LogLine]:
-        seat = self.seats[event.seat]
-        level, seat.bot = seat.bot, None
-        return [LogLine("bot_removed", f"the {level} bot left seat {seat.index + 1}",
-                        {"level": level, "seat": seat.index})]
-
-    def _on_option(self, event: OptionSet) -> list[LogLine]:
-        name, value = event.name, event.value
-        if name == "clock":
-            self.clock_spec = ClockSpec.parse(value)
-        elif name == RATED:
-            self.rated = bool(value)
-        elif event.reset:
-            self.settings.pop(name, None)
-        else:
-            self.settings[name] = value
-        shown = str(self.clock_spec) if name == "clock" else value
-        if name in SEAT_OPTIONS and isinstance(value, int):
-            shown = value + 1  # people read seats from 1
-        if event.because:  # rated turned off by the table: nonstandard settings (or no clock) would not count
-            because = [dict(problem) for problem in event.because]
-            words = "; ".join(str(p.get("message", p.get("code"))) for p in because)
-            return [LogLine("option", f"option rated is now off: {words}",
-                            {"name": name, "value": shown, "because": because}), *self._rematch_withdrawn()]
-        return [LogLine("option", f"option {name} is now {shown}", {"name": name, "value": shown}),
-                *self._rematch_withdrawn()]
-
-    def _on_vote(self, event: Voted) -> list[LogLine]:
-        name, index, value = event.name, event.seat, event.value
-        (self.votes[name].add if value else self.votes[name].discard)(index)
-        who = self.seats[index].label
-        return [LogLine("vote", f"{who} votes {'for' if value else 'against'} {name}",
-                        {"name": who, "seat": index, "option": name, "value": value}), *self._rematch_withdrawn()]
-
-    def _rematch_withdrawn(self) -> list[LogLine]:
-        """An option changed while a rematch was proposed: those who asked agreed to the old settings, so
-        their requests lapse and the rematch starts only once everybody agreed to the new ones."""
-        if not self.rematch_asked:
-            return []
-        seats = sorted(self.rematch_asked)
-        names = [self.seats[i].label for i in seats]
-        self.rematch_asked = set()
-        return [LogLine("rematch_withdrawn", f"the options changed, so the rematch request of {', '.join(names)} "
-                        "is withdrawn; /rematch again to play with the new settings",
-                        {"names": names, "seats": seats})]
-
-    def _on_started(self, event: Started) -> list[LogLine]:
-        self.seed = event.seed
-        self.options = dict(event.options)
-        if event.round is not None:
-            self.round = event.round
-        self.state = self.game.new(self.seat_count, self.options, self.seed)
-        self.status = event.leaves_status
-        self.actions = []
-        self.players = tuple(s.name.lower() if s.name is not None else None for s in self.seats)
-        self.own_moves = [0] * self.seat_count
-        self.result = None
-        self.rematch_asked = set()
-        for seat in self.seats:
-            seat.takeover, seat.timeouts, seat.clock_turn = None, 0, False
-        self.clocks = Clocks(self.clock_spec, self.seat_count)
-        return [LogLine("started", f"round {self.round} of {self.game.title} starts", {"round": self.round})]
-
-    def _on_action(self, event: Played) -> list[LogLine]:
-        assert self.state is not None
-        index, text, by = event.seat, event.text, event.by
-        worked_out = event.precomputed
-        if worked_out is not None and worked_out.fits(self.state, self.version - 1):
-            # decided on this very position: take the result decide worked out instead of playing it twice
-            self.state, game_events = worked_out.after, list(worked_out.events)
-        else:  # read back from the store (a rebuild, another worker's move): the rules give the same result
-            game_events = self.state.apply(index, text)
-        self.actions.append((index, text))
-        if self.is_own_move(index, by):
-            self.own_moves[index] += 1
-        seat = self.seats[index]
-        if by == "player":
-            seat.timeouts = 0
-        seat.clock_turn = False
-        if self.clocks is not None:
-            self.clocks.acted(index, event.bank)
-        args = {"name": seat.label, "seat": index, "action": text, "by": by}
-        mine = (f"{seat.label} played {text}", args)
-        if action_is_public(text, game_events):
-            return [LogLine("action", mine[0], args, {}, tuple(game_events))]
-        hidden = {**args, "action": None}
-        return [LogLine("action", f"{seat.label} made their move", hidden, {index: mine}, tuple(game_events),
-                        code="action_secret")]
-
-    def _on_timeout(self, event: TimedOut) -> list[LogLine]:
-        seat = self.seats[event.seat]
-        seat.timeouts += 1
-        seat.clock_turn = True
-        return [LogLine("timeout", f"{seat.label}'s time ran out; a bot plays this turn",
-                        {"name": seat.label, "seat": seat.index})]
-
-    def _on_takeover(self, event: TakenOver) -> list[LogLine]:
-        seat = self.seats[event.seat]
-        seat.takeover = event.reason
-        return [LogLine("takeover", f"a bot plays {seat.label}'s seat to the end ({seat.takeover})",
-                        {"name": seat.label, "seat": seat.index, "reason": seat.takeover})]
-
-    def _on_resigned(self, event: Resigned) -> list[LogLine]:
-        seat = self.seats[event.seat]
-        return [LogLine("resigned", f"{seat.label} resigned", {"name": seat.label, "seat": seat.index})]
-
-    def _on_finished(self, event: Finished) -> list[LogLine]:
-        outcome = dict(event.outcome)
-        self.status = event.leaves_status
-        self.result = {"outcome": outcome, "names": list(event.names), "takeovers": dict(event.takeovers)}
-        self.clocks = None
-        if self.state is not None and not self.state.is_over():
-            # Ended by the table (a resignation): the game ends too, so it shows what it reveals at its end.
-            self.state.concede(Outcome.from_json(outcome))
-        first = [i for i, r in enumerate(outcome["results"]) if r["rank"] == 1]
-        winners = [event.names[i] for i in first]
-        # the winners by seat too: a reader names them by seat, never by looking a label up; and the reason
-        # by its code (None: a game's outcome stored before codes), never by parsing the words
-        return [LogLine("finished", f"game over ({outcome['reason']}); first: {', '.join(winners)}",
-                        {"reason": outcome["reason"], "reason_code": outcome.get("code"),
-                         "reason_args": dict(outcome.get("args") or {}), "winners": winners, "winner_seats": first})]
-
-    def _on_closed(self, event: Closed) -> list[LogLine]:
-        self.status = event.leaves_status
-        self.clocks = None
-        return [LogLine("closed", f"the table closed ({event.reason})", {"reason": event.reason})]
-
-    def _on_claimed(self, event: Claimed) -> list[LogLine]:
-        seat, against = self.seats[event.seat], self.seats[event.against]
-        what = event.claim
-        if self.seat_count > 2:
-            code = "claimed_bot"
-            text = f"{seat.label} claimed against idle {against.label}: a bot plays seat {against.index + 1}"
-        else:
-            code = f"claimed_{what}"
-            text = f"{seat.label} claimed {'a draw' if what == 'draw' else 'the win'}: {against.label} stayed idle"
-        return [LogLine("claimed", text, {"name": seat.label, "seat": seat.index, "against": against.label,
-                                          "against_seat": against.index, "claim": what}, code=code)]
-
-    def _on_rematch_asked(self, event: RematchAsked) -> list[LogLine]:
-        seat = self.seats[event.seat]
-        self.rematch_asked.add(seat.index)
-        waiting = [s.label for s in self.rematch_waiting()]
-        return [LogLine("rematch_asked", f"{seat.label} asks for a rematch; waiting for {', '.join(waiting)}",
-                        {"name": seat.label, "seat": seat.index, "waiting": waiting})]
-
-    def _on_rematch(self, event: Rematched) -> list[LogLine]:
-        self.status = event.leaves_status
-        self.rematch_asked = set()
-        self.round = event.round
-        for index in event.freed:
-            seat = self.seats[index]
-            seat.name = None
-            for voters in self.votes.values():
-                voters.discard(seat.index)
-        for seat in self.seats:
-            seat.takeover, seat.timeouts, seat.clock_turn = None, 0, False
-        if event.first is not None:
-            self.settings["first"] = event.first
-        self.state, self.seed, self.options, self.clocks = None, None, None, None
-        self.actions, self.players = [], ()
-        return [LogLine("rematch", f"rematch: round {self.round}", {"round": self.round, "first": event.first})]

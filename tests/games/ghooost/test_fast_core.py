@@ -87,7 +87,7 @@ def assert_same_position(state: GhooostState, row: np.ndarray[Any, Any], since: 
             if not np.array_equal(got[name], array) or (name in seen and not np.array_equal(seen[name], array)):
                 np.testing.assert_array_equal(got[name], array, err_msg=f"{name} for seat {seat}\n{state}")
                 np.testing.assert_array_equal(seen[name], array, err_msg=f"{name} for seat {seat}\n{state}")
-    return row.copy(), len(state.log)
+    return row.copy(), len(state.moves)
 
 
 def count_paths(state: GhooostState, action: Any, events: list[Any], after: GhooostState, seen: Counter[str]) -> None:
@@ -305,7 +305,7 @@ def test_random_actions_of_the_core_replay_action_for_action_in_the_reference() 
         assert isinstance(state, GhooostState)
         row = fast.from_state(state)
         while fast.seat_to_act(row) != -1:
-            since = (row.copy(), len(state.log))
+            since = (row.copy(), len(state.moves))
             action = fast.random_action(row, rng, 0)
             fast.apply_action(row, action)
             state.apply(state.turn, ACTIONS[action])

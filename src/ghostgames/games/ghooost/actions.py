@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ghostgames.games.ghooost.cards import (
     COPY_WORDS,
@@ -42,6 +42,31 @@ EFFECT_BITS = ((8, ", reverses"), (4, ", clears the cemetery"), (2, ", skips a t
 EFFECT_WORDS = tuple("".join(word for bit, word in EFFECT_BITS if mask & bit) for mask in range(16))
 
 
+# The kinds of a seat's decision as the information state counts them (a gamble or a turn either plays the
+# card it turned or, when it cannot be played, takes it with the cemetery).
+MOVE_KINDS = ("play", "take", "gamble_play", "gamble_take", "turn_play", "turn_take", "pass", "done")
+
+
+class Move(NamedTuple):
+    """A seat's decision in values: what its log line says in words, neither more nor less (the log is public).
+    Learning code reads these (info_state.py, fast.py), never the words. Cards by their text ("7", "X", "K")."""
+
+    seat: int
+    kind: str  # one of MOVE_KINDS
+    put: tuple[str, ...] = ()  # the cards laid on the cemetery (a turned card that could be played)
+    taken: tuple[str, ...] = ()  # the cards taken into the hand (a turned card that could not be played last)
+    turned: str | None = None  # the card turned from the crypt (a gamble) or from the mansion (a turn)
+
+    def to_json(self) -> list[Any]:
+        return [self.seat, self.kind, list(self.put), list(self.taken), self.turned]
+
+    @classmethod
+    def from_json(cls, data: Any) -> Move:
+        seat, kind, put, taken, turned = data
+        return cls(int(seat), str(kind), tuple(map(str, put)), tuple(map(str, taken)),
+                   None if turned is None else str(turned))
+
+
 @dataclass(frozen=True, slots=True)
 class Play(Action):
     """`count` cards of kind `value` (a ghost value or KITTY) and `copies` Miss Copy cards copying them.
@@ -55,6 +80,7 @@ class Play(Action):
     copies: int
     text: str = field(init=False, compare=False)
     cards: str = field(init=False, compare=False)  # the text without "play "
+    put: tuple[str, ...] = field(init=False, compare=False, repr=False)  # the cards one by one
     log: tuple[str, ...] = field(init=False, compare=False, repr=False)  # log line per effect mask (state.py)
     size: int = field(init=False, compare=False, repr=False)  # count + copies
     free: bool = field(init=False, compare=False, repr=False)  # Kitty or a quartet: legal whatever the top value
@@ -83,6 +109,7 @@ class Play(Action):
         for name, data in (
             ("text", "play " + cards),
             ("cards", cards),
+            ("put", tuple(cards.split())),
             ("log", tuple("plays " + cards + words for words in EFFECT_WORDS)),
             ("size", size),
             ("free", value == KITTY or size >= MAX_SAME),

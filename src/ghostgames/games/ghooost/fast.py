@@ -36,7 +36,7 @@ the same rounds on any machine. Every function is compiled once per machine and 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numba
@@ -46,7 +46,7 @@ from numpy.typing import NDArray
 from ghostgames.games.ghooost import encoding as enc
 from ghostgames.games.ghooost import info_state as info
 from ghostgames.games.ghooost import reasons
-from ghostgames.games.ghooost.actions import MAX_SAME
+from ghostgames.games.ghooost.actions import MAX_SAME, Move
 from ghostgames.games.ghooost.cards import (
     COPY_BASE,
     DECK_SIZE,
@@ -906,16 +906,16 @@ _RESULT_NUMBER = {word: number for number, word in enumerate(RESULT_WORDS)}
 _COLUMN_OF_TEXT = enc.COLUMN
 
 
-def _text_columns(texts: list[str]) -> list[int]:
+def _text_columns(texts: Sequence[str]) -> list[int]:
     return [enc.COPY_COLUMN if t.startswith("X") else _COLUMN_OF_TEXT[t] for t in texts]
 
 
 def from_state(state: GhooostState, since: tuple[Row, int] | None = None, record: bool = True) -> Row:
     """The fast row of a reference state (secrets included: for search and tests, like the state). The
-    round's record is read back from the state's log, as its information state reads it; `since` = (the row
-    of an earlier position of the same round, the length of its log) reads only the entries added since.
+    round's record is read back from the state's moves, as its information state reads them; `since` = (the
+    row of an earlier position of the same round, the number of its moves) reads only the moves made since.
     `record` False leaves the record empty (DECISIONS and the fields after SEAT_CARDS 0): a search that
-    never encodes an information state skips reading the log, most of the cost of a conversion."""
+    never encodes an information state skips reading the moves, most of the cost of a conversion."""
     s = np.zeros(FIELDS, dtype=np.int32)
     p = state.players
     options = state.options
@@ -956,30 +956,19 @@ def from_state(state: GhooostState, since: tuple[Row, int] | None = None, record
             s[RANK + seat] = result.rank
     if not record:
         return s
-    log, begin = state.log, 0
-    if since is not None and since[0][ROUND] == state.round and len(log) >= since[1]:  # the same round's log
+    moves, begin = state.moves, 0
+    if since is not None and since[0][ROUND] == state.round and len(moves) >= since[1]:  # the same round's
         s[DECISIONS] = since[0][DECISIONS]
         s[SEAT_CARDS:] = since[0][SEAT_CARDS:]
         begin = since[1]
-    _record_from_log(s, log, begin)
+    _record_from_moves(s, moves[begin:])
     return s
 
 
-def _record_from_log(s: Row, log: list[tuple[int | None, str]], begin: int) -> None:
-    """The round's record (SEAT_CARDS, SEAT_ACTIONS, RECENT) from the reference's log of this round, on
-    top of the record of its first `begin` entries already in `s` (a new round in them starts afresh)."""
-    starts = [i for i in range(begin, len(log)) if log[i][0] is None and log[i][1].startswith("round ")]
-    if starts:
-        s[DECISIONS] = 0
-        s[SEAT_CARDS:] = 0
-        begin = starts[-1] + 1
-    for seat, text in log[begin:]:
-        if seat is None:
-            continue
-        entry = info.read_entry(text)
-        if entry is None:
-            continue
-        kind, put, taken = entry
+def _record_from_moves(s: Row, moves: list[Move]) -> None:
+    """The round's record (SEAT_CARDS, SEAT_ACTIONS, RECENT) from the reference's moves of this round, on
+    top of the record of the earlier moves already in `s`."""
+    for seat, kind, put, taken, turned in moves:
         slot = _begin_decision(s, seat, info.KINDS.index(kind))
         columns = _text_columns(put)
         if columns:
@@ -989,8 +978,8 @@ def _record_from_log(s: Row, log: list[tuple[int | None, str]], begin: int) -> N
         for c in _text_columns(taken):
             s[slot + 5 + c] += 1
             s[SEAT_CARDS + (seat * 3 + TAKEN_CARDS) * COLUMNS + c] += 1
-        if kind.startswith(("gamble", "turn")):
-            s[SEAT_CARDS + (seat * 3 + TURNED_CARDS) * COLUMNS + _text_columns([text.split()[1]])[0]] += 1
+        if turned is not None:
+            s[SEAT_CARDS + (seat * 3 + TURNED_CARDS) * COLUMNS + _text_columns([turned])[0]] += 1
 
 
 def deck_order(state: GhooostState) -> NDArray[np.int32]:

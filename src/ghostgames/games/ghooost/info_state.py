@@ -7,8 +7,9 @@ whatever happened before. It is not Markov for the play: it forgets which seat p
 what and when, and that shows how the others play (a seat that took rather than played may have had no
 card above the top). This tensor adds that record.
 
-Made from one seat's view only: its public log of this round (`view["log"]`, from the entry that starts the
-round). Seat rows are seat-relative as in encoding.py (row 0 the viewer, row i the seat i places after it).
+Made from one seat's view only: the decisions of this round in values (`view["moves"]`, actions.Move: what
+the public log says in words, so nothing here reads the words). Seat rows are seat-relative as in
+encoding.py (row 0 the viewer, row i the seat i places after it).
 Kinds of decision, in this order: play, take, gamble and play, gamble and take, turn and play (a mansion card),
 turn and take, pass, done. All float32 in [0, 1]:
 
@@ -32,11 +33,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ghostgames.games.ghooost.actions import MAX_SAME
+from ghostgames.games.ghooost.actions import MAX_SAME, MOVE_KINDS
 from ghostgames.games.ghooost.encoding import COLUMN, COPY_COLUMN, KIND_COLUMNS, encode_view, observation_shapes
 
 RECENT = 32
-KINDS = ("play", "take", "gamble_play", "gamble_take", "turn_play", "turn_take", "pass", "done")
+KINDS = MOVE_KINDS
 PUT, TAKEN, TURNED = 0, 1, 2
 CARD_SCALE = 16
 ACTION_SCALE = 100
@@ -58,50 +59,21 @@ def _counts(texts: list[str]) -> NDArray[np.float32]:
     return counts
 
 
-def read_entry(text: str) -> tuple[str, list[str], list[str]] | None:
-    """A log line of a seat as (kind, cards put down, cards taken); None for what is no decision (a draw,
-    going out). Refuses a line it does not know, so a change of the log's wording cannot pass unnoticed."""
-    if text.startswith("plays "):
-        return "play", text[len("plays ") :].split(",")[0].split(), []
-    if text.startswith("takes the cemetery: "):
-        return "take", [], text.split(": ", 1)[1].split()
-    if text.startswith("turns "):
-        card, where = text.split()[1], "gamble" if " from the crypt" in text else "turn"
-        if ", cannot play it and takes: " in text:
-            return f"{where}_take", [], text.split(": ", 1)[1].split()
-        return f"{where}_play", [card], []
-    if text == "passes":
-        return "pass", [], []
-    if text == "ends the turn":
-        return "done", [], []
-    if text.startswith(("draws ", "is out")):
-        return None
-    raise ValueError(f"a Ghooost! log line the information state cannot read: {text!r}")
-
-
 def encode_info_state(view: Mapping[str, Any]) -> dict[str, NDArray[np.float32]]:
     """The arrays of the module docstring, from one seat's view (refused for a spectator's, as encode_view)."""
     out = encode_view(view)
     me: int = view["seat"]
     players: int = view["players"]
-    log: list[list[Any]] = view["log"]
-    starts = [i for i, (seat, text) in enumerate(log) if seat is None and str(text).startswith("round ")]
     cards = np.zeros((players, 3, KIND_COLUMNS), dtype=np.float32)
     actions = np.zeros((players, len(KINDS)), dtype=np.float32)
     decisions: list[tuple[int, int, NDArray[np.float32], NDArray[np.float32]]] = []
-    for seat, text in log[starts[-1] + 1 if starts else 0 :]:
-        if seat is None:
-            continue
-        entry = read_entry(text)
-        if entry is None:
-            continue
-        kind, put, taken = entry
+    for seat, kind, put, taken, turned in view["moves"]:
         row, k = (seat - me) % players, KINDS.index(kind)
         put_counts, taken_counts = _counts(put), _counts(taken)
         cards[row, PUT] += put_counts
         cards[row, TAKEN] += taken_counts
-        if kind.startswith(("gamble", "turn")):  # "turns 7 from ...": the turned card
-            cards[row, TURNED] += _counts([text.split()[1]])
+        if turned is not None:
+            cards[row, TURNED] += _counts([turned])
         actions[row, k] += 1
         decisions.append((row, k, put_counts, taken_counts))
     recent = np.zeros((RECENT, players + len(KINDS) + 2 * KIND_COLUMNS), dtype=np.float32)

@@ -27,6 +27,7 @@ from ghostgames.games.ghooost.actions import (
     TAKE,
     TURN,
     GhooostAction,
+    Move,
     Play,
     Simple,
 )
@@ -163,6 +164,7 @@ class GhooostState(State[GhooostAction]):
         "mansions",
         "match_on",
         "may_decline",
+        "moves",
         "optional_replay",
         "options",
         "out_order",
@@ -214,6 +216,7 @@ class GhooostState(State[GhooostAction]):
         self.turns = 0
         self.optional_replay = False  # the seat to move is in an extra turn it may end with `done`
         self.log: list[tuple[int | None, str]] = []
+        self.moves: list[Move] = []  # the seats' decisions of the log, in values (actions.Move)
 
     def deal(self, starter: int, cards: list[int] | None = None) -> list[Event]:
         """A fresh round: shuffle from the seed and the round number, 4 cards a hand, the mansions, the crypt.
@@ -311,6 +314,7 @@ class GhooostState(State[GhooostAction]):
                 known[MISS_COPY] = known[MISS_COPY] - copies if known[MISS_COPY] > copies else 0
         effect = self._put(value, count, copies)
         self.log.append((seat, play.log[effect]))
+        self.moves.append(Move(seat, "play", play.put))
         # tuple.__new__ builds the Event without NamedTuple's Python-level constructor (hot path)
         event = tuple.__new__(Event, ("play", {"seat": seat, "cards": play.cards, "effect": effect}, NO_PRIVATE))
         return self._after(seat, effect, [event])
@@ -323,6 +327,7 @@ class GhooostState(State[GhooostAction]):
                 raise IllegalAction(CEMETERY_EMPTY)
             taken = self._take(seat, None)
             self.log.append((seat, "takes the cemetery: " + " ".join(taken)))
+            self.moves.append(Move(seat, "take", (), tuple(taken)))
             return self._after(seat, 0, [tuple.__new__(Event, ("take", {"seat": seat, "cards": taken}, NO_PRIVATE))])
         if kind == "gamble":
             if not self.crypt:
@@ -338,6 +343,7 @@ class GhooostState(State[GhooostAction]):
             if not self.optional_replay:
                 raise IllegalAction(NEVER_DONE if self.options.replay == "must" else DONE_EXTRA_ONLY)
             self.log.append((seat, "ends the turn"))
+            self.moves.append(Move(seat, "done"))
             return self._after(seat, 0, [Event("done", {"seat": seat})])
         if self.legal_actions(seat) != [PASS]:
             raise IllegalAction(PASS_LAST)
@@ -345,6 +351,7 @@ class GhooostState(State[GhooostAction]):
         # empty cemetery): every seat can tell, so the whole hand becomes public knowledge.
         self.known[seat] = self.hands[seat][:]
         self.log.append((seat, "passes"))
+        self.moves.append(Move(seat, "pass"))
         return self._after(seat, 0, [Event("pass", {"seat": seat})])
 
     def _why_not(self, value: int) -> IllegalAction:
@@ -419,11 +426,13 @@ class GhooostState(State[GhooostAction]):
         if card == KITTY or (card != MISS_COPY and FOLLOWS[self.top_value][card]):
             effect = self._put(card, 1, 0)
             self.log.append((seat, f"turns {name} from {where} and plays it{EFFECT_WORDS[effect]}"))
+            self.moves.append(Move(seat, f"{how}_play", (name,), (), name))
             events = [Event(how, {"seat": seat, "card": name, "played": True, "effect": effect})]
         else:
             effect = 0
             taken = self._take(seat, card)
             self.log.append((seat, f"turns {name} from {where}, cannot play it and takes: {' '.join(taken)}"))
+            self.moves.append(Move(seat, f"{how}_take", (), tuple(taken), name))
             events = [Event(how, {"seat": seat, "card": name, "played": False, "cards": taken})]
         if how == "gamble" and not self.crypt:
             events.append(Event("midnight", {}))
@@ -580,6 +589,7 @@ class GhooostState(State[GhooostAction]):
             "bouh": list(self.bouh),
             "rounds": [dict(r) for r in self.history],
             "log": [[s, text] for s, text in self.log],
+            "moves": [move.to_json() for move in self.moves],
             "legal": self.legal_texts(seat) if seat is not None and not over and seat == self.turn else [],
             "outcome": self._outcome.to_json() if self._outcome else None,
         }
@@ -644,6 +654,7 @@ class GhooostState(State[GhooostAction]):
         other.turns = self.turns
         other.optional_replay = self.optional_replay
         other.log = self.log[:]
+        other.moves = self.moves[:]
         return other
 
     def sample_world(self, seat: int | None, rng: random.Random) -> GhooostState:
@@ -726,6 +737,7 @@ class GhooostState(State[GhooostAction]):
             "bouh": list(self.bouh),
             "history": [dict(r) for r in self.history],
             "log": [[s, text] for s, text in self.log],
+            "moves": [move.to_json() for move in self.moves],
             "outcome": self._outcome.to_json() if self._outcome else None,
         }
 
@@ -757,6 +769,7 @@ class GhooostState(State[GhooostAction]):
         state.bouh = [int(b) for b in data.get("bouh", [0] * players)]
         state.history = [dict(r) for r in data.get("history", [])]
         state.log = [(None if s is None else int(s), str(t)) for s, t in data.get("log", [])]
+        state.moves = [Move.from_json(move) for move in data.get("moves", [])]
         state._outcome = Outcome.from_json(data["outcome"]) if data.get("outcome") else None
         state._top_from_cemetery()
         return state
