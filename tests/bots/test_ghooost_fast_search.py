@@ -20,10 +20,13 @@ from ghostgames.bots.ghooost.fast_search import (
     ACTION,
     FIRST,
     MATCH_WEIGHT,
+    PLAYOUT_LIMIT,
+    ROLLOUT_LIMIT,
     SIBLING,
     VISITS,
     GhooostExpertPolicy,
     RulesPlayoutPolicy,
+    ShortPlayoutPolicy,
     expected_round,
     play_out,
     playout_action,
@@ -32,6 +35,7 @@ from ghostgames.bots.ghooost.fast_search import (
     rules_playout_action,
     rules_playout_bot,
     seat_rewards,
+    short_playout_bot,
 )
 from ghostgames.bots.ghooost.search import GhooostPolicy
 from ghostgames.bots.ismcts import IsmctsBot
@@ -94,6 +98,12 @@ def test_the_expert_and_the_hard_level_search_ghooost_on_the_compiled_core() -> 
     assert isinstance(bot, IsmctsBot)
     action = bot.choose(SeatKnowledge(state, seat), random.Random(1))
     assert str(action) in state.legal_texts(seat) and bot.last_iterations == 200
+    # the expert's playouts run 40 actions; the expert before, with 20, stays nameable as a plug-in
+    assert GhooostExpertPolicy.playout_limit == PLAYOUT_LIMIT == 2 * ROLLOUT_LIMIT
+    before = short_playout_bot()
+    assert isinstance(before, IsmctsBot)
+    policy = before.policy(SeatKnowledge(state, seat))
+    assert isinstance(policy, ShortPlayoutPolicy) and policy.playout_limit == ROLLOUT_LIMIT == 20
 
 
 def rules_playout_150() -> IsmctsBot:

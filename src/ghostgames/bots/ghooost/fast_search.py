@@ -2,8 +2,9 @@
 
 The algorithm is `ghostgames.bots.ismcts`'s (one shared tree of action sequences, UCB with availability
 counts, one node added per iteration, each seat's reward backed up for the seat that chose it) and the
-playout is `search.GhooostPolicy`'s (a random card 90% of the time, else `done`, else gamble or turn, cut
-after 20 actions and scored by the cards left against the others'). What changes:
+playout is `search.GhooostPolicy`'s (a random card 90% of the time, else `done`, else gamble or turn, scored
+by the cards left against the others'), cut after 40 actions rather than 20 (fewer rounds drawn at the turn
+limit against `rules`: docs/research/ghooost-expert.md). What changes:
 
 - Worlds: one is drawn per decision by `SeatKnowledge.sample_world` and turned into a row of the compiled
   core (`fast.from_state`); every iteration then re-deals that row's hidden cards in the kernel (`redeal`:
@@ -49,7 +50,8 @@ CHUNK = 256  # iterations per kernel call; a time budget is checked between call
 # Columns of the tree's integer array.
 ACTOR, ACTION, FIRST, SIBLING, VISITS, AVAIL = range(6)
 PLAY_SHARE = 0.9  # GhooostPolicy.rollout_action: the share of playout decisions that play a card if one can
-ROLLOUT_LIMIT = GhooostPolicy.rollout_limit or 0  # 20
+ROLLOUT_LIMIT = GhooostPolicy.rollout_limit or 0  # 20: the Python policy's, and the expert's before 4 December
+PLAYOUT_LIMIT = 40  # the expert's (2000 iterations take about the time of 3000 with 20)
 SCALE = 3.0  # cards: the logistic of cards left (GhooostPolicy.evaluate)
 MATCH_SCALE = 2.0  # points: the logistic of expected match scores
 BOUH_COST = 3.0  # points a Bouh! costs in the match score (a second one ranks its holder below the others)
@@ -414,7 +416,7 @@ class GhooostExpertPolicy(GhooostPolicy):
     last_tree: Tree | None = None
     match_weight = MATCH_WEIGHT
     playout_epsilon = -1.0  # negative: GhooostPolicy's playouts; else the `rules` bot's with this uniform share
-    playout_limit = ROLLOUT_LIMIT
+    playout_limit = PLAYOUT_LIMIT
     deadline_horizon = 0  # turns before the round's limit over which a round under way loses its worth (0: none)
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
@@ -462,16 +464,31 @@ def round_reward_bot(seconds: float | None = None) -> IsmctsBot:
     return bot
 
 
+class ShortPlayoutPolicy(GhooostExpertPolicy):
+    """The expert until 4 December 2026: playouts cut after 20 actions (kept to measure against)."""
+
+    playout_limit = ROLLOUT_LIMIT
+
+
+def short_playout_bot(seconds: float | None = None) -> IsmctsBot:
+    """A plug-in factory for tournaments (`--bots ghostgames.bots.ghooost.fast_search:short_playout_bot`):
+    the expert of before 4 December, 3000 iterations a move, or `seconds`."""
+    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=3000), ShortPlayoutPolicy, 0.5)
+    bot.name = "expert-short-playout"
+    return bot
+
+
 class RulesPlayoutPolicy(GhooostExpertPolicy):
     """The expert with playouts by the compiled `rules` bot, a uniformly random action `playout_epsilon` of
     the time (docs/research/ghooost-expert.md)."""
 
     playout_epsilon = 0.2
+    playout_limit = ROLLOUT_LIMIT
 
 
 def rules_playout_bot(seconds: float | None = None) -> IsmctsBot:
     """A plug-in factory for tournaments (`--bots ghostgames.bots.ghooost.fast_search:rules_playout_bot`):
-    2000 iterations a move (about the time of the expert's 3000), or `seconds`."""
+    2000 iterations a move (about the time of 3000 with GhooostPolicy's playout), or `seconds`."""
     bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=2000), RulesPlayoutPolicy, 0.5)
     bot.name = "expert-rules-playout"
     return bot
