@@ -465,14 +465,14 @@ def round_reward_bot(seconds: float | None = None) -> IsmctsBot:
 
 
 class ShortPlayoutPolicy(GhooostExpertPolicy):
-    """The expert until 4 December 2026: playouts cut after 20 actions (kept to measure against)."""
+    """The expert until the evening of 4 December 2026: playouts cut after 20 actions (kept to measure against)."""
 
     playout_limit = ROLLOUT_LIMIT
 
 
 def short_playout_bot(seconds: float | None = None) -> IsmctsBot:
     """A plug-in factory for tournaments (`--bots ghostgames.bots.ghooost.fast_search:short_playout_bot`):
-    the expert of before 4 December, 3000 iterations a move, or `seconds`."""
+    the expert of before the evening of 4 December, 3000 iterations a move, or `seconds`."""
     bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=3000), ShortPlayoutPolicy, 0.5)
     bot.name = "expert-short-playout"
     return bot
