@@ -15,18 +15,27 @@ import pytest
 from ghostgames.analysis.match import expected_gain
 from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.budget import Budget
+from ghostgames.bots.ghooost.fast_rules import rules_action
 from ghostgames.bots.ghooost.fast_search import (
     ACTION,
     FIRST,
     MATCH_WEIGHT,
+    PLAYOUT_LIMIT,
+    ROLLOUT_LIMIT,
     SIBLING,
     VISITS,
     GhooostExpertPolicy,
+    RulesPlayoutPolicy,
+    ShortPlayoutPolicy,
     expected_round,
+    play_out,
     playout_action,
     redeal,
     round_shares,
+    rules_playout_action,
+    rules_playout_bot,
     seat_rewards,
+    short_playout_bot,
 )
 from ghostgames.bots.ghooost.search import GhooostPolicy
 from ghostgames.bots.ismcts import IsmctsBot
@@ -89,13 +98,25 @@ def test_the_expert_and_the_hard_level_search_ghooost_on_the_compiled_core() -> 
     assert isinstance(bot, IsmctsBot)
     action = bot.choose(SeatKnowledge(state, seat), random.Random(1))
     assert str(action) in state.legal_texts(seat) and bot.last_iterations == 200
+    # the expert's playouts run 40 actions; the expert before, with 20, stays nameable as a plug-in
+    assert GhooostExpertPolicy.playout_limit == PLAYOUT_LIMIT == 2 * ROLLOUT_LIMIT
+    before = short_playout_bot()
+    assert isinstance(before, IsmctsBot)
+    policy = before.policy(SeatKnowledge(state, seat))
+    assert isinstance(policy, ShortPlayoutPolicy) and policy.playout_limit == ROLLOUT_LIMIT == 20
 
 
+def rules_playout_150() -> IsmctsBot:
+    return IsmctsBot(Budget(iterations=150), RulesPlayoutPolicy, 0.5)
+
+
+@pytest.mark.parametrize("make", [lambda: get_bot("expert:150"), rules_playout_150], ids=["expert", "rules-playout"])
 @pytest.mark.parametrize(("players", "options"), TABLES, ids=lambda v: str(v))
-def test_the_expert_plays_legal_actions_and_cannot_tell_hidden_cards_apart(players: int,
-                                                                          options: dict[str, Any]) -> None:
-    """Worlds that differ only in what the seat cannot see give the same choice for the same seed."""
-    bot = get_bot("expert:150")
+def test_the_expert_plays_legal_actions_and_cannot_tell_hidden_cards_apart(players: int, options: dict[str, Any],
+                                                                          make: Any) -> None:
+    """Worlds that differ only in what the seat cannot see give the same choice for the same seed (the
+    expert, and the same search with the `rules` bot's playouts)."""
+    bot = make()
     checked = 0
     for seed in (1, 2, 3):
         for state, seat in positions("ghooost", players, options, seed, every=9):
@@ -245,3 +266,66 @@ def test_in_a_match_the_reward_counts_points_and_bouh() -> None:
             assert all(out[loser] < out[s] for s in range(3) if s != loser)
             lost += 1
     assert lost >= 3
+
+
+def test_the_rules_playout_is_the_compiled_rules_bot_with_a_uniform_share() -> None:
+    """With no uniform share it is `rules`' choice everywhere; with a share of 0.3 about 30% of its choices
+    on positions where `rules` has a single best action are something else's, all legal; a playout so
+    driven stops at the round's end. The factory for tournaments searches with it."""
+    rng = fast.new_rng(3)
+    differs = drawn = checked = 0
+    for players in (2, 3, 5):
+        for state, _ in positions("ghooost", players, {"max_turns": 200}, players, every=5):
+            assert isinstance(state, GhooostState)
+            row = fast.from_state(state, record=False)
+            legal = legal_of(row)
+            best = int(rules_action(row, SCRATCH))
+            assert int(rules_playout_action(row, rng, 0.0, SCRATCH)) == best
+            if len(legal) > 1:
+                for _ in range(10):
+                    action = int(rules_playout_action(row, rng, 0.3, SCRATCH))
+                    assert action in legal
+                    differs += action != best
+                    drawn += 1
+            played = row.copy()
+            play_out(played, rng, 1000, 0.3)
+            assert played[fast.STATUS] != fast.RUNNING
+            checked += 1
+    assert checked > 60
+    # a uniform draw lands on `rules`' own choice 1/len(legal) of the time, so fewer than 30% differ
+    assert 0.1 < differs / drawn < 0.3
+    bot = rules_playout_bot()
+    assert isinstance(bot, IsmctsBot)
+    assert isinstance(bot.policy(SeatKnowledge(GAME.new(2, {}, seed=1), 0)), RulesPlayoutPolicy)
+
+
+def test_near_the_turn_limit_a_round_under_way_is_worth_less_and_a_finished_one_keeps_its_reward() -> None:
+    """With a horizon, a running round's rewards are pulled toward 0.5 (the draw) by the share of the horizon's
+    turns left: unchanged before it, halfway at half of it, all 0.5 at the limit; without one, unchanged."""
+    out = np.empty(fast.SEATS, dtype=np.float64)
+    pulled = np.empty(fast.SEATS, dtype=np.float64)
+    checked = 0
+    for state, _ in positions("ghooost", 2, {"max_turns": 200}, 4, every=10):
+        assert isinstance(state, GhooostState)
+        row = fast.from_state(state, record=False)
+        seat_rewards(row, out, 0.0)
+        if abs(out[0] - 0.5) < 0.05:
+            continue
+        for left, keep in ((300, 1.0), (50, 0.5), (0, 0.0)):
+            near = row.copy()
+            near[fast.MAX_TURNS] = near[fast.TURNS] + left
+            seat_rewards(near, pulled, 0.0, 100)
+            assert pulled[:2] == pytest.approx(0.5 + (out[:2] - 0.5) * keep, abs=1e-9)
+            seat_rewards(near, pulled, 0.0, 0)
+            assert pulled[:2] == pytest.approx(out[:2], abs=1e-9)
+        checked += 1
+    assert checked > 3
+    ended = GAME.new(2, {"max_turns": 300}, seed=2)
+    rng = random.Random(2)
+    while ended.to_act():
+        seat = min(ended.to_act())
+        ended.apply(seat, rng.choice(ended.legal_actions(seat)))
+    outcome = ended.outcome()
+    assert outcome is not None and isinstance(ended, GhooostState)
+    seat_rewards(fast.from_state(ended, record=False), out, 0.0, 1000)
+    assert out[:2] == pytest.approx(rank_rewards(outcome), abs=1e-9)

@@ -2,8 +2,9 @@
 
 The algorithm is `ghostgames.bots.ismcts`'s (one shared tree of action sequences, UCB with availability
 counts, one node added per iteration, each seat's reward backed up for the seat that chose it) and the
-playout is `search.GhooostPolicy`'s (a random card 90% of the time, else `done`, else gamble or turn, cut
-after 20 actions and scored by the cards left against the others'). What changes:
+playout is `search.GhooostPolicy`'s (a random card 90% of the time, else `done`, else gamble or turn, scored
+by the cards left against the others'), cut after 40 actions rather than 20 (fewer rounds drawn at the turn
+limit against `rules`: docs/research/ghooost-expert.md). What changes:
 
 - Worlds: one is drawn per decision by `SeatKnowledge.sample_world` and turned into a row of the compiled
   core (`fast.from_state`); every iteration then re-deals that row's hidden cards in the kernel (`redeal`:
@@ -32,6 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ghostgames.bots.budget import Budget
+from ghostgames.bots.ghooost.fast_rules import rules_action
 from ghostgames.bots.ghooost.search import GhooostPolicy
 from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.games.ghooost import fast
@@ -48,7 +50,8 @@ CHUNK = 256  # iterations per kernel call; a time budget is checked between call
 # Columns of the tree's integer array.
 ACTOR, ACTION, FIRST, SIBLING, VISITS, AVAIL = range(6)
 PLAY_SHARE = 0.9  # GhooostPolicy.rollout_action: the share of playout decisions that play a card if one can
-ROLLOUT_LIMIT = GhooostPolicy.rollout_limit or 0  # 20
+ROLLOUT_LIMIT = GhooostPolicy.rollout_limit or 0  # 20: the Python policy's, and the expert's before 4 December
+PLAYOUT_LIMIT = 40  # the expert's (2000 iterations take about the time of 3000 with 20)
 SCALE = 3.0  # cards: the logistic of cards left (GhooostPolicy.evaluate)
 MATCH_SCALE = 2.0  # points: the logistic of expected match scores
 BOUH_COST = 3.0  # points a Bouh! costs in the match score (a second one ranks its holder below the others)
@@ -232,7 +235,20 @@ def match_shares(s: Row, out: Floats) -> None:
 
 
 @fast.compiled
-def seat_rewards(s: Row, out: Floats, match_weight: float) -> None:
+def toward_deadline(s: Row, out: Floats, horizon: int) -> None:
+    """A round under way is worth less, the closer it is to its turn limit (where it ends in a draw): each
+    share is pulled toward 0.5 by the fraction of `horizon` turns left (none left: all 0.5). A playout that
+    ends the round keeps its full reward, so the seat ahead values finishing over holding its lead."""
+    left = s[fast.MAX_TURNS] - s[fast.TURNS]
+    if horizon <= 0 or left >= horizon:
+        return
+    keep = max(left, 0) / horizon
+    for seat in range(s[_P]):
+        out[seat] = 0.5 + (out[seat] - 0.5) * keep
+
+
+@fast.compiled
+def seat_rewards(s: Row, out: Floats, match_weight: float, horizon: int = 0) -> None:
     """The rewards of a row whose playout stopped: a finished game by its ranks (rank_rewards, as
     GhooostPolicy scores an outcome); a round under way by round_shares, a round just ended in a match by
     the ranks of that round (its loser last, the others tied, or all tied after a draw); in a match, mixed
@@ -246,6 +262,7 @@ def seat_rewards(s: Row, out: Floats, match_weight: float) -> None:
         return
     if s[_STATUS] == _RUNNING:
         round_shares(s, out)
+        toward_deadline(s, out, horizon)
     else:
         loser = s[_NEXT_STARTER]  # the loser starts the next deal; -1 after a drawn round
         if loser >= 0:
@@ -259,18 +276,32 @@ def seat_rewards(s: Row, out: Floats, match_weight: float) -> None:
 
 
 @fast.compiled
-def play_out(s: Row, rng: fast.Rng, limit: int) -> None:
-    """At most `limit` playout actions, stopping at the end of the round."""
+def rules_playout_action(s: Row, rng: fast.Rng, epsilon: float, legal: NDArray[np.int32]) -> int:
+    """The compiled `rules` bot's choice, or with probability `epsilon` a uniformly random legal action."""
+    if fast.random_below(rng, 0, 1 << 20) < epsilon * (1 << 20):
+        return int(fast.random_action(s, rng, 0))
+    return rules_action(s, legal)
+
+
+@fast.compiled
+def play_out(s: Row, rng: fast.Rng, limit: int, epsilon: float) -> None:
+    """At most `limit` playout actions, stopping at the end of the round: playout_action's when `epsilon` is
+    negative, else rules_playout_action's."""
+    legal = np.empty(fast.MAX_ACTIONS, dtype=np.int32)
     for _ in range(limit):
         if s[_STATUS] != _RUNNING:
             return
-        fast.apply_action(s, playout_action(s, rng))
+        if epsilon < 0.0:
+            fast.apply_action(s, playout_action(s, rng))
+        else:
+            fast.apply_action(s, rules_playout_action(s, rng, epsilon, legal))
 
 
 # --- the search ----------------------------------------------------------------------------------------------
 @fast.compiled
 def iterate(base: Row, seat: int, count: int, root_actions: Ints, exploration: float, tree: Ints, reward: Floats,
-            size: Ints, rng: fast.Rng, limit: int, match_weight: float) -> None:
+            size: Ints, rng: fast.Rng, limit: int, match_weight: float, epsilon: float,
+            horizon: int) -> None:
     """`count` iterations into the tree (node 0 the root, `size[0]` nodes used; room for `count` more), each
     on a copy of `base` with the hidden cards re-dealt."""
     s = np.empty(base.shape[0], dtype=np.int32)
@@ -340,8 +371,8 @@ def iterate(base: Row, seat: int, count: int, root_actions: Ints, exploration: f
             node = chosen
             if untried > 0:
                 break
-        play_out(s, rng, limit)
-        seat_rewards(s, rewards, match_weight)
+        play_out(s, rng, limit, epsilon)
+        seat_rewards(s, rewards, match_weight, horizon)
         for d in range(depth):
             visited = path[d]
             tree[visited, VISITS] += 1
@@ -384,6 +415,9 @@ class GhooostExpertPolicy(GhooostPolicy):
 
     last_tree: Tree | None = None
     match_weight = MATCH_WEIGHT
+    playout_epsilon = -1.0  # negative: GhooostPolicy's playouts; else the `rules` bot's with this uniform share
+    playout_limit = PLAYOUT_LIMIT
+    deadline_horizon = 0  # turns before the round's limit over which a round under way loses its worth (0: none)
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
                         rng: random.Random) -> tuple[Action, int] | None:
@@ -405,7 +439,8 @@ class GhooostExpertPolicy(GhooostPolicy):
                 break
             tree.room_for(count)
             iterate(base, seat, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
-                    ROLLOUT_LIMIT, self.match_weight)
+                    self.playout_limit, self.match_weight, self.playout_epsilon,
+                    self.deadline_horizon)
             done += count
         self.last_tree = tree
         visits = tree.root_visits()
@@ -426,4 +461,34 @@ def round_reward_bot(seconds: float | None = None) -> IsmctsBot:
     3000 iterations a move, or `seconds`."""
     bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=3000), RoundRewardPolicy, 0.5)
     bot.name = "expert-round-reward"
+    return bot
+
+
+class ShortPlayoutPolicy(GhooostExpertPolicy):
+    """The expert until the evening of 4 December 2026: playouts cut after 20 actions (kept to measure against)."""
+
+    playout_limit = ROLLOUT_LIMIT
+
+
+def short_playout_bot(seconds: float | None = None) -> IsmctsBot:
+    """A plug-in factory for tournaments (`--bots ghostgames.bots.ghooost.fast_search:short_playout_bot`):
+    the expert of before the evening of 4 December, 3000 iterations a move, or `seconds`."""
+    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=3000), ShortPlayoutPolicy, 0.5)
+    bot.name = "expert-short-playout"
+    return bot
+
+
+class RulesPlayoutPolicy(GhooostExpertPolicy):
+    """The expert with playouts by the compiled `rules` bot, a uniformly random action `playout_epsilon` of
+    the time (docs/research/ghooost-expert.md)."""
+
+    playout_epsilon = 0.2
+    playout_limit = ROLLOUT_LIMIT
+
+
+def rules_playout_bot(seconds: float | None = None) -> IsmctsBot:
+    """A plug-in factory for tournaments (`--bots ghostgames.bots.ghooost.fast_search:rules_playout_bot`):
+    2000 iterations a move (about the time of 3000 with GhooostPolicy's playout), or `seconds`."""
+    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=2000), RulesPlayoutPolicy, 0.5)
+    bot.name = "expert-rules-playout"
     return bot
