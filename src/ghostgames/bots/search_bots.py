@@ -76,25 +76,30 @@ def expert(budget: Budget) -> IsmctsBot:
     return FastExpertBot(budget, expert_policy, exploration=0.5, playout_table=shipped_table())
 
 
+def _v3_policy(knowledge: SeatKnowledge) -> SearchPolicy:
+    """The Geister expert's policy before the race guard (`expert-v3`); other games' `expert` policy."""
+    return policy_of("expert-v3", knowledge.game.name)(knowledge) if knowledge.game.name == "geister" \
+        else expert_policy(knowledge)
+
+
 def expert_v3(budget: Budget) -> IsmctsBot:
     """`expert` before the exit races were defended (`geister.expert.BeliefPolicy`, the expert until
     4 December 2026), kept for measuring; in the card games the same as `expert`."""
     from ghostgames.bots.geister.fast_search import FastExpertBot
     from ghostgames.bots.geister.playout_policy import shipped_table
 
-    def v3_policy(knowledge: SeatKnowledge) -> SearchPolicy:
-        return policy_of("expert-v3", knowledge.game.name)(knowledge) if knowledge.game.name == "geister" \
-            else expert_policy(knowledge)
-
-    bot = FastExpertBot(budget, v3_policy, exploration=0.5, playout_table=shipped_table())
+    bot = FastExpertBot(budget, _v3_policy, exploration=0.5, playout_table=shipped_table())
     bot.name = "expert-v3"
     return bot
 
 
 def expert_hand(budget: Budget) -> IsmctsBot:
+    """The expert of 3 December 2026 with the hand playout, unchanged since (no race guard), so that the
+    training recipes naming it (`ghostgames train geister-search`, `geister-playout`) play the games the
+    shipped weights were fitted on."""
     from ghostgames.bots.geister.fast_search import FastExpertBot
 
-    bot = FastExpertBot(budget, expert_policy, exploration=0.5)
+    bot = FastExpertBot(budget, _v3_policy, exploration=0.5)
     bot.name = "expert-hand"
     return bot
 
