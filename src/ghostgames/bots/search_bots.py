@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
+from collections.abc import Callable
 
 import ghostgames.bots
 from ghostgames.bots.base import SeatKnowledge
@@ -76,17 +77,24 @@ def expert(budget: Budget) -> IsmctsBot:
     return FastExpertBot(budget, expert_policy, exploration=0.5, playout_table=shipped_table())
 
 
-def _older_expert(kind: str, budget: Budget) -> IsmctsBot:
-    """Another Geister `expert` (the policy `kind`: an earlier one, or one measured and not kept) on the same
-    compiled search, kept for measuring; in the card games the same as `expert`."""
-    from ghostgames.bots.geister.fast_search import FastExpertBot
-    from ghostgames.bots.geister.playout_policy import shipped_table
+def _geister_policy(kind: str) -> Callable[[SeatKnowledge], SearchPolicy]:
+    """The policy Geister declares for `kind` (an earlier expert, or one measured and not kept); in the card
+    games their `expert` policy."""
 
-    def older_policy(knowledge: SeatKnowledge) -> SearchPolicy:
+    def policy(knowledge: SeatKnowledge) -> SearchPolicy:
         return policy_of(kind, knowledge.game.name)(knowledge) if knowledge.game.name == "geister" \
             else expert_policy(knowledge)
 
-    bot = FastExpertBot(budget, older_policy, exploration=0.5, playout_table=shipped_table())
+    return policy
+
+
+def _older_expert(kind: str, budget: Budget) -> IsmctsBot:
+    """Another Geister `expert` on the same compiled search, kept for measuring; in the card games the same
+    as `expert`."""
+    from ghostgames.bots.geister.fast_search import FastExpertBot
+    from ghostgames.bots.geister.playout_policy import shipped_table
+
+    bot = FastExpertBot(budget, _geister_policy(kind), exploration=0.5, playout_table=shipped_table())
     bot.name = kind
     return bot
 
@@ -104,9 +112,12 @@ def expert_v3(budget: Budget) -> IsmctsBot:
 
 
 def expert_hand(budget: Budget) -> IsmctsBot:
+    """The expert of 3 December 2026 with the hand playout, unchanged since (no race guard), so that the
+    training recipes naming it (`ghostgames train geister-search`, `geister-playout`) play the games the
+    shipped weights were fitted on."""
     from ghostgames.bots.geister.fast_search import FastExpertBot
 
-    bot = FastExpertBot(budget, expert_policy, exploration=0.5)
+    bot = FastExpertBot(budget, _geister_policy("expert-v3"), exploration=0.5)
     bot.name = "expert-hand"
     return bot
 

@@ -176,16 +176,17 @@ def train_geister(
         console.print(f"wrote {plot_file}")
 
 
-# The recipes of the packaged search-value-weights.npz and playout-weights.npz. Both were played by the expert
-# with the hand playout, `expert` then and `expert-hand` since the expert plays with the learned one; the games
-# are the same under either name (a game's seeds depend on the run's seed and its number only).
+# The research recipe of the search-trained value (an hour on two cores; the packaged search-value-weights.npz
+# is a smaller one, bots/geister/weights.json) and below the packaged playout-weights.npz's. Both are played
+# by `expert-hand`, the expert of 3 December 2026 with the hand playout, kept unchanged so that they play the
+# same games (a game's seeds depend on the run's seed and its number only).
 SEARCH_RECIPE = "expert-hand:4000=1600,expert-hand:25000=800"
 
 
 @train_app.command("geister-search")
 def train_geister_search(
-    out: Path = typer.Option(..., help="write the weights here (.npz; the packaged ones are "
-                                       "src/ghostgames/bots/geister/search-value-weights.npz)"),
+    out: Path = typer.Option(..., help="write the weights here (.npz; the packaged ones, made by a smaller "
+                                       "recipe: src/ghostgames/bots/geister/weights.json)"),
     games: str = typer.Option(SEARCH_RECIPE, help="BOT=GAMES,...: games in which the bot plays both seats "
                                                   "(escape and reach in turn), numbered on across the parts"),
     seed: int = typer.Option(1, help="the same seed gives the same games and weights on the same machine"),
