@@ -187,6 +187,9 @@ def test_a_killed_worker_process_job_is_finished_by_another(tmp_path: Path) -> N
         held = repo.analysis_job(record_id, "spectator", budget)
         assert held is not None and held.status == "running" and held.worker == running.worker
         assert held.done < held.total  # it did not get to finish
+        # `--once` stops at the first empty poll: let the dead claim's heartbeat pass `--stale 1` before asking,
+        # or a quick start finds the job still held and finishes nothing.
+        time.sleep(1.5)
         second = start_worker(url, "--stale", "1", "--once")
         out, _ = second.communicate(timeout=300)
         assert second.returncode == 0, out
