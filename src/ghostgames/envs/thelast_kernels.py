@@ -20,9 +20,9 @@ from ghostgames.bots.thelast.fast_rules import rules_action
 from ghostgames.envs import batched, card_vector
 from ghostgames.envs.batched import NOTHING, START_GAME
 from ghostgames.envs.card_vector import EXTERNAL, RANDOM, REWARD_OF, SELF
-from ghostgames.games.geister.jit import forget_stale_kernels
 from ghostgames.games.thelast import fast
 from ghostgames.games.thelast.fast import TOTAL, Rng, compiled
+from ghostgames.jit import forget_stale_kernels
 
 Row = NDArray[np.int64]
 Floats = NDArray[np.float32]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import types
 from pathlib import Path
 
-from ghostgames.games.geister.jit import forget_stale_kernels
+from ghostgames.jit import forget_stale_kernels
 
 
 class Cache:
