@@ -39,6 +39,13 @@ def compiled_parallel(fn: Fn) -> Fn:
     return cast(Fn, numba.njit(cache=True, parallel=True)(fn))
 
 
+def compiled_into_callers(fn: Fn) -> Fn:
+    """numba.njit that inlines the function into each compiled caller (numba's own IR), with no cache of its
+    own: the callers' caches hold it. For a function that takes compiled functions as arguments: called
+    through an ordinary kernel, those would be passed as pointers to Python objects, which no cache keeps."""
+    return cast(Fn, numba.njit(inline="always")(fn))
+
+
 def forget_stale_kernels(owner: ModuleType, kernels: Iterable[object], inlined: Iterable[ModuleType]) -> None:
     """Drop the cache of `owner`'s `kernels` when a module they inline (or this one) changed since they were
     cached, so that they compile afresh. A stamp of those modules' sources is kept next to the cache."""
