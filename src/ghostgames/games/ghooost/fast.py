@@ -77,7 +77,6 @@ if TYPE_CHECKING:
 Row = NDArray[np.int32]  # one game (FIELDS,)
 
 
-
 # --- the layout of one game ------------------------------------------------------------------------------
 SEATS = 6  # the most players; every per-seat block is this long
 MANSION_CAP = max(MANSION_SIZE.values())  # 12

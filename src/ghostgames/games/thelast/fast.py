@@ -77,7 +77,6 @@ Row = NDArray[np.int64]  # one game (FIELDS,) or a batch (N, FIELDS)
 Floats = NDArray[np.float32]
 
 
-
 # --- the layout of one game ------------------------------------------------------------------------------
 MOST = 5  # participants at most
 LOG_WIDTH = 4 + 2 * MOST
@@ -745,7 +744,6 @@ def dealt_deck(state: TheLastState) -> NDArray[np.int64]:
 def new_rng(seed: int, streams: int = 1, label: str = "streams") -> Rng:
     """`streams` random streams for one purpose (`label`) of a seed (rules/chance.py's seeding scheme)."""
     return new_streams(derive_rng(seed, "thelast-core", label), streams)
-
 
 
 def random_games(players: int, options: Mapping[str, Any], seed: int) -> Callable[[int], int]:
