@@ -48,15 +48,23 @@ CHUNK = POOL * REUSE  # iterations per kernel call; a time budget is checked bet
 ACTOR, ACTION, FIRST, SIBLING, VISITS, AVAIL = range(6)
 _PHASE, _ACTOR, _PLAYERS, _TOTAL = fast.PHASE, fast.ACTOR, fast.PLAYERS, fast.TOTAL
 _DEAL, _OVER = fast.DEAL, fast.OVER
+_SIZE, _ROUNDS = fast.SIZE, fast.ROUNDS
 RANDOM, RULES = 0, 1  # playouts: uniform, or `rules` (bots/thelast/rules.py) with a share of uniform moves
 
 
 @fast.compiled
-def seat_rewards(s: Ints, out: Floats, rank_weight: float = 0.5, scale: float = 8.0) -> None:
+def seat_rewards(s: Ints, out: Floats, rank_weight: float = 0.5, scale: float = 8.0, own: bool = False) -> None:
     """TheLastPolicy.rewards of a finished row (by default): `rank_weight` of the share of the others beaten
     (ties half), the rest a logistic of how far the seat's total penalty lies under the others' mean
-    (`scale` points: one step)."""
+    (`scale` points: one step). With `own`, each seat's reward is its own penalty alone, linearly: 1 minus the
+    penalty over twice a fair share of an average points pile (clipped at 0), so that the search's mean reward
+    ranks actions by the expected penalty, which is what the players are judged on."""
     players = s[_PLAYERS]
+    if own:
+        share = 2.0 * 6.5 * s[_SIZE] * max(s[_ROUNDS], 1) / players
+        for p in range(players):
+            out[p] = max(0.0, 1.0 - s[_TOTAL + p] / share)
+        return
     everyone = 0
     for p in range(players):
         everyone += s[_TOTAL + p]
@@ -94,12 +102,13 @@ def play_out(s: Ints, rng: fast.Rng, kind: int, explore: float) -> None:
 @fast.compiled
 def iterate(worlds: Ints, order: Ints, count: int, root_actions: Ints, exploration: float, tree: Ints, reward: Floats,
             size: Ints, rng: fast.Rng, kind: int, explore: float, rank_weight: float, scale: float,
-            paranoid: bool, modelled: bool) -> None:
+            paranoid: bool, modelled: bool, own: bool = False, max_depth: int = 1 << 30) -> None:
     """`count` iterations into the tree (node 0 the root, `size[0]` nodes used; room for `count` more),
     iteration i on a copy of worlds[order[i]]. Each node backs up the reward of the seat that chose it, or
     (`paranoid`) the root seat's at its own nodes and one minus it at every other seat's. With `modelled` the
     other seats do not choose by UCB in the tree but as in a RULES playout (with their own cards of the world),
-    and the tree follows their choice."""
+    and the tree follows their choice. `own`: seat_rewards' own-penalty reward. The tree grows no deeper than
+    `max_depth` actions from the root: past it the playout takes over."""
     s = np.empty(worlds.shape[1], dtype=np.int64)
     legal = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
     flags = np.zeros(ACTION_COUNT, dtype=np.int8)  # 1: legal here, 2: legal and already a child
@@ -109,7 +118,7 @@ def iterate(worlds: Ints, order: Ints, count: int, root_actions: Ints, explorati
         s[:] = worlds[order[it]]
         node = 0
         depth = 0
-        while fast.seat_to_act(s) >= 0:
+        while fast.seat_to_act(s) >= 0 and depth < max_depth:
             actor = s[_ACTOR]
             if modelled and node != 0 and actor != tree[0, ACTOR]:
                 if fast.random_below(rng, 0, 1 << 20) < explore * (1 << 20):
@@ -193,7 +202,7 @@ def iterate(worlds: Ints, order: Ints, count: int, root_actions: Ints, explorati
             if untried > 0:
                 break
         play_out(s, rng, kind, explore)
-        seat_rewards(s, rewards, rank_weight, scale)
+        seat_rewards(s, rewards, rank_weight, scale, own)
         for d in range(depth):
             visited = path[d]
             tree[visited, VISITS] += 1
@@ -247,6 +256,8 @@ class TheLastExpertPolicy(TheLastPolicy):
     reuse = REUSE
     paranoid = False  # the others play against the seat (True) or each for its own reward
     modelled = False  # the others choose in the tree as in a RULES playout (True) or by UCB
+    own_penalty = False  # the reward: each seat's own penalty, linearly (True), or rank and relative penalty
+    max_depth = 1 << 30  # the deepest node of the tree, in actions from the root
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
                         rng: random.Random) -> tuple[Action, int] | None:
@@ -275,7 +286,7 @@ class TheLastExpertPolicy(TheLastPolicy):
             tree.room_for(count)
             iterate(worlds, order, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
                     self.playout_kind, self.playout_explore, self.rank_weight, self.penalty_scale, self.paranoid,
-                    self.modelled)
+                    self.modelled, self.own_penalty, self.max_depth)
             done += count
         self.last_tree = tree
         visits = tree.root_visits()
