@@ -48,3 +48,4 @@ own_penalty = _variant("own_penalty", own_penalty=True)  # reward: the seat's ow
 shallow_4 = _variant("shallow_4", max_depth=4)  # the tree no deeper than 4 actions
 shallow_2 = _variant("shallow_2", max_depth=2)  # the tree no deeper than 2 actions
 shallow_4_own = _variant("shallow_4_own", max_depth=4, own_penalty=True)  # both
+learned_playout = _variant("learned_playout", playout_kind=fast_search.LEARNED)  # the fitted logit's playouts
