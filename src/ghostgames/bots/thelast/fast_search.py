@@ -17,7 +17,9 @@ where the time goes:
 
 The root's actions are the ones the policy allows (all legal ones here); the most visited is played.
 Playouts are uniform: `rules_action` (the `rules` bot compiled) can play them instead (`RulesPlayoutPolicy`),
-which was measured weaker at equal time and is kept off (docs/bots.md).
+which was measured weaker at equal time and is kept off (docs/bots.md), and so is the logit fitted to the
+search's own moves (`playout_policy.py`, LEARNED). A tree cut at `max_depth` and a reward of the seat's own
+penalty alone (`own_penalty`) are settings too, level at 4 players and off (docs/research/thelast-multiplayer.md).
 """
 
 from __future__ import annotations
