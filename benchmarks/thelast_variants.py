@@ -43,3 +43,9 @@ belief = _variant("belief", BeliefExpertPolicy)  # "bel": 32 worlds a chunk, 4 i
 belief_16 = _variant("belief_16", BeliefExpertPolicy, pool=16, reuse=8)  # "bel16"
 paranoid = _variant("paranoid", paranoid=True)  # "para"
 modelled = _variant("modelled", modelled=True, playout_kind=RULES, playout_explore=0.25)  # "mod"
+# 5 December 2026 (docs/research/thelast-multiplayer.md, "Why the expert is not ahead at 4 players")
+own_penalty = _variant("own_penalty", own_penalty=True)  # reward: the seat's own penalty, linearly
+shallow_4 = _variant("shallow_4", max_depth=4)  # the tree no deeper than 4 actions
+shallow_2 = _variant("shallow_2", max_depth=2)  # the tree no deeper than 2 actions
+shallow_4_own = _variant("shallow_4_own", max_depth=4, own_penalty=True)  # both
+learned_playout = _variant("learned_playout", playout_kind=fast_search.LEARNED)  # the fitted logit's playouts

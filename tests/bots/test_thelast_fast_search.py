@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from ghostgames.bots import SeatKnowledge, get_bot
@@ -19,8 +20,10 @@ from ghostgames.bots.thelast.fast_search import (
     SIBLING,
     VISITS,
     TheLastExpertPolicy,
+    seat_rewards,
 )
 from ghostgames.games import get_game
+from ghostgames.games.thelast import fast
 from ghostgames.games.thelast.encoding import action_index
 
 
@@ -88,3 +91,56 @@ def test_the_expert_wins_more_rounds_than_random_at_two_players() -> None:
         wins += outcome.results[me].rank == 1
     assert wins >= 6
 
+
+
+def _depth_of(node: int, parents: dict[int, int]) -> int:
+    depth = 0
+    while node != 0:
+        node = parents[node]
+        depth += 1
+    return depth
+
+
+@pytest.mark.parametrize("deepest", [1, 2, 4])
+def test_a_shallow_tree_grows_no_deeper_than_its_limit_and_still_spends_every_iteration(deepest: int) -> None:
+    class Shallow(TheLastExpertPolicy):
+        max_depth = deepest
+
+    state = get_game("thelast").new(4, {}, seed=5)
+    seat = min(state.to_act())
+    knowledge = SeatKnowledge(state, seat)
+    policy = Shallow(knowledge)
+    legal = knowledge.legal_actions()
+    choice, iterations = policy.compiled_choice(legal, Budget(iterations=2000), 0.5, random.Random(2)) or (None, 0)
+    assert iterations == 2000 and choice in legal
+    tree = policy.last_tree
+    assert tree is not None
+    assert sum(tree.root_visits().values()) == 2000
+    nodes = tree.nodes
+    parents: dict[int, int] = {}
+    for node in range(int(tree.size[0])):
+        child = int(nodes[node, FIRST])
+        while child >= 0:
+            parents[child] = node
+            child = int(nodes[child, SIBLING])
+    depths = [_depth_of(node, parents) for node in range(1, int(tree.size[0]))]
+    assert max(depths) == deepest  # 2,000 iterations reach the limit, and nothing passes it
+
+
+def test_the_own_penalty_reward_is_linear_in_the_seats_own_penalty_alone() -> None:
+    state = get_game("thelast").new(3, {}, seed=8)
+    rng = random.Random(8)
+    chance = get_bot("random")
+    while state.outcome() is None:
+        seat = min(state.to_act())
+        state.apply(seat, chance.choose(SeatKnowledge(state, seat), rng))
+    row = fast.from_state(state)
+    penalties = [int(row[fast.TOTAL + p]) for p in range(3)]
+    own = np.zeros(8)
+    seat_rewards(row, own, 0.5, 8.0, True)
+    share = 2 * 6.5 * 12 / 3  # twice a fair share of an average 3-player points pile
+    assert list(own[:3]) == pytest.approx([max(0.0, 1 - p / share) for p in penalties])
+    mixed = np.zeros(8)
+    seat_rewards(row, mixed, 0.5, 8.0, False)  # the default still weighs rank against the others' penalties
+    best = min(range(3), key=lambda p: penalties[p])
+    assert mixed[best] == max(mixed[:3]) and own[best] == max(own[:3])

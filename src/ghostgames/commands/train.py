@@ -92,8 +92,9 @@ train_app = typer.Typer(help="Train a learned evaluation: 'geister' (the value o
                              "'geister-search' (that value trained further on the search's own games), "
                              "'geister-playout' (a playout policy fitted to the search's moves), "
                              "'geister-runner' (the `runner` sparring partner, by PPO), "
-                             "'geister-belief' (the weights the belief reads the enemy's ghosts with) and "
-                             "'thelast-belief' (the weights The Last's belief reads the other hands with).",
+                             "'geister-belief' (the weights the belief reads the enemy's ghosts with), "
+                             "'thelast-belief' (the weights The Last's belief reads the other hands with) and "
+                             "'thelast-playout' (The Last's playout policy fitted to the expert's moves).",
                         no_args_is_help=True)
 
 
@@ -458,3 +459,31 @@ def train_geister_runner(
 
 def register(app: typer.Typer) -> None:
     app.add_typer(train_app, name="train")
+
+
+@train_app.command("thelast-playout")
+def train_thelast_playout(
+    out: Path = typer.Option(..., help="write the weights here (.json; the packaged ones are "
+                                       "src/ghostgames/bots/thelast/playout-weights.json)"),
+    games: int = typer.Option(60, min=4, help="games of the expert's search in every seat (3, 4, 5, 2 players in "
+                                               "turn)"),
+    seed: int = typer.Option(1, help="the same seed gives the same games and weights on the same machine"),
+    l2: float = typer.Option(1.0, min=0.0, help="the fit's L2 penalty"),
+    iterations: int = typer.Option(500, min=1, help="the expert's iterations a move in the games"),
+    json_file: Path | None = typer.Option(None, "--json", help="write the recipe, the weights and the held-out "
+                                                               "log-loss"),
+) -> None:
+    """Fit The Last's learned playout policy to the expert's moves (learn/thelast/playout_fit.py)."""
+    from ghostgames.learn.thelast.playout_fit import PlayoutFitSpec, run, write
+
+    if out.suffix != ".json":
+        raise typer.BadParameter(f"{out} should end in .json (what playout_policy reads)", param_hint="--out")
+    console = Console()
+    started = time.perf_counter()
+    with console.status(f"playing {games} games"):
+        report = run(PlayoutFitSpec(games, seed, l2, iterations))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write(report, out)
+    console.print(f"held-out log-loss: {report.get('held_out_log_loss')}")
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    _written(console, out, report, json_file)

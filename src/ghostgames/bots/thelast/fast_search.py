@@ -17,7 +17,9 @@ where the time goes:
 
 The root's actions are the ones the policy allows (all legal ones here); the most visited is played.
 Playouts are uniform: `rules_action` (the `rules` bot compiled) can play them instead (`RulesPlayoutPolicy`),
-which was measured weaker at equal time and is kept off (docs/bots.md).
+which was measured weaker at equal time and is kept off (docs/bots.md), and so is the logit fitted to the
+search's own moves (`playout_policy.py`, LEARNED). A tree cut at `max_depth` and a reward of the seat's own
+penalty alone (`own_penalty`) are settings too, level at 4 players and off (docs/research/thelast-multiplayer.md).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from numpy.typing import NDArray
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.bots.thelast.fast_rules import rules_action
+from ghostgames.bots.thelast.playout_policy import K, learned_action, shipped_weights
 from ghostgames.bots.thelast.search import TheLastPolicy
 from ghostgames.games.thelast import fast
 from ghostgames.games.thelast.encoding import ACTION_COUNT, action_at, action_index
@@ -48,15 +51,26 @@ CHUNK = POOL * REUSE  # iterations per kernel call; a time budget is checked bet
 ACTOR, ACTION, FIRST, SIBLING, VISITS, AVAIL = range(6)
 _PHASE, _ACTOR, _PLAYERS, _TOTAL = fast.PHASE, fast.ACTOR, fast.PLAYERS, fast.TOTAL
 _DEAL, _OVER = fast.DEAL, fast.OVER
-RANDOM, RULES = 0, 1  # playouts: uniform, or `rules` (bots/thelast/rules.py) with a share of uniform moves
+_SIZE, _ROUNDS = fast.SIZE, fast.ROUNDS
+# playouts: uniform, `rules` (bots/thelast/rules.py) with a share of uniform moves, or the learned logit
+# (bots/thelast/playout_policy.py)
+RANDOM, RULES, LEARNED = 0, 1, 2
+NO_WEIGHTS = np.zeros(K, dtype=np.float64)
 
 
 @fast.compiled
-def seat_rewards(s: Ints, out: Floats, rank_weight: float = 0.5, scale: float = 8.0) -> None:
+def seat_rewards(s: Ints, out: Floats, rank_weight: float = 0.5, scale: float = 8.0, own: bool = False) -> None:
     """TheLastPolicy.rewards of a finished row (by default): `rank_weight` of the share of the others beaten
     (ties half), the rest a logistic of how far the seat's total penalty lies under the others' mean
-    (`scale` points: one step)."""
+    (`scale` points: one step). With `own`, each seat's reward is its own penalty alone, linearly: 1 minus the
+    penalty over twice a fair share of an average points pile (clipped at 0), so that the search's mean reward
+    ranks actions by the expected penalty, which is what the players are judged on."""
     players = s[_PLAYERS]
+    if own:
+        share = 2.0 * 6.5 * s[_SIZE] * max(s[_ROUNDS], 1) / players
+        for p in range(players):
+            out[p] = max(0.0, 1.0 - s[_TOTAL + p] / share)
+        return
     everyone = 0
     for p in range(players):
         everyone += s[_TOTAL + p]
@@ -76,15 +90,18 @@ def seat_rewards(s: Ints, out: Floats, rank_weight: float = 0.5, scale: float = 
 
 
 @fast.compiled
-def play_out(s: Ints, rng: fast.Rng, kind: int, explore: float) -> None:
+def play_out(s: Ints, rng: fast.Rng, kind: int, explore: float, weights: Floats) -> None:
     """To the end of the match, dealing any round that waits for its cards: uniformly random actions, or
-    (RULES) `rules_action` with a uniform one in a share `explore` of the decisions."""
+    (RULES) `rules_action` with a uniform one in a share `explore` of the decisions, or (LEARNED) the logit of
+    `weights`."""
     none = np.empty(0, dtype=np.int64)  # random_playout keeps no log
     while s[_PHASE] != _OVER:
         if s[_PHASE] == _DEAL:
             fast.random_deal(s, rng, 0)
         elif kind == RANDOM:
             fast.random_playout(s, rng, 0, none)
+        elif kind == LEARNED:
+            fast.step(s, learned_action(s, weights, rng), rng, 0)
         elif fast.random_below(rng, 0, 1 << 20) < explore * (1 << 20):
             fast.step(s, fast.random_action(s, rng, 0), rng, 0)
         else:
@@ -94,12 +111,13 @@ def play_out(s: Ints, rng: fast.Rng, kind: int, explore: float) -> None:
 @fast.compiled
 def iterate(worlds: Ints, order: Ints, count: int, root_actions: Ints, exploration: float, tree: Ints, reward: Floats,
             size: Ints, rng: fast.Rng, kind: int, explore: float, rank_weight: float, scale: float,
-            paranoid: bool, modelled: bool) -> None:
+            paranoid: bool, modelled: bool, own: bool, max_depth: int, weights: Floats) -> None:
     """`count` iterations into the tree (node 0 the root, `size[0]` nodes used; room for `count` more),
     iteration i on a copy of worlds[order[i]]. Each node backs up the reward of the seat that chose it, or
     (`paranoid`) the root seat's at its own nodes and one minus it at every other seat's. With `modelled` the
     other seats do not choose by UCB in the tree but as in a RULES playout (with their own cards of the world),
-    and the tree follows their choice."""
+    and the tree follows their choice. `own`: seat_rewards' own-penalty reward; `weights`: the LEARNED
+    playout's. The tree grows no deeper than `max_depth` actions from the root: past it the playout takes over."""
     s = np.empty(worlds.shape[1], dtype=np.int64)
     legal = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
     flags = np.zeros(ACTION_COUNT, dtype=np.int8)  # 1: legal here, 2: legal and already a child
@@ -109,7 +127,7 @@ def iterate(worlds: Ints, order: Ints, count: int, root_actions: Ints, explorati
         s[:] = worlds[order[it]]
         node = 0
         depth = 0
-        while fast.seat_to_act(s) >= 0:
+        while fast.seat_to_act(s) >= 0 and depth < max_depth:
             actor = s[_ACTOR]
             if modelled and node != 0 and actor != tree[0, ACTOR]:
                 if fast.random_below(rng, 0, 1 << 20) < explore * (1 << 20):
@@ -192,8 +210,8 @@ def iterate(worlds: Ints, order: Ints, count: int, root_actions: Ints, explorati
             node = chosen
             if untried > 0:
                 break
-        play_out(s, rng, kind, explore)
-        seat_rewards(s, rewards, rank_weight, scale)
+        play_out(s, rng, kind, explore, weights)
+        seat_rewards(s, rewards, rank_weight, scale, own)
         for d in range(depth):
             visited = path[d]
             tree[visited, VISITS] += 1
@@ -247,6 +265,8 @@ class TheLastExpertPolicy(TheLastPolicy):
     reuse = REUSE
     paranoid = False  # the others play against the seat (True) or each for its own reward
     modelled = False  # the others choose in the tree as in a RULES playout (True) or by UCB
+    own_penalty = False  # the reward: each seat's own penalty, linearly (True), or rank and relative penalty
+    max_depth = 1 << 30  # the deepest node of the tree, in actions from the root
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
                         rng: random.Random) -> tuple[Action, int] | None:
@@ -275,7 +295,7 @@ class TheLastExpertPolicy(TheLastPolicy):
             tree.room_for(count)
             iterate(worlds, order, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
                     self.playout_kind, self.playout_explore, self.rank_weight, self.penalty_scale, self.paranoid,
-                    self.modelled)
+                    self.modelled, self.own_penalty, self.max_depth, self.playout_weights())
             done += count
         self.last_tree = tree
         visits = tree.root_visits()
@@ -283,6 +303,10 @@ class TheLastExpertPolicy(TheLastPolicy):
         chosen = actions.get(int(best))
         return (chosen if chosen is not None else action_at(int(best))), done
 
+
+    def playout_weights(self) -> Floats:
+        """The LEARNED playout's weights (the packaged ones; unused by the other playouts)."""
+        return shipped_weights() if self.playout_kind == LEARNED else NO_WEIGHTS
 
     def world_order(self, worlds: list[TheLastState], count: int, rng: random.Random) -> Ints:
         """Which world each of `count` iterations plays: in turn (this policy), or as a belief weighs them."""
