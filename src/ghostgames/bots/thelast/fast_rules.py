@@ -8,11 +8,14 @@ holds the two to the same choice on many positions.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from numpy.typing import NDArray
 
 from ghostgames.games.thelast import fast
 from ghostgames.games.thelast.encoding import KEEP_INDEX, SWAP_BASE
+from ghostgames.jit import forget_stale_kernels, own_kernels
 
 _PHASE, _ACTOR, _DECIDE, _HAND, _POINTS_CARD = fast.PHASE, fast.ACTOR, fast.DECIDE, fast.HAND, fast.POINTS_CARD
 _COUNT, _TRICK_N, _TRICK_CARD = fast.COUNT, fast.TRICK_N, fast.TRICK_CARD
@@ -91,3 +94,7 @@ def rules_action(s: NDArray[np.int64]) -> int:
             return _top_card(under)
         return fast.lowest_card(following)
     return _lowest(cards)
+
+
+# numba checks a cached kernel against its own file only: compile afresh when what it inlines changes
+forget_stale_kernels(sys.modules[__name__], own_kernels(sys.modules[__name__]), inlined=(fast,))

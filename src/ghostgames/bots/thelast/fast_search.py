@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from collections.abc import Sequence
 
 import numpy as np
@@ -33,12 +34,14 @@ from numpy.typing import NDArray
 
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
+from ghostgames.bots.thelast import fast_rules, playout_policy
 from ghostgames.bots.thelast.fast_rules import rules_action
 from ghostgames.bots.thelast.playout_policy import K, learned_action, shipped_weights
 from ghostgames.bots.thelast.search import TheLastPolicy
 from ghostgames.games.thelast import fast
 from ghostgames.games.thelast.encoding import ACTION_COUNT, action_at, action_index
 from ghostgames.games.thelast.state import TheLastState
+from ghostgames.jit import forget_stale_kernels, own_kernels
 from ghostgames.rules.contract import Action
 
 Ints = NDArray[np.int64]
@@ -326,3 +329,8 @@ def rules_playout_bot(seconds: float | None = None) -> IsmctsBot:
     bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=4000), RulesPlayoutPolicy, 0.5)
     bot.name = "expert-rules-playout"
     return bot
+
+
+# numba checks a cached kernel against its own file only: compile afresh when what it inlines changes
+forget_stale_kernels(sys.modules[__name__], own_kernels(sys.modules[__name__]),
+                     inlined=(fast, fast_rules, playout_policy))

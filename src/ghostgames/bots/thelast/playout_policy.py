@@ -16,6 +16,7 @@ card laid down is under the points card, and its value.
 from __future__ import annotations
 
 import json
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from numpy.typing import NDArray
 
 from ghostgames.games.thelast import fast
 from ghostgames.games.thelast.encoding import KEEP_INDEX, SWAP_BASE
+from ghostgames.jit import forget_stale_kernels, own_kernels
 
 K = 12  # features of one action
 FEATURES = ("value", "lead_value", "over_top", "under_value", "last_takes", "last_takes_points",
@@ -112,3 +114,7 @@ def shipped_weights() -> Floats:
     """The packaged weights (K floats, in FEATURES' order)."""
     data = json.loads(WEIGHTS_FILE.read_text())
     return np.array([float(data["weights"][name]) for name in FEATURES], dtype=np.float64)
+
+
+# numba checks a cached kernel against its own file only: compile afresh when what it inlines changes
+forget_stale_kernels(sys.modules[__name__], own_kernels(sys.modules[__name__]), inlined=(fast,))
