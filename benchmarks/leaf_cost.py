@@ -27,8 +27,9 @@ from fast_search_speed import positions
 
 from ghostgames.bots import SeatKnowledge
 from ghostgames.bots.budget import Budget
-from ghostgames.bots.geister.fast_search import BLEND, LEARNED, FastExpertBot, warm_up
-from ghostgames.bots.geister.playout_policy import PlayoutPolicy
+from ghostgames.bots.geister import info_value
+from ghostgames.bots.geister.fast_search import BLEND, INFO, LEARNED, FastExpertBot, warm_up
+from ghostgames.bots.geister.playout_policy import PlayoutPolicy, shipped_table
 from ghostgames.bots.search_bots import expert_policy
 
 # leaf name -> how FastExpertBot differs from the shipped expert (the hand leaf after 14-ply playouts)
@@ -36,6 +37,8 @@ LEAVES: dict[str, dict[str, Any]] = {
     "hand": {}, "learned": {"evaluator": LEARNED}, "blend": {"evaluator": BLEND},
     "learned-0": {"evaluator": LEARNED, "rollout_limit": 0}, "blend-4": {"evaluator": BLEND, "rollout_limit": 4},
     "prior-4": {"prior_visits": 4.0}, "prior-4-late": {"prior_visits": 4.0, "prior_after": 1},
+    "expert": {"playout_table": shipped_table()},
+    "expert-learned": {"playout_table": shipped_table(), "evaluator": INFO, "value": info_value.shipped_arrays()},
 }
 
 

@@ -23,8 +23,12 @@ TINY = [Part("expert:12", 3), Part("rules", 3)]
 def test_parts_are_read_from_text_and_numbered_on() -> None:
     parts = parse_parts("expert:4000=2, rules=3")
     assert parts == [Part("expert:4000", 2), Part("rules", 3)]
-    assert schedule(parts) == [("expert:4000", 0), ("expert:4000", 1), ("rules", 2), ("rules", 3), ("rules", 4)]
-    for bad in ("expert:4000", "rules=0", "rules=x", "=3", ""):
+    expert, rules = ("expert:4000", "expert:4000"), ("rules", "rules")
+    assert schedule(parts) == [(expert, 0), (expert, 1), (rules, 2), (rules, 3), (rules, 4)]
+    (pair,) = parse_parts("expert:1000+runner=2")  # the search against a sparring partner
+    assert pair == Part("expert:1000", 2, "runner") and str(pair) == "expert:1000+runner=2"
+    assert schedule([pair]) == [(("expert:1000", "runner"), 0), (("expert:1000", "runner"), 1)]
+    for bad in ("expert:4000", "rules=0", "rules=x", "=3", "", "+runner=3", "a+b+c=3"):
         with pytest.raises(ValueError, match="BOT=GAMES"):
             parse_parts(bad)
 

@@ -30,7 +30,7 @@ from ghostgames.bots.value_bot import ValueBot
 # Iterations a search bot uses when it is given neither seconds nor an iteration count.
 DEFAULT_ITERATIONS = {
     "ismcts": 400, "expert": 400, "expert-wary": 400, "expert-v3": 400, "expert-hand": 400, "expert-v2": 400,
-    "expert-v1": 400,
+    "expert-v1": 400, "expert-learned": 400,
 }
 
 
@@ -47,6 +47,7 @@ def _make_search(name: str, budget: Budget) -> Bot:
     makers: dict[str, Callable[[Budget], Bot]] = {
         "expert": search_bots.expert,
         "expert-hand": search_bots.expert_hand,
+        "expert-learned": search_bots.expert_learned,
         "expert-wary": search_bots.expert_wary,
         "expert-v3": search_bots.expert_v3,
         "expert-v2": search_bots.expert_v2,
@@ -69,6 +70,7 @@ BOTS: dict[str, Callable[[float | None], Bot]] = {
     "ismcts": _search("ismcts"),
     "expert": _search("expert"),
     "expert-hand": _search("expert-hand"),
+    "expert-learned": _search("expert-learned"),
     "expert-wary": _search("expert-wary"),
     "expert-v3": _search("expert-v3"),
     "expert-v2": _search("expert-v2"),

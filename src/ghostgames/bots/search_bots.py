@@ -77,6 +77,20 @@ def expert(budget: Budget) -> IsmctsBot:
     return FastExpertBot(budget, expert_policy, exploration=0.5, playout_table=shipped_table())
 
 
+def expert_learned(budget: Budget) -> IsmctsBot:
+    """`expert` whose playouts end on the information-state value learned from the search's games against the
+    sparring partners that run (`geister.info_value`, issue 39), not on the hand evaluation: measured in
+    docs/research/geister-learned-value.md and kept by name."""
+    from ghostgames.bots.geister import info_value
+    from ghostgames.bots.geister.fast_search import INFO, FastExpertBot
+    from ghostgames.bots.geister.playout_policy import shipped_table
+
+    bot = FastExpertBot(budget, expert_policy, exploration=0.5, evaluator=INFO, value=info_value.shipped_arrays(),
+                        playout_table=shipped_table())
+    bot.name = "expert-learned"
+    return bot
+
+
 def _geister_policy(kind: str) -> Callable[[SeatKnowledge], SearchPolicy]:
     """The policy Geister declares for `kind` (an earlier expert, or one measured and not kept); in the card
     games their `expert` policy."""

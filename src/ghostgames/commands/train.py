@@ -1,8 +1,9 @@
 """`ghostgames train`: learn the Geister value by self-play (`geister`) and train it further on the search's own
-games (`geister-search`), fit the playout policy to the search's moves (`geister-playout`) and the belief's
-weights to games between bots (`geister-belief`), train the `runner` sparring partner by PPO (`geister-runner`),
-and fit The Last's belief (`thelast-belief`); write the weights and an account of the run. The learning itself
-lives in `ghostgames.learn`."""
+games (`geister-search`), fit the playout policy to the search's moves (`geister-playout`), a value of what a
+seat knows to the search's games against runners (`geister-info`) and the belief's weights to games between
+bots (`geister-belief`), train the `runner` sparring partner by PPO (`geister-runner`), and fit The Last's
+belief (`thelast-belief`); write the weights and an account of the run. The learning itself lives in
+`ghostgames.learn`."""
 
 from __future__ import annotations
 
@@ -46,7 +47,8 @@ def _parts(games: str) -> list[Part]:
     try:
         parts = parse_parts(games)
         for part in parts:
-            get_bot(part.bot)
+            for bot in part.bots:
+                get_bot(bot)
     except ValueError as err:
         raise typer.BadParameter(str(err), param_hint="--games") from None
     except KeyError as err:
@@ -91,6 +93,7 @@ def _positions(parts: list[Part], seed: int, data: Path | None, executor: Execut
 train_app = typer.Typer(help="Train a learned evaluation: 'geister' (the value of a position, by self-play), "
                              "'geister-search' (that value trained further on the search's own games), "
                              "'geister-playout' (a playout policy fitted to the search's moves), "
+                             "'geister-info' (a value of what a seat knows, from games against runners), "
                              "'geister-runner' (the `runner` sparring partner, by PPO), "
                              "'geister-belief' (the weights the belief reads the enemy's ghosts with), "
                              "'thelast-belief' (the weights The Last's belief reads the other hands with) and "
@@ -237,6 +240,54 @@ def train_geister_search(
         report["setups"][rule] = {"best": list(setups.best_setups(values)), "predicted_gain": gain}
         console.print(f"{rule}: the best quarter of the setups, by these weights, is worth {100 * gain:+.1f} "
                       f"points against a uniform setup")
+    _written(console, out, report, json_file)
+
+
+# The search against the sparring partners that run, and against itself (docs/research/geister-learned-value.md)
+INFO_RECIPE = "expert:1000+runner=300,expert:1000+rush=150,expert:1000+mixture=150,expert:1000=100"
+
+
+@train_app.command("geister-info")
+def train_geister_info(
+    out: Path = typer.Option(..., help="write the weights here (.npz; the packaged ones: "
+                                       "src/ghostgames/bots/geister/weights.json)"),
+    games: str = typer.Option(INFO_RECIPE, help="BOT=GAMES or BOT+OPPONENT=GAMES,...: the games whose positions "
+                                                "it learns from (escape and reach in turn, seats alternating)"),
+    seed: int = typer.Option(2, help="the same seed gives the same games and weights on the same machine"),
+    data: Path | None = typer.Option(None, help="keep the games' positions in this .npz; a file of the same "
+                                                "games and seed is read instead of playing them again"),
+    workers: int = typer.Option(1, min=1, help="processes that play the games (with --backend ray: games in flight)"),
+    backend: str = backend_option(),
+    address: str | None = address_option(),
+    hidden: int = typer.Option(32, min=1, help="hidden units"),
+    epochs: int = typer.Option(1, min=1, help="passes over the training examples"),
+    held_every: int = typer.Option(5, min=2, help="hold every k-th game out of the fit, to measure it"),
+    json_file: Path | None = typer.Option(None, "--json", help="write the recipe and the measures"),
+) -> None:
+    """Fit the information-state value (what a seat knows, never the enemy's hidden colours) to positions of
+    the search's games against the sparring partners that run; `expert-learned` ends its playouts on it."""
+    from ghostgames.learn.geister import info_value_fit
+
+    parts = _parts(games)
+    _check_npz(out=out, data=data)
+    console = Console()
+    started = time.perf_counter()
+    executor = open_executor(backend, workers, address, sorted({bot for part in parts for bot in part.bots}))
+    with executor, _progress(console, executor) as progress:
+        positions = _positions(parts, seed, data, executor, console, progress)
+        progress.add_task("fitting (and the hand evaluation)", total=None)
+        spec = info_value_fit.InfoFitSpec(hidden, epochs, held_every=held_every, seed=seed)
+        model, report = info_value_fit.fit(positions.rows, positions.results, positions.games, spec)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    model.save(out)
+    report["recipe"] = _recipe(parts, seed)
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    table = Table(title=f"held out: {report['held_examples']} examples (both seats), of one game in {held_every}")
+    for column in ("evaluation", "log-loss", "accuracy"):
+        table.add_column(column, justify="right")
+    for name in ("constant", "hand", "trained"):
+        table.add_row(name, f"{report[name]['log_loss']:.4f}", f"{100 * report[name]['accuracy']:.1f}%")
+    console.print(table)
     _written(console, out, report, json_file)
 
 

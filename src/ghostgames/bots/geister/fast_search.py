@@ -19,7 +19,8 @@ end; here the root holds only the moves the guard allows, so every iteration goe
   that a time budget is checked every `CHUNK` iterations.
 - Leaves: `leaf_value(row, seat, evaluator, heuristic, value)` is the one place a playout cut short is
   scored: the hand evaluation (`HAND`), the value learned by self-play (`LEARNED`, `value.py`) or their
-  mean (`BLEND`).
+  mean (`BLEND`), or the information-state value of the root's seat (`INFO`, `info_value.py`; the
+  evaluator code then carries that seat: INFO + seat).
 - Prior (off in the shipped expert): with `prior_visits` m > 0 a node also keeps the learned value of its
   position, which UCB counts as m visits, so that it steers a node while the node is seldom visited. With
   `prior_after` 1 the value is scored on the node's second visit, not when it is made: most nodes are
@@ -45,9 +46,10 @@ from numpy.typing import NDArray
 
 from ghostgames.bots.base import SeatKnowledge
 from ghostgames.bots.budget import Budget
-from ghostgames.bots.geister import heuristic, playout_policy, value
+from ghostgames.bots.geister import heuristic, info_value, playout_policy, value
 from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.heuristic import FAR, Heuristic, compiled_seat_worth, compiled_win_chance
+from ghostgames.bots.geister.info_value import info_value_of_row
 from ghostgames.bots.geister.playout_policy import learned_move
 from ghostgames.bots.geister.value import GeisterValue, value_of_row
 from ghostgames.bots.ismcts import IsmctsBot, PolicyFactory
@@ -66,6 +68,7 @@ Weights = tuple[Floats, Floats, Floats, Floats]  # the learned value, as Geister
 
 # Leaf evaluators for `leaf_value`.
 HAND, LEARNED, BLEND = 0, 1, 2
+INFO = 3  # ...and 4: the information-state value of seat 0 (3) or 1 (4), the root's seat, with `value` its weights
 NO_LIMIT = 1_000_000  # a playout limit no game reaches
 CHUNK = 256  # iterations per kernel call: the time budget is checked between calls
 MAX_DEPTH = 2048  # a tree path longer than this is cut (a leaf is then scored where it stands)
@@ -214,9 +217,14 @@ def hand_value(row: Row, h: Heuristic) -> float:
 def leaf_value(row: Row, seat: int, evaluator: int, h: Heuristic, value: Weights) -> float:
     """`seat`'s reward in [0, 1] for a world whose playout was cut short: the hand evaluation (`HAND`), the
     value learned by self-play (`LEARNED`, `value.value_of_row` with the weights in `value`), or the mean of
-    the two (`BLEND`)."""
+    the two (`BLEND`); or, for INFO + r, the information-state value of seat r (`info_value`; `value` holds
+    its weights), which reads none of the colours dealt to r's enemy."""
     if evaluator == HAND:
         v0 = hand_value(row, h)
+    elif evaluator >= INFO:
+        me = evaluator - INFO
+        v = info_value_of_row(row, me, value[0], value[1], value[2], value[3])
+        v0 = v if me == 0 else 1.0 - v
     elif evaluator == LEARNED:
         v0 = value_of_row(row, value[0], value[1], value[2], value[3])
     else:
@@ -362,7 +370,8 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], belief: Belief, steering
 KERNELS = (uniform, rollout_move, hand_value, leaf_value, playout, deal_world, ucb, search_chunk)
 
 
-forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(fast, value, playout_policy, heuristic))  # all inlined
+forget_stale_kernels(sys.modules[__name__], KERNELS,
+                     inlined=(fast, value, info_value, playout_policy, heuristic))  # all inlined
 
 
 class Tree:
@@ -467,7 +476,8 @@ class FastExpertBot(IsmctsBot):
         belief = belief_arrays(policy)
         stream = np.array([rng.getrandbits(64)], dtype=np.uint64)
         limit = policy.rollout_limit if self.rollout_limit is None else self.rollout_limit
-        how = Playouts(NO_LIMIT if limit is None else int(limit), policy.heuristic, self.evaluator, self.value,
+        evaluator = self.evaluator + seat if self.evaluator == INFO else self.evaluator  # INFO reads as the root
+        how = Playouts(NO_LIMIT if limit is None else int(limit), policy.heuristic, evaluator, self.value,
                        self.playout_table)
         steering = Steering(self.exploration, self.prior_visits, self.prior_after)
         tree = Tree(seat)

@@ -290,7 +290,9 @@ forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(fast,))  # they in
 
 @dataclass(frozen=True)
 class GeisterValue:
-    """The weights of the value model (numpy arrays; `hidden` = 0 is a plain logistic regression)."""
+    """The weights of the value model (numpy arrays; `hidden` = 0 is a plain logistic regression). The
+    information-state value (`info_value.py`) keeps its weights in the same four arrays, with its own
+    feature count."""
 
     linear: Floats  # (FEATURES,)
     hidden_w: Floats  # (hidden, FEATURES)
