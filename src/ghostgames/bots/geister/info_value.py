@@ -30,7 +30,7 @@ from ghostgames.bots.geister import value
 from ghostgames.bots.geister.value import GeisterValue, score
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.board import SIZE
-from ghostgames.games.geister.jit import compiled, forget_stale_kernels
+from ghostgames.jit import compiled, forget_stale_kernels
 
 Row = NDArray[np.int32]
 Floats = NDArray[np.float64]
