@@ -29,8 +29,8 @@ from ghostgames.bots.value_bot import ValueBot
 
 # Iterations a search bot uses when it is given neither seconds nor an iteration count.
 DEFAULT_ITERATIONS = {
-    "ismcts": 400, "expert": 400, "expert-wary": 400, "expert-v3": 400, "expert-hand": 400, "expert-v2": 400,
-    "expert-v1": 400,
+    "ismcts": 400, "expert": 400, "expert-wary": 400, "expert-race2": 400, "expert-race3": 400, "expert-v3": 400,
+    "expert-hand": 400, "expert-v2": 400, "expert-v1": 400,
 }
 
 
@@ -48,6 +48,8 @@ def _make_search(name: str, budget: Budget) -> Bot:
         "expert": search_bots.expert,
         "expert-hand": search_bots.expert_hand,
         "expert-wary": search_bots.expert_wary,
+        "expert-race2": search_bots.expert_race2,
+        "expert-race3": search_bots.expert_race3,
         "expert-v3": search_bots.expert_v3,
         "expert-v2": search_bots.expert_v2,
         "expert-v1": search_bots.expert_v1,
@@ -70,6 +72,8 @@ BOTS: dict[str, Callable[[float | None], Bot]] = {
     "expert": _search("expert"),
     "expert-hand": _search("expert-hand"),
     "expert-wary": _search("expert-wary"),
+    "expert-race2": _search("expert-race2"),
+    "expert-race3": _search("expert-race3"),
     "expert-v3": _search("expert-v3"),
     "expert-v2": _search("expert-v2"),
     "expert-v1": _search("expert-v1"),

@@ -6,6 +6,8 @@ SEARCH_POLICIES = {
     "plain": "ghostgames.bots.geister.playout:GeisterFastPlayouts",
     "expert": "ghostgames.bots.geister.expert:RacePolicy",
     "expert-wary": "ghostgames.bots.geister.expert:WaryPolicy",
+    "expert-race2": "ghostgames.bots.geister.expert:ArrivalPolicy",
+    "expert-race3": "ghostgames.bots.geister.expert:ArrivalWorldsPolicy",
     "expert-v3": "ghostgames.bots.geister.expert:BeliefPolicy",
     "expert-v1": "ghostgames.bots.geister.search:GeisterPolicy",
 }
