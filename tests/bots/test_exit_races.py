@@ -7,7 +7,14 @@ from __future__ import annotations
 import random
 
 from ghostgames.bots import SeatKnowledge, get_bot
-from ghostgames.bots.geister.expert import ArrivalPolicy, ArrivalWorldsPolicy, BeliefPolicy, RacePolicy, WaryPolicy
+from ghostgames.bots.geister.expert import (
+    ArrivalPolicy,
+    ArrivalWorldsPolicy,
+    BeliefPolicy,
+    GambleWorldsPolicy,
+    RacePolicy,
+    WaryPolicy,
+)
 from ghostgames.games.geister.actions import parse_action
 from ghostgames.games.geister.board import parse_square
 from tests.games.geister.positions import position
@@ -161,3 +168,34 @@ def test_expert_race3_deals_the_arriving_runner_good_as_often_as_its_guard_reads
     leaning = policy.world_probabilities()
     assert abs(_marginal(policy, leaning)[runner] - policy.even_guess) < 1e-9
     assert ArrivalPolicy(knowledge).world_probabilities() == list(ArrivalPolicy(knowledge).belief.probabilities)
+
+
+# The enemy has one good and one bad ghost left (three of each taken): f2, good, steps onto our corner f1,
+# next to our e1.
+PAIR = {
+    "e1": (0, "bad"), "a2": (0, "good"), "b2": (0, "good"), "c2": (0, "bad"),
+    "f2": (1, "good"), "c5": (1, "bad"),
+}  # fmt: skip
+
+
+def test_with_the_last_pair_left_the_search_may_take_the_ghost_on_the_corner() -> None:
+    """The belief gives the ghost on f1 0.3: no guard forces the capture (an even guess at best), and the
+    rule against a possible fourth bad ghost keeps it from `expert-race3`'s search; `expert-race4`'s search
+    may weigh it (taking wins or loses now; waiting loses if it is good) without being made to."""
+    knowledge = _arrived(PAIR, "f2 s")
+    legal = knowledge.legal_actions()
+    race3, race4 = ArrivalWorldsPolicy(knowledge), GambleWorldsPolicy(knowledge)
+    for policy in (race3, race4):
+        policy.good_probability = {g: 0.3 for g in policy.good_probability}
+        assert policy.answers(legal) == []
+    assert "e1 e" not in {str(m) for m in race3.allowed(legal)}
+    allowed = {str(m) for m in race4.allowed(legal)}
+    assert "e1 e" in allowed and len(allowed) > 1
+    assert {str(m) for m in race4.gambles(legal)} == {"e1 e"}
+
+
+def test_no_gamble_while_taking_a_bad_ghost_does_not_lose() -> None:
+    """With two of the enemy's bad ghosts taken, a capture cannot lose at once: nothing to weigh apart."""
+    knowledge = _arrived({**PAIR, "d5": (1, "bad")}, "f2 s")
+    policy = GambleWorldsPolicy(knowledge)
+    assert policy.picture.captured[1]["bad"] == 2 and policy.gambles(knowledge.legal_actions()) == []

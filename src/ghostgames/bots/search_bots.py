@@ -25,7 +25,7 @@ from ghostgames.bots.policy import SearchPolicy
 # ("plain", "expert", "expert-v1") the "module:Class" of the policy it uses there. A kind a game does not
 # declare falls back to its "plain" policy, and a game without one to the plain SearchPolicy; so a new game
 # adds its own folder and nothing here.
-KINDS = ("plain", "expert", "expert-wary", "expert-race2", "expert-race3", "expert-v3", "expert-v1")
+KINDS = ("plain", "expert", "expert-wary", "expert-race2", "expert-race3", "expert-race4", "expert-v3", "expert-v1")
 
 
 @functools.cache
@@ -116,6 +116,12 @@ def expert_race3(budget: Budget) -> IsmctsBot:
     """`expert-race2` whose search also deals the arriving ghost good at least that often
     (`geister.expert.ArrivalWorldsPolicy`)."""
     return _older_expert("expert-race3", budget)
+
+
+def expert_race4(budget: Budget) -> IsmctsBot:
+    """`expert-race3` whose search may take a ghost about to leave when the enemy has one bad ghost left
+    (`geister.expert.GambleWorldsPolicy`)."""
+    return _older_expert("expert-race4", budget)
 
 
 def expert_v3(budget: Budget) -> IsmctsBot:

@@ -8,6 +8,7 @@ SEARCH_POLICIES = {
     "expert-wary": "ghostgames.bots.geister.expert:WaryPolicy",
     "expert-race2": "ghostgames.bots.geister.expert:ArrivalPolicy",
     "expert-race3": "ghostgames.bots.geister.expert:ArrivalWorldsPolicy",
+    "expert-race4": "ghostgames.bots.geister.expert:GambleWorldsPolicy",
     "expert-v3": "ghostgames.bots.geister.expert:BeliefPolicy",
     "expert-v1": "ghostgames.bots.geister.search:GeisterPolicy",
 }

@@ -44,6 +44,9 @@ class BeliefPolicy(GeisterPolicy):
     # With three of the enemy's bad ghosts taken (a fourth loses), ghosts this many moves from winning or fewer
     # are taken when more likely good than bad; farther ones are let be.
     fourth_bad_moves = 1
+    # True: with the last bad ghost left, a capture of a ghost about to leave that the guard did not force is
+    # left to the search (`gambles`) instead of being ruled out with the other possible fourth bad ghosts.
+    search_gambles = False
     runner_tilt = 0.0  # > 0: the search's worlds lean towards colourings whose good ghosts are near our exits
     belief_models: Models | None = None  # how the belief reads the enemy (None: belief.MODELS)
     # Setups among the best quarter by the learned value (`setups.py`); False: uniform, as v1. Off: they beat
@@ -143,8 +146,21 @@ class BeliefPolicy(GeisterPolicy):
         answers = self.answers(legal)
         if answers:
             return answers
-        legal = super().allowed(legal)
-        return self.blocks(legal) or legal
+        kept = super().allowed(legal)
+        kept = self.blocks(kept) or kept
+        return kept + [m for m in self.gambles(legal) if m not in kept]
+
+    def gambles(self, legal: list[Action]) -> list[Action]:
+        """With `search_gambles`, three of the enemy's bad ghosts taken and an enemy ghost one move from
+        leaving that the guard did not take: our captures of it, for the search to weigh (none otherwise).
+        Taking it wins or loses at once by its colour; letting it stand loses if it is good and plays on if
+        it is bad, so it is taken below even odds whenever our game after a bad one left standing is less than
+        sure (at a chance p, taking is worth p and waiting (1 - p) x that game)."""
+        p = self.picture
+        if not self.search_gambles or p.captured[p.enemy]["bad"] < 3:
+            return []
+        squares = {p.square[g] for g in p.ghosts(p.enemy) if self.moves_to_win(g) == 1 and self.guard_chance(g) > 0}
+        return [m for m in legal if isinstance(m, Move) and m.target in squares]
 
     def races(self) -> list[tuple[int, int, int]]:
         """(runner's square, corner, its steps to the corner) for every enemy ghost at least `near_good`
@@ -291,3 +307,13 @@ class ArrivalWorldsPolicy(ArrivalPolicy):
         weights = [q * scale if is_good else q for q, is_good in zip(probabilities, good, strict=True)]
         total = sum(weights)
         return [w / total for w in weights]
+
+
+class GambleWorldsPolicy(ArrivalWorldsPolicy):
+    """`expert-race4`: `ArrivalWorldsPolicy` whose search may take a ghost about to leave with the enemy's
+    last bad ghost still on the board (`gambles`): traced, `expert-race3` lost most of its remaining games
+    to the runner so, with one good and one bad ghost left to the enemy, the guard reading the arrival at
+    an even guess and not taking it, and the rule against a possible fourth bad ghost keeping the capture
+    out of the search's reach."""
+
+    search_gambles = True
