@@ -2,6 +2,12 @@
 
     .venv/bin/python benchmarks/trace_escapes.py --bot expert:1000 --against runner --seed 1 --games 50 \
         [--only 0,3,7] [--last 6]
+    .venv/bin/python benchmarks/trace_escapes.py --bot expert:1000 --games 50 --calibrate
+
+With --calibrate it plays every game and, at each of the bot's moves, notes for each hidden enemy ghost
+within three steps of its exit the belief's chance that it is good and its true colour (read from the game
+after the fact, never by the bot), split by whether the enemy's last move brought that ghost forward (an
+arrival) or not (a ghost parked there), and whether the enemy had its last bad ghost left.
 
 At each of the bot's last `--last` moves before the enemy's good ghost left: the escaping ghost (where it
 stood, the belief's chance that it is good), our ghosts nearest its exit corner, the capture guard's
@@ -18,8 +24,8 @@ from typing import Any
 
 from ghostgames.bots import get_bot
 from ghostgames.bots.base import Bot, SeatKnowledge
-from ghostgames.bots.geister.expert import BeliefPolicy
-from ghostgames.bots.geister.picture import distance
+from ghostgames.bots.geister.expert import BeliefPolicy, arrived
+from ghostgames.bots.geister.picture import distance, exit_distance
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.actions import Move
 from ghostgames.games.geister.board import EXITS, square_name
@@ -49,7 +55,7 @@ class Tracing:
                 entry["blocks"] = policy.blocks(list(legal)) if not entry["answers"] else []
                 entry["allowed"] = policy.allowed(list(legal)) or legal
         bot.last_tree = None
-        action = bot.choose(knowledge, rng)
+        action: Action = bot.choose(knowledge, rng)
         entry["action"] = action
         entry["tree"] = getattr(bot, "last_tree", None)
         self.log.append(entry)
@@ -95,6 +101,37 @@ def describe(entry: dict[str, Any], runner: int, seat: int, final_square: int) -
     return "\n".join(lines)
 
 
+def calibrate(spec: TournamentSpec, games: list[int], bot: str) -> None:
+    """Print, by steps from the exit, the belief's mean chance and the true share of good ghosts among the
+    arrivals and the parked ghosts (see the module's doc); one row per (our move, ghost)."""
+    rows: list[tuple[int, bool, float, bool, bool]] = []  # steps, arrival, chance, good, last bad left
+    for index in games:
+        seat = spec.seating(index).index(bot)
+
+        def watch(state: Any, seat: int = seat) -> None:
+            if state.turn != seat or not state.playing:
+                return
+            knowledge = SeatKnowledge(state, seat)
+            policy = BeliefPolicy(knowledge)
+            pic = policy.picture
+            came = arrived(pic, list(knowledge.view()["moves"]))
+            for g, chance in policy.good_probability.items():
+                steps = exit_distance(pic.square[g], pic.enemy)
+                if steps <= 3:
+                    rows.append((steps, g == came, chance, bool(state.good[g]), pic.captured[pic.enemy]["bad"] >= 3))
+
+        play_game(spec, index, watch=watch)
+    print("steps | kind    | rows | belief's mean chance | truly good | rows with the last bad ghost left (good)")
+    for steps in range(4):
+        for kind in (True, False):
+            sel = [r for r in rows if r[0] == steps and r[1] == kind]
+            if sel:
+                last = [r for r in sel if r[4]]
+                print(f"{steps:5} | {'arrival' if kind else 'parked ':7} | {len(sel):4} | "
+                      f"{sum(r[2] for r in sel) / len(sel):20.2f} | {sum(r[3] for r in sel) / len(sel):10.2f} | "
+                      f"{len(last)} ({sum(r[3] for r in last)})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bot", default="expert:1000")
@@ -103,6 +140,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--only", default="")
     parser.add_argument("--last", type=int, default=6)
+    parser.add_argument("--calibrate", action="store_true", help="the belief near our exits against the truth")
     args = parser.parse_args()
     spec = TournamentSpec(game="geister", bots=(args.bot, args.against), games=args.games, players=2, seed=args.seed,
                           options={"exit": "escape"})
@@ -114,10 +152,17 @@ def main() -> None:
         tracers.append(tracer)
         return tracer
 
+    if args.calibrate:
+        calibrate(spec, only, args.bot)
+        return
     for index in only:
         tracers.clear()
         states: list[GeisterState] = []
-        result = play_game(spec, index, watch=lambda s, into=states: into.append(s.clone()), makers={args.bot: make})
+
+        def keep(state: Any, into: list[GeisterState] = states) -> None:
+            into.append(state.clone())
+
+        result = play_game(spec, index, watch=keep, makers={args.bot: make})
         seat = result.seats.index(args.bot)
         if result.results[seat]["result"] != "loss" or "escaped" not in result.reason:
             print(f"game {index}: {result.results[seat]['result']} ({result.reason})")
