@@ -25,7 +25,8 @@ from ghostgames.bots.policy import SearchPolicy
 # ("plain", "expert", "expert-v1") the "module:Class" of the policy it uses there. A kind a game does not
 # declare falls back to its "plain" policy, and a game without one to the plain SearchPolicy; so a new game
 # adds its own folder and nothing here.
-KINDS = ("plain", "expert", "expert-wary", "expert-race2", "expert-race3", "expert-race4", "expert-v3", "expert-v1")
+KINDS = ("plain", "expert", "expert-wary", "expert-race2", "expert-race3", "expert-race4",
+         "expert-race5", "expert-v3", "expert-v1")
 
 
 @functools.cache
@@ -122,6 +123,12 @@ def expert_race4(budget: Budget) -> IsmctsBot:
     """`expert-race3` whose search may take a ghost about to leave when the enemy has one bad ghost left
     (`geister.expert.GambleWorldsPolicy`)."""
     return _older_expert("expert-race4", budget)
+
+
+def expert_race5(budget: Budget) -> IsmctsBot:
+    """`expert-race4` reading that ghost halfway from the belief to the even guess
+    (`geister.expert.HalfwayPolicy`)."""
+    return _older_expert("expert-race5", budget)
 
 
 def expert_v3(budget: Budget) -> IsmctsBot:

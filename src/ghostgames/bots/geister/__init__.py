@@ -9,6 +9,7 @@ SEARCH_POLICIES = {
     "expert-race2": "ghostgames.bots.geister.expert:ArrivalPolicy",
     "expert-race3": "ghostgames.bots.geister.expert:ArrivalWorldsPolicy",
     "expert-race4": "ghostgames.bots.geister.expert:GambleWorldsPolicy",
+    "expert-race5": "ghostgames.bots.geister.expert:HalfwayPolicy",
     "expert-v3": "ghostgames.bots.geister.expert:BeliefPolicy",
     "expert-v1": "ghostgames.bots.geister.search:GeisterPolicy",
 }
