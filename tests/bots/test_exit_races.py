@@ -12,6 +12,7 @@ from ghostgames.bots.geister.expert import (
     ArrivalWorldsPolicy,
     BeliefPolicy,
     GambleWorldsPolicy,
+    HalfwayPolicy,
     RacePolicy,
     WaryPolicy,
 )
@@ -199,3 +200,24 @@ def test_no_gamble_while_taking_a_bad_ghost_does_not_lose() -> None:
     knowledge = _arrived({**PAIR, "d5": (1, "bad")}, "f2 s")
     policy = GambleWorldsPolicy(knowledge)
     assert policy.picture.captured[1]["bad"] == 2 and policy.gambles(knowledge.legal_actions()) == []
+
+
+def test_expert_race5_reads_an_arrival_halfway_and_leaves_a_likely_decoy_to_the_search() -> None:
+    """With the last bad ghost left (two good, one bad: a guess of two thirds) an arrival the belief gives
+    0.05, as it gave `expert-v1`'s decoys: `expert-race4` reads it at the guess and must take it (a third of
+    the time its fourth bad ghost, which loses); `expert-race5` reads it halfway (0.36) and does not force
+    it. A step from the corner at a belief of 0.05 with cheap captures (KEEPER), both still take it."""
+    knowledge = _arrived(LAST_BAD, "f3 s")
+    legal = knowledge.legal_actions()
+    race4, race5 = GambleWorldsPolicy(knowledge), HalfwayPolicy(knowledge)
+    for policy in (race4, race5):
+        policy.good_probability = {g: 0.05 for g in policy.good_probability}
+    runner = race5.arrival
+    assert abs(race5.guard_chance(runner) - (0.05 + 0.5 * (2 / 3 - 0.05))) < 1e-9
+    assert race4.guard_chance(runner) == race4.even_guess
+    assert {str(m) for m in race4.allowed(legal)} == {"f1 n"}
+    assert race5.answers(legal) == []
+    keeper = _arrived(KEEPER, "f3 s")
+    policy = HalfwayPolicy(keeper)
+    policy.good_probability = {g: 0.05 for g in policy.good_probability}
+    assert {str(m) for m in policy.allowed(keeper.legal_actions())} == {"f1 n"}
