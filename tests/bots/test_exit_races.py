@@ -1,6 +1,8 @@
 """The expert's race guard (bots/geister/expert.py, `RacePolicy.blocks`; `expert-v3` has none): a runner a
 few steps from an exit corner is met by a keeper that stays in time, not one that steps up to it and is
-taken. And `expert-wary`'s worlds lean towards runners (`WaryPolicy.world_probabilities`; `expert` has none)."""
+taken. And `expert-wary`'s worlds lean towards runners (`WaryPolicy.world_probabilities`; `expert` has none).
+The guard of `expert` since 5 December 2026 (`HalfwayPolicy`) and the steps to it (`expert-race2` to `-race4`)
+read a ghost that has just come a step from our exit above the belief and may gamble on the last pair."""
 
 from __future__ import annotations
 
@@ -96,7 +98,7 @@ def _arrived(ghosts: dict[str, tuple[int, str]], step: str) -> SeatKnowledge:
 def test_a_runner_that_has_just_come_a_step_from_the_corner_is_taken_however_bad_it_looks() -> None:
     """The enemy's f3 has just stepped to f2, a step from our corner f1, where our keeper can take it. Say the
     belief gives it 0.05 of being good (as it gave the learned runner's, which walk up to our ghosts as a
-    search player's good ghosts never do): the expert's guard (a tenth at least) lets it be; `expert-race2`'s
+    search player's good ghosts never do): `expert-v4`'s guard (a tenth at least) lets it be; `expert-race2`'s
     reads it at no less than the even guess (two good among four hidden here) and takes it."""
     knowledge = _arrived(KEEPER, "f3 s")
     runner = parse_square("f2")
@@ -202,10 +204,10 @@ def test_no_gamble_while_taking_a_bad_ghost_does_not_lose() -> None:
     assert policy.picture.captured[1]["bad"] == 2 and policy.gambles(knowledge.legal_actions()) == []
 
 
-def test_expert_race5_reads_an_arrival_halfway_and_leaves_a_likely_decoy_to_the_search() -> None:
+def test_the_expert_reads_an_arrival_halfway_and_leaves_a_likely_decoy_to_the_search() -> None:
     """With the last bad ghost left (two good, one bad: a guess of two thirds) an arrival the belief gives
     0.05, as it gave `expert-v1`'s decoys: `expert-race4` reads it at the guess and must take it (a third of
-    the time its fourth bad ghost, which loses); `expert-race5` reads it halfway (0.36) and does not force
+    the time its fourth bad ghost, which loses); `expert` (`HalfwayPolicy`) reads it halfway (0.36) and does not force
     it. A step from the corner at a belief of 0.05 with cheap captures (KEEPER), both still take it."""
     knowledge = _arrived(LAST_BAD, "f3 s")
     legal = knowledge.legal_actions()

@@ -26,7 +26,7 @@ from ghostgames.bots.policy import SearchPolicy
 # declare falls back to its "plain" policy, and a game without one to the plain SearchPolicy; so a new game
 # adds its own folder and nothing here.
 KINDS = ("plain", "expert", "expert-wary", "expert-race2", "expert-race3", "expert-race4",
-         "expert-race5", "expert-v3", "expert-v1")
+         "expert-v4", "expert-v3", "expert-v1")
 
 
 @functools.cache
@@ -125,10 +125,10 @@ def expert_race4(budget: Budget) -> IsmctsBot:
     return _older_expert("expert-race4", budget)
 
 
-def expert_race5(budget: Budget) -> IsmctsBot:
-    """`expert-race4` reading that ghost halfway from the belief to the even guess
-    (`geister.expert.HalfwayPolicy`)."""
-    return _older_expert("expert-race5", budget)
+def expert_v4(budget: Budget) -> IsmctsBot:
+    """`expert` before the guard read arrivals near our exits (`geister.expert.RacePolicy`, the expert from 4 to
+    5 December 2026)."""
+    return _older_expert("expert-v4", budget)
 
 
 def expert_v3(budget: Budget) -> IsmctsBot:

@@ -10,10 +10,14 @@ with the learned value (`setups.py`, `learned_setups`).
   escapes: measured, docs/research/geister-expert.md). When one of our ghosts can take the nearest such
   ghost, the search chooses only among those captures, never one that could be the fourth bad ghost unless
   the ghost is about to leave and more likely good.
-- Races (`RacePolicy`, the expert's since 4 December 2026; `BeliefPolicy` alone is `expert-v3`): with no
+- Races (`RacePolicy`, the expert's from 4 December 2026, now `expert-v4`; `BeliefPolicy` alone is `expert-v3`): with no
   capture to make, a ghost likely good three steps or fewer from an exit corner must find one of ours able
   to stand next to the corner in time and out of its reach on the way; the search then chooses among the
   moves that keep it so (a keeper stays on its corner instead of stepping up to be taken).
+- Arrivals (`HalfwayPolicy`, the expert's since 5 December 2026; `ArrivalPolicy`, `ArrivalWorldsPolicy`,
+  `GambleWorldsPolicy` are the steps to it, `expert-race2` to `expert-race4`): a ghost that has just come to a
+  step from our exit is read above the belief (halfway to the count's even guess), the search's worlds deal it
+  so, and with the enemy's last bad ghost left the capture of a ghost about to leave is the search's to weigh.
 - Runner worlds (`WaryPolicy`, `expert-wary`; measured and not kept: it stops `rush` but loses to the
   learned `runner`): the search deals its worlds leaning towards the colourings whose good ghosts stand near
   our exits (`world_probabilities`); the guard still reads the belief as it is.
@@ -214,9 +218,10 @@ class BeliefPolicy(GeisterPolicy):
 
 
 class RacePolicy(BeliefPolicy):
-    """The expert's policy since 4 December 2026: races to an exit up to three steps out defended (`races`,
-    `blocks`), and a ghost a step from its exit taken at a tenth of a chance of being good. Measured against
-    `BeliefPolicy` (`expert-v3`) in docs/research/geister-expert.md ("Defending exit races")."""
+    """`expert-v4`, the expert's policy from 4 to 5 December 2026: races to an exit up to three steps out
+    defended (`races`, `blocks`), and a ghost a step from its exit taken at a tenth of a chance of being
+    good. Measured against `BeliefPolicy` (`expert-v3`) in docs/research/geister-expert.md ("Defending exit
+    races")."""
 
     race_steps = 3
     close_good = 0.1  # `rush`'s runners capture on their way, which the belief reads as bad
@@ -330,8 +335,9 @@ class GambleWorldsPolicy(ArrivalWorldsPolicy):
 
 
 class HalfwayPolicy(GambleWorldsPolicy):
-    """`expert-race5`: `GambleWorldsPolicy` reading an arrival halfway from the belief's chance to the even
-    guess instead of at the guess. Measured, `expert-race4` stopped the learned runner but took more of the
+    """The expert's policy since 5 December 2026 (measured as `expert-race5`, adopted by issue 13's rule:
+    docs/research/geister-expert.md): `GambleWorldsPolicy` reading an arrival halfway from the belief's chance
+    to the even guess instead of at the guess. Measured, `expert-race4` stopped the learned runner but took more of the
     decoys that `expert-v1` and `rules` walk at our corners (their fourth bad ghost, which loses): the belief,
     low for both (0.2-0.4 for the runner's, 0.02-0.07 for the decoys), still tells them apart, which reading
     every arrival at the guess threw away."""
