@@ -1,13 +1,24 @@
 """The expert's race guard (bots/geister/expert.py, `RacePolicy.blocks`; `expert-v3` has none): a runner a
 few steps from an exit corner is met by a keeper that stays in time, not one that steps up to it and is
-taken. And `expert-wary`'s worlds lean towards runners (`WaryPolicy.world_probabilities`; `expert` has none)."""
+taken. And `expert-wary`'s worlds lean towards runners (`WaryPolicy.world_probabilities`; `expert` has none).
+The guard of `expert` since 5 December 2026 (`HalfwayPolicy`) and the steps to it (`expert-race2` to `-race4`)
+read a ghost that has just come a step from our exit above the belief and may gamble on the last pair."""
 
 from __future__ import annotations
 
 import random
 
 from ghostgames.bots import SeatKnowledge, get_bot
-from ghostgames.bots.geister.expert import BeliefPolicy, RacePolicy, WaryPolicy
+from ghostgames.bots.geister.expert import (
+    ArrivalPolicy,
+    ArrivalWorldsPolicy,
+    BeliefPolicy,
+    GambleWorldsPolicy,
+    HalfwayPolicy,
+    RacePolicy,
+    WaryPolicy,
+)
+from ghostgames.games.geister.actions import parse_action
 from ghostgames.games.geister.board import parse_square
 from tests.games.geister.positions import position
 
@@ -75,3 +86,140 @@ def test_the_worlds_lean_towards_the_runner_and_read_only_what_the_seat_knows() 
     for seed in range(3):
         twin = state.sample_world(0, random.Random(seed))
         assert WaryPolicy(SeatKnowledge(twin, 0)).world_probabilities() == leaning
+
+
+def _arrived(ghosts: dict[str, tuple[int, str]], step: str) -> SeatKnowledge:
+    """Our seat (0) to move just after the enemy's `step` (e.g. "f3 s"), in the position `ghosts` before it."""
+    state = position(ghosts, turn=1, options={"exit": "escape"})
+    state.apply(1, parse_action(step))
+    return SeatKnowledge(state, 0)
+
+
+def test_a_runner_that_has_just_come_a_step_from_the_corner_is_taken_however_bad_it_looks() -> None:
+    """The enemy's f3 has just stepped to f2, a step from our corner f1, where our keeper can take it. Say the
+    belief gives it 0.05 of being good (as it gave the learned runner's, which walk up to our ghosts as a
+    search player's good ghosts never do): `expert-v4`'s guard (a tenth at least) lets it be; `expert-race2`'s
+    reads it at no less than the even guess (two good among four hidden here) and takes it."""
+    knowledge = _arrived(KEEPER, "f3 s")
+    runner = parse_square("f2")
+    race, arrival = RacePolicy(knowledge), ArrivalPolicy(knowledge)
+    race.good_probability = {g: 0.05 for g in race.good_probability}
+    arrival.good_probability = dict(race.good_probability)
+    assert arrival.arrival == arrival.picture.board[runner]
+    assert arrival.guard_chance(arrival.arrival) == arrival.even_guess == 0.5
+    assert {str(m) for m in arrival.allowed(knowledge.legal_actions())} == {"f1 n"}
+    assert "f1 n" not in {str(m) for m in race.answers(knowledge.legal_actions())}
+
+
+def test_a_ghost_parked_a_step_from_the_corner_is_read_as_the_belief_says() -> None:
+    """The same ghost on f2, but the enemy's last move was another ghost's (c5 to c4, forward but far from our
+    corners): a ghost that stays by our corner was bad in 99 of 100 replayed snapshots, so `expert-race2`
+    reads the belief as it is."""
+    parked = {**{k: v for k, v in KEEPER.items() if k != "f3"}, "f2": (1, "good")}
+    knowledge = _arrived(parked, "c5 s")
+    policy = ArrivalPolicy(knowledge)
+    policy.good_probability = {g: 0.05 for g in policy.good_probability}
+    parked_ghost = policy.picture.board[parse_square("f2")]
+    assert policy.arrival == policy.picture.board[parse_square("c4")] != parked_ghost
+    assert policy.guard_chance(parked_ghost) == 0.05 and policy.guard_chance(policy.arrival) == 0.05
+    assert policy.answers(knowledge.legal_actions()) == []
+
+
+# Three of the enemy's bad ghosts already taken (a fourth taken loses): its f3 (good), c5 (good) and e6 (bad)
+# are all it has left, so two of its three hidden ghosts are good.
+LAST_BAD = {
+    "f1": (0, "bad"), "a2": (0, "good"), "b2": (0, "good"), "c2": (0, "bad"),
+    "f3": (1, "good"), "c5": (1, "good"), "e6": (1, "bad"),
+}  # fmt: skip
+
+
+def test_with_the_last_bad_ghost_left_a_likelier_good_runner_is_taken_a_step_out() -> None:
+    """f3 steps to f2 and the belief gives it 0.4: the expert waits until it stands on the corner (and by then
+    reads it lower still); `expert-race2` takes it now, as the even guess (two good among three) says it is
+    more likely good than bad."""
+    knowledge = _arrived(LAST_BAD, "f3 s")
+    race, arrival = RacePolicy(knowledge), ArrivalPolicy(knowledge)
+    assert arrival.picture.captured[1]["bad"] == 3
+    race.good_probability = {g: 0.4 for g in race.good_probability}
+    arrival.good_probability = dict(race.good_probability)
+    assert {str(m) for m in arrival.allowed(knowledge.legal_actions())} == {"f1 n"}
+    assert race.answers(knowledge.legal_actions()) == []
+
+
+def test_with_the_last_bad_ghost_left_an_even_guess_is_not_taken() -> None:
+    """With one good and one bad ghost left to the enemy the even guess is a half: taking the runner then
+    loses at once as often as it wins, so `expert-race2` does not force it."""
+    knowledge = _arrived({k: v for k, v in LAST_BAD.items() if k != "c5"} | {"f3": (1, "good")}, "f3 s")
+    policy = ArrivalPolicy(knowledge)
+    policy.good_probability = {g: 0.3 for g in policy.good_probability}
+    assert policy.even_guess == 0.5 and policy.answers(knowledge.legal_actions()) == []
+
+
+def test_expert_race3_deals_the_arriving_runner_good_as_often_as_its_guard_reads_it() -> None:
+    """Where the belief reads the runner that has just come to f2 as likelier good than the even guess, the
+    worlds are the belief's; where it reads it at a tenth, they are dealt with it good half the time, and
+    the other hidden ghosts keep their order."""
+    knowledge = _arrived(KEEPER, "f3 s")
+    policy = ArrivalWorldsPolicy(knowledge)
+    runner = policy.arrival
+    assert policy.good_probability[runner] > policy.even_guess
+    assert policy.world_probabilities() == list(policy.belief.probabilities)
+    b = policy.belief
+    weights = [q * (0.05 if runner in c else 1.0) for c, q in zip(b.colourings, b.probabilities, strict=True)]
+    b.probabilities = [w / sum(weights) for w in weights]
+    assert abs(_marginal(policy, b.probabilities)[runner] - 0.1) < 0.06
+    leaning = policy.world_probabilities()
+    assert abs(_marginal(policy, leaning)[runner] - policy.even_guess) < 1e-9
+    assert ArrivalPolicy(knowledge).world_probabilities() == list(ArrivalPolicy(knowledge).belief.probabilities)
+
+
+# The enemy has one good and one bad ghost left (three of each taken): f2, good, steps onto our corner f1,
+# next to our e1.
+PAIR = {
+    "e1": (0, "bad"), "a2": (0, "good"), "b2": (0, "good"), "c2": (0, "bad"),
+    "f2": (1, "good"), "c5": (1, "bad"),
+}  # fmt: skip
+
+
+def test_with_the_last_pair_left_the_search_may_take_the_ghost_on_the_corner() -> None:
+    """The belief gives the ghost on f1 0.3: no guard forces the capture (an even guess at best), and the
+    rule against a possible fourth bad ghost keeps it from `expert-race3`'s search; `expert-race4`'s search
+    may weigh it (taking wins or loses now; waiting loses if it is good) without being made to."""
+    knowledge = _arrived(PAIR, "f2 s")
+    legal = knowledge.legal_actions()
+    race3, race4 = ArrivalWorldsPolicy(knowledge), GambleWorldsPolicy(knowledge)
+    for policy in (race3, race4):
+        policy.good_probability = {g: 0.3 for g in policy.good_probability}
+        assert policy.answers(legal) == []
+    assert "e1 e" not in {str(m) for m in race3.allowed(legal)}
+    allowed = {str(m) for m in race4.allowed(legal)}
+    assert "e1 e" in allowed and len(allowed) > 1
+    assert {str(m) for m in race4.gambles(legal)} == {"e1 e"}
+
+
+def test_no_gamble_while_taking_a_bad_ghost_does_not_lose() -> None:
+    """With two of the enemy's bad ghosts taken, a capture cannot lose at once: nothing to weigh apart."""
+    knowledge = _arrived({**PAIR, "d5": (1, "bad")}, "f2 s")
+    policy = GambleWorldsPolicy(knowledge)
+    assert policy.picture.captured[1]["bad"] == 2 and policy.gambles(knowledge.legal_actions()) == []
+
+
+def test_the_expert_reads_an_arrival_halfway_and_leaves_a_likely_decoy_to_the_search() -> None:
+    """With the last bad ghost left (two good, one bad: a guess of two thirds) an arrival the belief gives
+    0.05, as it gave `expert-v1`'s decoys: `expert-race4` reads it at the guess and must take it (a third of
+    the time its fourth bad ghost, which loses); `expert` (`HalfwayPolicy`) reads it halfway (0.36) and does not force
+    it. A step from the corner at a belief of 0.05 with cheap captures (KEEPER), both still take it."""
+    knowledge = _arrived(LAST_BAD, "f3 s")
+    legal = knowledge.legal_actions()
+    race4, race5 = GambleWorldsPolicy(knowledge), HalfwayPolicy(knowledge)
+    for policy in (race4, race5):
+        policy.good_probability = {g: 0.05 for g in policy.good_probability}
+    runner = race5.arrival
+    assert abs(race5.guard_chance(runner) - (0.05 + 0.5 * (2 / 3 - 0.05))) < 1e-9
+    assert race4.guard_chance(runner) == race4.even_guess
+    assert {str(m) for m in race4.allowed(legal)} == {"f1 n"}
+    assert race5.answers(legal) == []
+    keeper = _arrived(KEEPER, "f3 s")
+    policy = HalfwayPolicy(keeper)
+    policy.good_probability = {g: 0.05 for g in policy.good_probability}
+    assert {str(m) for m in policy.allowed(keeper.legal_actions())} == {"f1 n"}

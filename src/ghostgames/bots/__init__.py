@@ -29,8 +29,8 @@ from ghostgames.bots.value_bot import ValueBot
 
 # Iterations a search bot uses when it is given neither seconds nor an iteration count.
 DEFAULT_ITERATIONS = {
-    "ismcts": 400, "expert": 400, "expert-wary": 400, "expert-v3": 400, "expert-hand": 400, "expert-v2": 400,
-    "expert-v1": 400, "expert-learned": 400,
+    "ismcts": 400, "expert": 400, "expert-wary": 400, "expert-race2": 400, "expert-race3": 400, "expert-race4": 400,
+    "expert-v4": 400, "expert-v3": 400, "expert-hand": 400, "expert-v2": 400, "expert-v1": 400, "expert-learned": 400,
 }
 
 
@@ -49,6 +49,10 @@ def _make_search(name: str, budget: Budget) -> Bot:
         "expert-hand": search_bots.expert_hand,
         "expert-learned": search_bots.expert_learned,
         "expert-wary": search_bots.expert_wary,
+        "expert-race2": search_bots.expert_race2,
+        "expert-race3": search_bots.expert_race3,
+        "expert-race4": search_bots.expert_race4,
+        "expert-v4": search_bots.expert_v4,
         "expert-v3": search_bots.expert_v3,
         "expert-v2": search_bots.expert_v2,
         "expert-v1": search_bots.expert_v1,
@@ -72,6 +76,10 @@ BOTS: dict[str, Callable[[float | None], Bot]] = {
     "expert-hand": _search("expert-hand"),
     "expert-learned": _search("expert-learned"),
     "expert-wary": _search("expert-wary"),
+    "expert-race2": _search("expert-race2"),
+    "expert-race3": _search("expert-race3"),
+    "expert-race4": _search("expert-race4"),
+    "expert-v4": _search("expert-v4"),
     "expert-v3": _search("expert-v3"),
     "expert-v2": _search("expert-v2"),
     "expert-v1": _search("expert-v1"),

@@ -25,7 +25,8 @@ from ghostgames.bots.policy import SearchPolicy
 # ("plain", "expert", "expert-v1") the "module:Class" of the policy it uses there. A kind a game does not
 # declare falls back to its "plain" policy, and a game without one to the plain SearchPolicy; so a new game
 # adds its own folder and nothing here.
-KINDS = ("plain", "expert", "expert-wary", "expert-v3", "expert-v1")
+KINDS = ("plain", "expert", "expert-wary", "expert-race2", "expert-race3", "expert-race4",
+         "expert-v4", "expert-v3", "expert-v1")
 
 
 @functools.cache
@@ -117,6 +118,31 @@ def expert_wary(budget: Budget) -> IsmctsBot:
     """`expert` with its worlds leaning towards runners (`geister.expert.WaryPolicy`): measured and not kept
     (it loses to the learned `runner`, docs/research/geister-expert.md), kept for measuring."""
     return _older_expert("expert-wary", budget)
+
+
+def expert_race2(budget: Budget) -> IsmctsBot:
+    """`expert` whose guard reads a ghost that has just come to a step from its exit at no less than the
+    count's even guess (`geister.expert.ArrivalPolicy`): measured against the learned `runner`
+    (docs/research/geister-expert.md)."""
+    return _older_expert("expert-race2", budget)
+
+
+def expert_race3(budget: Budget) -> IsmctsBot:
+    """`expert-race2` whose search also deals the arriving ghost good at least that often
+    (`geister.expert.ArrivalWorldsPolicy`)."""
+    return _older_expert("expert-race3", budget)
+
+
+def expert_race4(budget: Budget) -> IsmctsBot:
+    """`expert-race3` whose search may take a ghost about to leave when the enemy has one bad ghost left
+    (`geister.expert.GambleWorldsPolicy`)."""
+    return _older_expert("expert-race4", budget)
+
+
+def expert_v4(budget: Budget) -> IsmctsBot:
+    """`expert` before the guard read arrivals near our exits (`geister.expert.RacePolicy`, the expert from 4 to
+    5 December 2026)."""
+    return _older_expert("expert-v4", budget)
 
 
 def expert_v3(budget: Budget) -> IsmctsBot:

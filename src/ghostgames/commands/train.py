@@ -244,7 +244,8 @@ def train_geister_search(
 
 
 # The search against the sparring partners that run, and against itself (docs/research/geister-learned-value.md)
-INFO_RECIPE = "expert:1000+runner=300,expert:1000+rush=150,expert:1000+mixture=150,expert:1000=100"
+INFO_RECIPE = ("expert-v4:1000+runner=300,expert-v4:1000+rush=150,expert-v4:1000+mixture=150,"
+               "expert-v4:1000=100")  # the expert the shipped value was fitted on (RacePolicy)
 
 
 @train_app.command("geister-info")

@@ -4,8 +4,12 @@
 # expert's belief, guard and evaluation, and the expert before it.
 SEARCH_POLICIES = {
     "plain": "ghostgames.bots.geister.playout:GeisterFastPlayouts",
-    "expert": "ghostgames.bots.geister.expert:RacePolicy",
+    "expert": "ghostgames.bots.geister.expert:HalfwayPolicy",
     "expert-wary": "ghostgames.bots.geister.expert:WaryPolicy",
+    "expert-race2": "ghostgames.bots.geister.expert:ArrivalPolicy",
+    "expert-race3": "ghostgames.bots.geister.expert:ArrivalWorldsPolicy",
+    "expert-race4": "ghostgames.bots.geister.expert:GambleWorldsPolicy",
+    "expert-v4": "ghostgames.bots.geister.expert:RacePolicy",
     "expert-v3": "ghostgames.bots.geister.expert:BeliefPolicy",
     "expert-v1": "ghostgames.bots.geister.search:GeisterPolicy",
 }

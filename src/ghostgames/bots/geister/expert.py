@@ -10,10 +10,14 @@ with the learned value (`setups.py`, `learned_setups`).
   escapes: measured, docs/research/geister-expert.md). When one of our ghosts can take the nearest such
   ghost, the search chooses only among those captures, never one that could be the fourth bad ghost unless
   the ghost is about to leave and more likely good.
-- Races (`RacePolicy`, the expert's since 4 December 2026; `BeliefPolicy` alone is `expert-v3`): with no
+- Races (`RacePolicy`, the expert's from 4 December 2026, now `expert-v4`; `BeliefPolicy` alone is `expert-v3`): with no
   capture to make, a ghost likely good three steps or fewer from an exit corner must find one of ours able
   to stand next to the corner in time and out of its reach on the way; the search then chooses among the
   moves that keep it so (a keeper stays on its corner instead of stepping up to be taken).
+- Arrivals (`HalfwayPolicy`, the expert's since 5 December 2026; `ArrivalPolicy`, `ArrivalWorldsPolicy`,
+  `GambleWorldsPolicy` are the steps to it, `expert-race2` to `expert-race4`): a ghost that has just come to a
+  step from our exit is read above the belief (halfway to the count's even guess), the search's worlds deal it
+  so, and with the enemy's last bad ghost left the capture of a ghost about to leave is the search's to weigh.
 - Runner worlds (`WaryPolicy`, `expert-wary`; measured and not kept: it stops `rush` but loses to the
   learned `runner`): the search deals its worlds leaning towards the colourings whose good ghosts stand near
   our exits (`world_probabilities`); the guard still reads the belief as it is.
@@ -28,12 +32,12 @@ from typing import Any
 
 from ghostgames.bots.base import SeatKnowledge
 from ghostgames.bots.geister.belief import Models, belief
-from ghostgames.bots.geister.picture import distance, exit_distance
+from ghostgames.bots.geister.picture import Picture, distance, exit_distance
 from ghostgames.bots.geister.search import GeisterPolicy
 from ghostgames.bots.geister.setups import KEEP, choose_setup
-from ghostgames.games.geister.actions import Move, Setup
+from ghostgames.games.geister.actions import Move, Setup, parse_action
 from ghostgames.games.geister.board import EXITS
-from ghostgames.rules.contract import Action, State
+from ghostgames.rules.contract import Action, IllegalAction, State
 
 
 class BeliefPolicy(GeisterPolicy):
@@ -41,6 +45,12 @@ class BeliefPolicy(GeisterPolicy):
     near_good = 0.25  # ... when the belief gives them at least this chance of being good
     close_good = 0.25  # ... or this chance, a step from the exit (two moves from leaving, under `escape`)
     race_steps = 0  # > 0: races to an exit corner this many steps out are defended (`races`); 0: off
+    # With three of the enemy's bad ghosts taken (a fourth loses), ghosts this many moves from winning or fewer
+    # are taken when more likely good than bad; farther ones are let be.
+    fourth_bad_moves = 1
+    # True: with the last bad ghost left, a capture of a ghost about to leave that the guard did not force is
+    # left to the search (`gambles`) instead of being ruled out with the other possible fourth bad ghosts.
+    search_gambles = False
     runner_tilt = 0.0  # > 0: the search's worlds lean towards colourings whose good ghosts are near our exits
     belief_models: Models | None = None  # how the belief reads the enemy (None: belief.MODELS)
     # Setups among the best quarter by the learned value (`setups.py`); False: uniform, as v1. Off: they beat
@@ -61,7 +71,7 @@ class BeliefPolicy(GeisterPolicy):
         world = self.knowledge.sample_world(rng)
         if not self.belief.hidden or not getattr(world, "set_up", [True, True])[self.picture.enemy]:
             return world
-        goods = self.belief.sample(rng) if self.runner_tilt <= 0.0 else \
+        goods = self.belief.sample(rng) if not self.leans_worlds else \
             rng.choices(self.belief.colourings, self.world_probabilities())[0]
         good: list[bool | None] = world.good  # type: ignore[attr-defined]
         for g in self.belief.hidden:
@@ -73,6 +83,11 @@ class BeliefPolicy(GeisterPolicy):
             return choose_setup(legal, self.knowledge.seat, self.picture.escape, rng, self.setup_weights,
                                 self.setup_keep)
         return super().forced(legal, rng)
+
+    @property
+    def leans_worlds(self) -> bool:
+        """Whether the search deals its worlds from `world_probabilities` rather than the belief as it is."""
+        return self.runner_tilt > 0.0
 
     def world_probabilities(self) -> list[float]:
         """The chance of each of the belief's colourings that the search deals its worlds from: the belief's,
@@ -90,6 +105,10 @@ class BeliefPolicy(GeisterPolicy):
         total = sum(weights)
         return [w / total for w in weights] if total > 0 else list(b.probabilities)
 
+    def guard_chance(self, ghost: int) -> float:
+        """The chance that the enemy ghost is good, as the guard reads it: the belief's."""
+        return self.good_probability.get(ghost, 1.0)
+
     def moves_to_win(self, ghost: int) -> int:
         """How many moves the enemy ghost needs to win by an exit if it is good."""
         p = self.picture
@@ -102,7 +121,7 @@ class BeliefPolicy(GeisterPolicy):
         p = self.picture
         out = []
         for g in p.ghosts(p.enemy):
-            chance = self.good_probability.get(g, 1.0)
+            chance = self.guard_chance(g)
             if chance <= 0.0:
                 continue  # certainly bad: let it stand there
             steps = exit_distance(p.square[g], p.enemy)
@@ -118,9 +137,9 @@ class BeliefPolicy(GeisterPolicy):
         fourth_bad = p.captured[p.enemy]["bad"] >= 3
         by_distance: dict[int, list[Action]] = {}
         for g in self.threats():
-            if fourth_bad and self.good_probability.get(g, 1.0) <= 0.5:
+            if fourth_bad and self.guard_chance(g) <= 0.5:
                 continue
-            if fourth_bad and self.moves_to_win(g) > 1:
+            if fourth_bad and self.moves_to_win(g) > self.fourth_bad_moves:
                 continue  # it could be the fourth bad ghost and is not about to leave
             for m in legal:
                 if isinstance(m, Move) and m.target == p.square[g]:
@@ -131,8 +150,21 @@ class BeliefPolicy(GeisterPolicy):
         answers = self.answers(legal)
         if answers:
             return answers
-        legal = super().allowed(legal)
-        return self.blocks(legal) or legal
+        kept = super().allowed(legal)
+        kept = self.blocks(kept) or kept
+        return kept + [m for m in self.gambles(legal) if m not in kept]
+
+    def gambles(self, legal: list[Action]) -> list[Action]:
+        """With `search_gambles`, three of the enemy's bad ghosts taken and an enemy ghost one move from
+        leaving that the guard did not take: our captures of it, for the search to weigh (none otherwise).
+        Taking it wins or loses at once by its colour; letting it stand loses if it is good and plays on if
+        it is bad, so it is taken below even odds whenever our game after a bad one left standing is less than
+        sure (at a chance p, taking is worth p and waiting (1 - p) x that game)."""
+        p = self.picture
+        if not self.search_gambles or p.captured[p.enemy]["bad"] < 3:
+            return []
+        squares = {p.square[g] for g in p.ghosts(p.enemy) if self.moves_to_win(g) == 1 and self.guard_chance(g) > 0}
+        return [m for m in legal if isinstance(m, Move) and m.target in squares]
 
     def races(self) -> list[tuple[int, int, int]]:
         """(runner's square, corner, its steps to the corner) for every enemy ghost at least `near_good`
@@ -143,7 +175,7 @@ class BeliefPolicy(GeisterPolicy):
             return []
         out = []
         for g in p.ghosts(p.enemy):
-            if self.good_probability.get(g, 1.0) < self.near_good:
+            if self.guard_chance(g) < self.near_good:
                 continue
             for corner in EXITS[p.enemy]:
                 steps = distance(p.square[g], corner)
@@ -186,9 +218,10 @@ class BeliefPolicy(GeisterPolicy):
 
 
 class RacePolicy(BeliefPolicy):
-    """The expert's policy since 4 December 2026: races to an exit up to three steps out defended (`races`,
-    `blocks`), and a ghost a step from its exit taken at a tenth of a chance of being good. Measured against
-    `BeliefPolicy` (`expert-v3`) in docs/research/geister-expert.md ("Defending exit races")."""
+    """`expert-v4`, the expert's policy from 4 to 5 December 2026: races to an exit up to three steps out
+    defended (`races`, `blocks`), and a ghost a step from its exit taken at a tenth of a chance of being
+    good. Measured against `BeliefPolicy` (`expert-v3`) in docs/research/geister-expert.md ("Defending exit
+    races")."""
 
     race_steps = 3
     close_good = 0.1  # `rush`'s runners capture on their way, which the belief reads as bad
@@ -200,3 +233,113 @@ class WaryPolicy(RacePolicy):
     not kept as the expert (docs/research/geister-expert.md, "Worlds where the runner is good")."""
 
     runner_tilt = 0.5
+
+
+class ArrivalPolicy(RacePolicy):
+    """`expert-race2`: `RacePolicy` whose guard does not let the belief talk it out of a runner that has just
+    arrived (docs/research/geister-expert.md, "Why the expert loses to the learned runner").
+
+    Traced against the learned `runner`: the belief's chance for a ghost walking at our corner falls as it
+    comes (0.7-0.9 three steps out, 0.1-0.4 on the corner), because the habits it was fitted on (a search
+    player's good ghosts do not walk up to ours: `exposed`, `attacked`) are not the runner's, and our own
+    blocker standing next to it is what lowers it. Replayed, a ghost the belief gave under a fifth on the
+    corner was good about half the time. So:
+
+    - a ghost that the enemy's last move brought forward to within a step of its exit corner (the moving
+      runner, not a decoy parked there) is read by the guard at no less than the even guess the count
+      allows (good ghosts still hidden / hidden ghosts): it is taken where it can be (a step out from a tenth
+      of a chance, as before, which the floor always passes);
+    - with three of the enemy's bad ghosts taken (taking a fourth loses), the guard also takes a ghost a step
+      from its corner when more likely good than bad, instead of waiting until it stands on the corner,
+      where the belief reads it lower still.
+    """
+
+    fourth_bad_moves = 2
+    arrival_pull = 1.0  # how far from the belief's chance towards the even guess an arrival is read (1: all)
+
+    def __init__(self, knowledge: SeatKnowledge) -> None:
+        super().__init__(knowledge)
+        b = self.belief
+        self.even_guess = b.goods / len(b.hidden) if b.hidden else 0.0
+        self.arrival = arrived(self.picture, list(knowledge.view()["moves"]))
+
+    def guard_chance(self, ghost: int) -> float:
+        chance = super().guard_chance(ghost)
+        if ghost == self.arrival and exit_distance(self.picture.square[ghost], self.picture.enemy) <= 1:
+            return self.arrival_chance(chance)
+        return chance
+
+    def arrival_chance(self, chance: float) -> float:
+        """The chance read for an arrival the belief gives `chance`: moved `arrival_pull` of the way up to the
+        even guess (never down)."""
+        if chance >= self.even_guess:
+            return chance
+        if self.arrival_pull >= 1.0:
+            return self.even_guess
+        return chance + self.arrival_pull * (self.even_guess - chance)
+
+
+def arrived(picture: Picture, moves: list[str]) -> int:
+    """The enemy ghost that the last move of `moves` brought closer to its exits, or -1 (public knowledge:
+    the move list and the picture)."""
+    if not moves:
+        return -1
+    try:
+        move = parse_action(" ".join(moves[-1].split()[:2]))
+    except IllegalAction:
+        return -1
+    if not isinstance(move, Move) or move.target < 0:
+        return -1
+    ghost = picture.board[move.target]
+    if ghost < 0 or ghost >> 3 != picture.enemy:
+        return -1
+    owner = picture.enemy
+    return ghost if exit_distance(move.target, owner) < exit_distance(move.origin, owner) else -1
+
+
+class ArrivalWorldsPolicy(ArrivalPolicy):
+    """`expert-race3`: `ArrivalPolicy` whose search also deals its worlds with the arriving ghost good at
+    least as often as the guard reads it (the colourings that call it good scaled up together until their
+    share is the even guess), so that the search plays the same game the guard defends. Unlike
+    `expert-wary`'s leaning, which counted every ghost near our exits (the decoys parked there were bad in
+    99 of 100 snapshots), only the ghost that has just come forward is lifted."""
+
+    @property
+    def leans_worlds(self) -> bool:
+        return True
+
+    def world_probabilities(self) -> list[float]:
+        probabilities = super().world_probabilities()
+        g = self.arrival
+        if g < 0 or exit_distance(self.picture.square[g], self.picture.enemy) > 1:
+            return probabilities
+        good = [g in c for c in self.belief.colourings]
+        chance = sum(q for q, is_good in zip(probabilities, good, strict=True) if is_good)
+        floor = self.arrival_chance(chance)
+        if chance >= floor or chance <= 0.0 or floor >= 1.0:
+            return probabilities
+        scale = floor * (1.0 - chance) / (chance * (1.0 - floor))
+        weights = [q * scale if is_good else q for q, is_good in zip(probabilities, good, strict=True)]
+        total = sum(weights)
+        return [w / total for w in weights]
+
+
+class GambleWorldsPolicy(ArrivalWorldsPolicy):
+    """`expert-race4`: `ArrivalWorldsPolicy` whose search may take a ghost about to leave with the enemy's
+    last bad ghost still on the board (`gambles`): traced, `expert-race3` lost most of its remaining games
+    to the runner so, with one good and one bad ghost left to the enemy, the guard reading the arrival at
+    an even guess and not taking it, and the rule against a possible fourth bad ghost keeping the capture
+    out of the search's reach."""
+
+    search_gambles = True
+
+
+class HalfwayPolicy(GambleWorldsPolicy):
+    """The expert's policy since 5 December 2026 (measured as `expert-race5`, adopted by issue 13's rule:
+    docs/research/geister-expert.md): `GambleWorldsPolicy` reading an arrival halfway from the belief's chance
+    to the even guess instead of at the guess. Measured, `expert-race4` stopped the learned runner but took more of the
+    decoys that `expert-v1` and `rules` walk at our corners (their fourth bad ghost, which loses): the belief,
+    low for both (0.2-0.4 for the runner's, 0.02-0.07 for the decoys), still tells them apart, which reading
+    every arrival at the guess threw away."""
+
+    arrival_pull = 0.5
