@@ -30,7 +30,7 @@ from ghostgames.bots.value_bot import ValueBot
 # Iterations a search bot uses when it is given neither seconds nor an iteration count.
 DEFAULT_ITERATIONS = {
     "ismcts": 400, "expert": 400, "expert-wary": 400, "expert-v3": 400, "expert-hand": 400, "expert-v2": 400,
-    "expert-v1": 400,
+    "expert-v1": 400, "expert-belief2": 400,
 }
 
 
@@ -49,6 +49,7 @@ def _make_search(name: str, budget: Budget) -> Bot:
         "expert-hand": search_bots.expert_hand,
         "expert-wary": search_bots.expert_wary,
         "expert-v3": search_bots.expert_v3,
+        "expert-belief2": search_bots.expert_belief2,
         "expert-v2": search_bots.expert_v2,
         "expert-v1": search_bots.expert_v1,
         "ismcts": search_bots.ismcts,
@@ -64,6 +65,7 @@ BOTS: dict[str, Callable[[float | None], Bot]] = {
     "defender": lambda seconds: GeisterStyleBot("defender"),
     "rush": lambda seconds: GeisterStyleBot("rush"),
     "runner": lambda seconds: GeisterStyleBot("runner"),
+    "runner-2": lambda seconds: GeisterStyleBot("runner-2"),
     "mixture": lambda seconds: GeisterStyleBot("mixture"),
     "value": lambda seconds: ValueBot(),
     "ismcts": _search("ismcts"),
@@ -71,6 +73,7 @@ BOTS: dict[str, Callable[[float | None], Bot]] = {
     "expert-hand": _search("expert-hand"),
     "expert-wary": _search("expert-wary"),
     "expert-v3": _search("expert-v3"),
+    "expert-belief2": _search("expert-belief2"),
     "expert-v2": _search("expert-v2"),
     "expert-v1": _search("expert-v1"),
 }

@@ -25,7 +25,7 @@ from ghostgames.bots.policy import SearchPolicy
 # ("plain", "expert", "expert-v1") the "module:Class" of the policy it uses there. A kind a game does not
 # declare falls back to its "plain" policy, and a game without one to the plain SearchPolicy; so a new game
 # adds its own folder and nothing here.
-KINDS = ("plain", "expert", "expert-wary", "expert-v3", "expert-v1")
+KINDS = ("plain", "expert", "expert-wary", "expert-v3", "expert-belief2", "expert-v1")
 
 
 @functools.cache
@@ -103,6 +103,12 @@ def expert_wary(budget: Budget) -> IsmctsBot:
     """`expert` with its worlds leaning towards runners (`geister.expert.WaryPolicy`): measured and not kept
     (it loses to the learned `runner`, docs/research/geister-expert.md), kept for measuring."""
     return _older_expert("expert-wary", budget)
+
+
+def expert_belief2(budget: Budget) -> IsmctsBot:
+    """`expert` whose belief also reads the enemy as a learned runner (`geister.runner_belief`), kept for
+    measuring (docs/research/geister-belief.md)."""
+    return _older_expert("expert-belief2", budget)
 
 
 def expert_v3(budget: Budget) -> IsmctsBot:

@@ -7,5 +7,6 @@ SEARCH_POLICIES = {
     "expert": "ghostgames.bots.geister.expert:RacePolicy",
     "expert-wary": "ghostgames.bots.geister.expert:WaryPolicy",
     "expert-v3": "ghostgames.bots.geister.expert:BeliefPolicy",
+    "expert-belief2": "ghostgames.bots.geister.runner_belief:LearnedBeliefPolicy",
     "expert-v1": "ghostgames.bots.geister.search:GeisterPolicy",
 }
