@@ -9,6 +9,8 @@ import pytest
 
 from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.geister.belief import (
+    LEARNED_MODELS,
+    LEARNED_WEIGHTS,
     MODELS,
     RUNNER_WEIGHTS,
     SEARCH_WEIGHTS,
@@ -124,6 +126,18 @@ def test_read_as_search_bots_play_the_same_ghost_looks_more_likely_bad() -> None
     mixed = belief_of_view(state.view(0)).good_probability()[runner]
     assert search < 0.5 < simple
     assert search < mixed < simple
+
+
+def test_read_as_the_learned_runners_play_a_ghost_that_marched_at_its_exit_looks_good() -> None:
+    """The learned runners' model (fitted on games of the PPO `runner` and `rush`) reads steps towards the
+    exit as good, so mixing it in (`LEARNED_MODELS`, `expert-belief2`) raises the marcher's chance above what
+    the expert's own three models give it."""
+    state, runner = _marched()
+    view = state.view(0)
+    assert LEARNED_WEIGHTS["forward"] > 0
+    assert belief_of_view(view, LEARNED_WEIGHTS).good_probability()[runner] > 0.5
+    assert belief_of_view(view, LEARNED_MODELS).good_probability()[runner] > \
+        belief_of_view(view, MODELS).good_probability()[runner]
 
 
 def _expert_choice(ghosts: dict[str, tuple[int, str]], options: dict[str, Any], seed: int) -> str:

@@ -139,7 +139,7 @@ def test_rush_leaves_the_board_when_a_good_ghost_stands_on_an_exit() -> None:
 @pytest.mark.parametrize("exit_rule", ["escape", "reach"])
 @pytest.mark.parametrize("pair", [("charge", "defender"), ("defender", "random"), ("charge", "rules"),
                                   ("rush", "rules"), ("rush", "defender"), ("runner", "rules"),
-                                  ("mixture", "runner")])
+                                  ("mixture", "runner"), ("runner-2", "rules")])
 def test_the_styles_finish_geister_games_with_legal_moves_only(exit_rule: str, pair: tuple[str, str]) -> None:
     for seed in (1, 2, 3):
         state = get_game("geister").new(2, {"exit": exit_rule, "max_plies": 300}, seed=seed)
@@ -153,7 +153,7 @@ def test_the_styles_finish_geister_games_with_legal_moves_only(exit_rule: str, p
         assert state.outcome() is not None
 
 
-@pytest.mark.parametrize("style", ["charge", "defender", "rush", "runner", "mixture"])
+@pytest.mark.parametrize("style", ["charge", "defender", "rush", "runner", "runner-2", "mixture"])
 def test_outside_geister_a_style_plays_exactly_like_rules(style: str) -> None:
     state = get_game("thelast").new(3, {}, seed=4)
     rng_seed = 17
@@ -166,7 +166,8 @@ def test_outside_geister_a_style_plays_exactly_like_rules(style: str) -> None:
 
 
 def test_the_styles_can_be_seated_by_name_in_tables_and_tournaments() -> None:
-    assert {"charge", "defender", "rush", "runner", "mixture"} <= set(bot_names())  # the names /bot add accepts
+    # the names /bot add accepts
+    assert {"charge", "defender", "rush", "runner", "runner-2", "mixture"} <= set(bot_names())
     spec = TournamentSpec("geister", ("charge", "defender"), games=2, players=2, seed=3)
     games = run_tournament(spec, 1)
     assert [g.seats for g in games] == [["charge", "defender"], ["defender", "charge"]]

@@ -42,7 +42,8 @@ TINY = {
     "geister-search": ["--games", "rules=3,expert-hand:20=2", "--epochs", "1", "--held-every", "2"],
     "geister-playout": ["--games", "expert-hand:30=4", "--held-every", "2"],
     "geister-info": ["--games", "expert:20+runner=3,expert:20=2", "--hidden", "4", "--held-every", "2"],
-    "geister-belief": ["--games", "40", "--search-games", "4", "--search-iterations", "20"],
+    "geister-belief": ["--games", "40", "--search-games", "4", "--search-iterations", "20", "--runner-games", "8",
+                       "--runner-iterations", "20"],
 }
 SUFFIX = {"geister-belief": ".json"}
 

@@ -31,6 +31,7 @@ from ghostgames.bots.value_bot import ValueBot
 DEFAULT_ITERATIONS = {
     "ismcts": 400, "expert": 400, "expert-wary": 400, "expert-race2": 400, "expert-race3": 400, "expert-race4": 400,
     "expert-v4": 400, "expert-v3": 400, "expert-hand": 400, "expert-v2": 400, "expert-v1": 400, "expert-learned": 400,
+    "expert-belief2": 400,
 }
 
 
@@ -54,6 +55,7 @@ def _make_search(name: str, budget: Budget) -> Bot:
         "expert-race4": search_bots.expert_race4,
         "expert-v4": search_bots.expert_v4,
         "expert-v3": search_bots.expert_v3,
+        "expert-belief2": search_bots.expert_belief2,
         "expert-v2": search_bots.expert_v2,
         "expert-v1": search_bots.expert_v1,
         "ismcts": search_bots.ismcts,
@@ -69,6 +71,7 @@ BOTS: dict[str, Callable[[float | None], Bot]] = {
     "defender": lambda seconds: GeisterStyleBot("defender"),
     "rush": lambda seconds: GeisterStyleBot("rush"),
     "runner": lambda seconds: GeisterStyleBot("runner"),
+    "runner-2": lambda seconds: GeisterStyleBot("runner-2"),
     "mixture": lambda seconds: GeisterStyleBot("mixture"),
     "value": lambda seconds: ValueBot(),
     "ismcts": _search("ismcts"),
@@ -81,6 +84,7 @@ BOTS: dict[str, Callable[[float | None], Bot]] = {
     "expert-race4": _search("expert-race4"),
     "expert-v4": _search("expert-v4"),
     "expert-v3": _search("expert-v3"),
+    "expert-belief2": _search("expert-belief2"),
     "expert-v2": _search("expert-v2"),
     "expert-v1": _search("expert-v1"),
 }

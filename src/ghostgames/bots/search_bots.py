@@ -26,7 +26,7 @@ from ghostgames.bots.policy import SearchPolicy
 # declare falls back to its "plain" policy, and a game without one to the plain SearchPolicy; so a new game
 # adds its own folder and nothing here.
 KINDS = ("plain", "expert", "expert-wary", "expert-race2", "expert-race3", "expert-race4",
-         "expert-v4", "expert-v3", "expert-v1")
+         "expert-v4", "expert-v3", "expert-belief2", "expert-v1")
 
 
 @functools.cache
@@ -143,6 +143,12 @@ def expert_v4(budget: Budget) -> IsmctsBot:
     """`expert` before the guard read arrivals near our exits (`geister.expert.RacePolicy`, the expert from 4 to
     5 December 2026)."""
     return _older_expert("expert-v4", budget)
+
+
+def expert_belief2(budget: Budget) -> IsmctsBot:
+    """`expert` whose belief also reads the enemy as a learned runner (`geister.runner_belief`), kept for
+    measuring (docs/research/geister-belief.md)."""
+    return _older_expert("expert-belief2", budget)
 
 
 def expert_v3(budget: Budget) -> IsmctsBot:

@@ -1,5 +1,5 @@
 """Sparring partners with one Geister style each (`charge`, `defender`, `rush`, the learned
-`runner`, and `mixture` of several); in the other games they play
+`runner` and its held-out twin `runner-2`, and `mixture` of several); in the other games they play
 like `rules`, so any table can seat them."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ GEISTER_STYLES: dict[str, str] = {
     "defender": "ghostgames.bots.geister.defender",
     "rush": "ghostgames.bots.geister.rush",
     "runner": "ghostgames.bots.geister.runner",
+    "runner-2": "ghostgames.bots.geister.runner2",
     "mixture": "ghostgames.bots.geister.mixture",
 }
 

@@ -395,6 +395,9 @@ def train_geister_belief(
     seed: int = typer.Option(1, help="the same seed gives the same games and weights on the same machine"),
     l2: float = typer.Option(0.01, min=0.0, help="the fit's L2 penalty"),
     search_iterations: int = typer.Option(20_000, min=1, help="the expert's iterations a move in the search games"),
+    runner_games: int = typer.Option(400, min=8, help="games of the learned `runner` and `rush` against our bots "
+                                                      "(the learned-runner model's)"),
+    runner_iterations: int = typer.Option(1000, min=1, help="the expert's iterations a move in the runners' games"),
     workers: int = typer.Option(1, min=1, help="processes that play the games (with --backend ray: games in flight)"),
     backend: str = backend_option(),
     address: str | None = address_option(),
@@ -402,24 +405,25 @@ def train_geister_belief(
                                                                "scores"),
 ) -> None:
     """Fit the weights the Geister belief reads the enemy's hidden ghosts with (one set per kind of player:
-    simple bots, search bots, a runner) to games between bots (learn/geister/belief_fit.py)."""
+    simple bots, search bots, `charge`'s runner, the learned runners) to games between bots
+    (learn/geister/belief_fit.py)."""
     from ghostgames.learn.geister.belief_fit import BeliefFitSpec, fit_weights, save_weights, snapshots
 
     if out.suffix != ".json":
         raise typer.BadParameter(f"{out} should end in .json (what belief.load_weights reads)", param_hint="--out")
-    spec = BeliefFitSpec(games, search_games, seed, l2, search_iterations)
+    spec = BeliefFitSpec(games, search_games, seed, l2, search_iterations, runner_games, runner_iterations)
     console = Console()
     started = time.perf_counter()
     executor = open_executor(backend, workers, address)
     with executor, _progress(console, executor) as progress:
-        task = progress.add_task("games between bots", total=games + search_games)
+        task = progress.add_task("games between bots", total=games + search_games + runner_games)
         snaps = snapshots(spec, done=lambda: progress.advance(task), executor=executor)
         progress.add_task("fitting", total=None)
         fitted, report = fit_weights(spec, snaps)
     out.parent.mkdir(parents=True, exist_ok=True)
     save_weights(out, fitted, spec)
     for part, scores in report["held_out"].items():
-        table = Table(title=f"held out: the last quarter of the {part} games ({scores['ghosts']} ghost-snapshots)")
+        table = Table(title=f"held out: the last quarter of the games of {part} ({scores['ghosts']} ghost-snapshots)")
         for column in ("weights", "log-loss", "accuracy"):
             table.add_column(column, justify="right")
         for name, score in scores.items():

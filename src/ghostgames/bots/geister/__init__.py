@@ -11,5 +11,6 @@ SEARCH_POLICIES = {
     "expert-race4": "ghostgames.bots.geister.expert:GambleWorldsPolicy",
     "expert-v4": "ghostgames.bots.geister.expert:RacePolicy",
     "expert-v3": "ghostgames.bots.geister.expert:BeliefPolicy",
+    "expert-belief2": "ghostgames.bots.geister.runner_belief:LearnedBeliefPolicy",
     "expert-v1": "ghostgames.bots.geister.search:GeisterPolicy",
 }

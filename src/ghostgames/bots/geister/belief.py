@@ -12,7 +12,9 @@ Simple bots and search bots give their ghosts opposite habits (a search bot send
 keeps good ones back; `charge` marches a good one at the exit), so the belief mixes models of three kinds
 of player (`MODELS`): a runner (read with `RUNNER_WEIGHTS`, fitted on games of `charge`), the other
 simple bots (`WEIGHTS`, fitted on games between the simple bots) and search bots (`SEARCH_WEIGHTS`,
-fitted on games between search bots).
+fitted on games between search bots). A fourth, the learned runners (`LEARNED_WEIGHTS`, fitted on games
+of the PPO `runner` and `rush` against our bots), is mixed in by `LEARNED_MODELS`, which `expert-belief2`
+reads.
 How much each is trusted starts at its share and follows Bayes' rule (`model_shares`): every enemy move
 is weighed by how often such a player moves the same ghost again, and every enemy ghost we took by the
 chance the model gave, just before, to the colour it showed. Against `charge` the runner model leads
@@ -58,12 +60,14 @@ FEATURES = (
 # docs/research/geister-belief.md) and shipped beside this file. WEIGHTS: games between rules, charge,
 # defender and expert-v1:40; held-out per-ghost log-loss 0.543 there (uniform: 0.662). SEARCH_WEIGHTS: games
 # between expert:20000 and expert-v1:900; 0.283 there (uniform 0.596, WEIGHTS 0.430). RUNNER_WEIGHTS: the
-# simple games where `charge` plays both seats.
+# simple games where `charge` plays both seats. LEARNED_WEIGHTS (added 5 December 2026, the same command with
+# --runner-games 400 --runner-iterations 1000): the seat facing the learned `runner` or `rush` in games
+# against rules, defender, charge and expert:1000 (docs/research/geister-belief.md, "The learned runners").
 WEIGHTS_FILE = "belief-weights.json"
 
 
 def load_weights(path: Path | None = None) -> dict[str, dict[str, float]]:
-    """The weight sets ("simple", "search", "runner") in `path`, by default the package's WEIGHTS_FILE."""
+    """The weight sets ("simple", "search", "runner", "learned") in `path`, by default the package's WEIGHTS_FILE."""
     source = path if path is not None else resources.files("ghostgames.bots.geister") / WEIGHTS_FILE
     held = json.loads(source.read_text())
     if tuple(held["features"]) != FEATURES:
@@ -75,6 +79,7 @@ _SHIPPED = load_weights()
 WEIGHTS: dict[str, float] = _SHIPPED["simple"]
 SEARCH_WEIGHTS: dict[str, float] = _SHIPPED["search"]
 RUNNER_WEIGHTS: dict[str, float] = _SHIPPED["runner"]
+LEARNED_WEIGHTS: dict[str, float] = _SHIPPED["learned"]
 
 
 class Model(NamedTuple):
@@ -93,6 +98,12 @@ Models = tuple[Model, ...]
 # search players most: their model leads until the enemy's play says otherwise (screened against `charge`
 # and the expert before this change: docs/research/geister-belief.md).
 MODELS: Models = (Model(0.1, RUNNER_WEIGHTS, 0.95), Model(0.1, WEIGHTS, 0.56), Model(0.8, SEARCH_WEIGHTS, 0.38))
+# The same and a fourth kind: a learned runner, which moves the same ghost again less often than `charge`
+# (the PPO `runner` LEARNED_REPEATS of its moves in the fitting games) and hides its good ghosts its own way.
+# Its share comes out of the search bots' prior.
+LEARNED_REPEATS = 0.6  # 0.59 counted
+LEARNED_MODELS: Models = (Model(0.1, RUNNER_WEIGHTS, 0.95), Model(0.1, LEARNED_WEIGHTS, LEARNED_REPEATS),
+                          Model(0.1, WEIGHTS, 0.56), Model(0.7, SEARCH_WEIGHTS, 0.38))
 
 
 @dataclass

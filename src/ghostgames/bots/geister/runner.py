@@ -78,7 +78,12 @@ def packaged() -> RunnerPolicy:
     return RunnerPolicy.load()
 
 
-def choose(knowledge: SeatKnowledge, rng: random.Random) -> Action:
+def play(policy: RunnerPolicy, knowledge: SeatKnowledge, rng: random.Random) -> Action:
+    """The action `policy` draws for the seat."""
     mask = knowledge.legal_mask()
-    probs = packaged().probabilities(flatten(knowledge.encode()), mask)
+    probs = policy.probabilities(flatten(knowledge.encode()), mask)
     return knowledge.action_at(sample(probs, rng.random()))
+
+
+def choose(knowledge: SeatKnowledge, rng: random.Random) -> Action:
+    return play(packaged(), knowledge, rng)

@@ -32,12 +32,11 @@ import numpy as np
 from ghostgames.bots import Bot, Budget, SeatKnowledge, get_bot
 from ghostgames.bots.geister.belief import (
     FEATURES,
-    RUNNER_WEIGHTS,
-    SEARCH_WEIGHTS,
-    WEIGHTS,
     Model,
     certainly_bad,
+    enemy_repeats,
     features,
+    load_weights,
 )
 from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.fast_search import FastExpertBot
@@ -69,6 +68,20 @@ def search_pairs(iterations: int = SEARCH_ITERATIONS) -> list[tuple[str, str]]:
 
 SEARCH_PAIRS = search_pairs()
 EVERY = 3  # plies between snapshots
+# The runners' games: the learned `runner` and the hand-written `rush` against our bots, the expert at a
+# small budget among them (the search's moves are what a runner meets at `hard`). Only the seat facing the
+# runner-style bot is recorded: the "learned" model reads how such players hide their good ghosts. `mixture`
+# is not among them: a quarter of its games are the shipped `expert:400`, whose belief reads these weights,
+# so the games would change with the weights fitted on them; its other styles are here.
+RUNNER_STYLES = ("runner", "rush")
+RUNNER_ITERATIONS = 1000  # the expert's budget in the runners' games
+
+
+def runner_pairs(iterations: int = RUNNER_ITERATIONS) -> list[tuple[str, str]]:
+    """The pairs of the runners' games (the runner-style bot first), the expert searching `iterations`."""
+    e = f"expert:{iterations}"
+    return [("runner", "rules"), ("runner", "defender"), ("runner", e), ("rush", "defender"), ("rush", e),
+            ("runner", "charge"), ("runner", e), ("rush", "rules")]
 
 
 class _DataBelief(BeliefPolicy):
@@ -86,27 +99,33 @@ def player(name: str) -> Bot:
 Snapshot = dict[str, Any]  # x: features per candidate, good: labels, goods: how many are good
 
 
-def play(kind: str, index: int, seed: int, search_iterations: int = SEARCH_ITERATIONS) -> list[Snapshot]:
-    """One game of a set ("simple" or "search"); the snapshots of both seats along it."""
-    pairs = search_pairs(search_iterations) if kind == "search" else PAIRS
+def play(kind: str, index: int, seed: int, search_iterations: int = SEARCH_ITERATIONS,
+         runner_iterations: int = RUNNER_ITERATIONS) -> list[Snapshot]:
+    """One game of a set ("simple", "search" or "runners"); the snapshots of both seats along it (in the
+    runners' games, of the seat facing the runner-style bot only)."""
+    pairs = {"simple": PAIRS, "search": search_pairs(search_iterations),
+             "runners": runner_pairs(runner_iterations)}[kind]
     bots = pairs[index % len(pairs)]
     if index // len(pairs) % 2:
         bots = (bots[1], bots[0])
     options: dict[str, Any] = {"exit": "reach" if index % 3 == 2 else "escape", "max_plies": 300}
-    rng = derive_rng(seed, "fit-belief", index)
+    rng = derive_rng(seed, "fit-belief", index) if kind != "runners" else derive_rng(seed, "fit-belief-runners", index)
     state = get_game("geister").new(2, options, seed=rng.randrange(2**63))
     players = [player(name) for name in bots]
+    observers = [o for o in (0, 1) if kind != "runners" or bots[1 - o] in RUNNER_STYLES]
     snapshots: list[Snapshot] = []
     while state.to_act():
         seat = min(state.to_act())
         if state.ply % EVERY == 0 and not state.setup_phase():  # type: ignore[attr-defined]
-            for observer in (0, 1):
-                snapshots.extend(snapshot(state, observer, kind, index))
+            for observer in observers:
+                snapshots.extend(snapshot(state, observer, kind, index, bots[1 - observer]))
         state.apply(seat, players[seat].choose(SeatKnowledge(state, seat), random.Random(rng.randrange(2**63))))
     return snapshots
 
 
-def snapshot(state: Any, observer: int, kind: str, index: int) -> list[Snapshot]:
+def snapshot(state: Any, observer: int, kind: str, index: int, enemy: str = "") -> list[Snapshot]:
+    """The observer's features of the enemy's hidden ghosts now, labelled with their colours (and, for the
+    report, who the enemy is and how often it moved the ghost it moved last until now)."""
     view = state.view(observer)
     picture = read(view)
     feats = features(picture, list(view["moves"]))
@@ -115,9 +134,13 @@ def snapshot(state: Any, observer: int, kind: str, index: int) -> list[Snapshot]
     goods = sum(1 for g in candidates if state.good[g])
     if not candidates or goods in (0, len(candidates)):
         return []  # nothing left to guess
+    same, other = enemy_repeats(picture, list(view["moves"]))
     return [{
         "set": kind,
         "game": index,
+        "enemy": enemy,
+        "observer": observer,
+        "repeats": (same, other),
         "x": [feats[g] for g in candidates],
         "good": [bool(state.good[g]) for g in candidates],
         "goods": goods,
@@ -201,27 +224,30 @@ class BeliefFitSpec:
     seed: int = 1
     l2: float = 0.01
     search_iterations: int = SEARCH_ITERATIONS
+    runner_games: int = 400  # games of the runner-style bots against ours
+    runner_iterations: int = RUNNER_ITERATIONS
 
     def recipe(self) -> str:
         return (f"--games {self.games} --search-games {self.search_games} --seed {self.seed} --l2 {self.l2}"
-                f" --search-iterations {self.search_iterations}")
+                f" --search-iterations {self.search_iterations} --runner-games {self.runner_games}"
+                f" --runner-iterations {self.runner_iterations}")
 
 
-def _play_one(seed: int, search_iterations: int, game: tuple[str, int]) -> list[Snapshot]:
+def _play_one(spec: BeliefFitSpec, game: tuple[str, int]) -> list[Snapshot]:
     kind, index = game
-    return play(kind, index, seed, search_iterations)
+    return play(kind, index, spec.seed, spec.search_iterations, spec.runner_iterations)
 
 
 def snapshots(spec: BeliefFitSpec, workers: int = 1, done: Callable[[], None] | None = None,
               executor: Executor | None = None) -> list[Snapshot]:
-    """The snapshots of both sets of games, in game order; `executor` plays them (default: `workers` local
-    processes), in any order."""
-    games = [(kind, index) for kind, count in (("simple", spec.games), ("search", spec.search_games))
-             for index in range(count)]
+    """The snapshots of the three sets of games, in game order; `executor` plays them (default: `workers`
+    local processes), in any order."""
+    counts = (("simple", spec.games), ("search", spec.search_games), ("runners", spec.runner_games))
+    games = [(kind, index) for kind, count in counts for index in range(count)]
     runner = executor or LocalExecutor(workers)
     played: dict[tuple[str, int], list[Snapshot]] = {}
     try:
-        for game, snaps in runner.run(functools.partial(_play_one, spec.seed, spec.search_iterations), games):
+        for game, snaps in runner.run(functools.partial(_play_one, spec), games):
             played[game] = snaps
             if done is not None:
                 done()
@@ -231,34 +257,63 @@ def snapshots(spec: BeliefFitSpec, workers: int = 1, done: Callable[[], None] | 
     return [snap for game in games for snap in played[game]]
 
 
+def repeat_rates(snaps: list[Snapshot]) -> dict[str, float]:
+    """Per enemy bot of the runners' games: the share of its moves that moved the ghost it moved last, over
+    each game until its last snapshot (what `Model.repeats` stands for)."""
+    last: dict[tuple[int, int], Snapshot] = {}
+    for s in snaps:
+        if s["set"] == "runners":
+            last[(s["game"], s["observer"])] = s  # snapshots come in game order
+    counts: dict[str, list[int]] = {}
+    for s in last.values():
+        held = counts.setdefault(s["enemy"], [0, 0])
+        held[0] += s["repeats"][0]
+        held[1] += s["repeats"][1]
+    return {enemy: round(same / max(1, same + other), 3) for enemy, (same, other) in sorted(counts.items())}
+
+
 def fit_weights(spec: BeliefFitSpec, snaps: list[Snapshot]) -> tuple[dict[str, dict[str, float]], dict[str, Any]]:
-    """The three fitted weight sets ("simple", "search", "runner") and, for each, the held-out scores of the
-    uniform belief, the shipped weight sets and the fit."""
-    games = {"simple": spec.games, "search": spec.search_games}
+    """The four fitted weight sets ("simple", "search", "runner", "learned") and, for each, the held-out
+    scores of the uniform belief, the shipped weight sets and the fit (for "learned", also per runner-style
+    bot: what the belief's models make of each)."""
+    games = {"simple": spec.games, "search": spec.search_games, "runners": spec.runner_games}
     charge_pair = PAIRS.index(("charge", "charge"))
-    parts: dict[str, Callable[[Snapshot], bool]] = {
-        "simple": lambda s: bool(s["set"] == "simple"),
-        "search": lambda s: bool(s["set"] == "search"),
-        "runner": lambda s: bool(s["set"] == "simple" and s["game"] % len(PAIRS) == charge_pair),
+    parts: dict[str, tuple[str, Callable[[Snapshot], bool]]] = {
+        "simple": ("simple", lambda s: True),
+        "search": ("search", lambda s: True),
+        "runner": ("simple", lambda s: bool(s["game"] % len(PAIRS) == charge_pair)),
+        "learned": ("runners", lambda s: True),
     }
-    shipped = {"simple": WEIGHTS, "search": SEARCH_WEIGHTS, "runner": RUNNER_WEIGHTS}
+    shipped = load_weights()
     fitted: dict[str, dict[str, float]] = {}
     held_out: dict[str, dict[str, Any]] = {}
-    for part, member in parts.items():
-        count = games[part if part != "runner" else "simple"]
-        train = [s for s in snaps if member(s) and s["game"] < count * 3 // 4]
-        test = [s for s in snaps if member(s) and s["game"] >= count * 3 // 4]
-        theta = fit(groups(train), spec.l2)
-        fitted[part] = {f: round(float(v), 3) for f, v in zip(FEATURES, theta, strict=True)}
+
+    def scores(test: list[Snapshot], theta: np.ndarray) -> dict[str, Any]:
         rows = {"uniform": marginal_scores(test, None)}
         rows.update({f"{model} shipped": marginal_scores(test, np.array([w[f] for f in FEATURES]))
                      for model, w in shipped.items()})
         rows["fitted here"] = marginal_scores(test, theta)
-        held_out[part] = {name: {"log_loss": loss, "accuracy": accuracy} for name, (loss, accuracy, _) in rows.items()}
-        held_out[part]["ghosts"] = rows["uniform"][2]
+        out: dict[str, Any] = {name: {"log_loss": loss, "accuracy": accuracy}
+                               for name, (loss, accuracy, _) in rows.items()}
+        out["ghosts"] = rows["uniform"][2]
+        return out
+
+    for part, (kind, member) in parts.items():
+        count = games[kind]
+        train = [s for s in snaps if s["set"] == kind and member(s) and s["game"] < count * 3 // 4]
+        test = [s for s in snaps if s["set"] == kind and member(s) and s["game"] >= count * 3 // 4]
+        theta = fit(groups(train), spec.l2)
+        fitted[part] = {f: round(float(v), 3) for f, v in zip(FEATURES, theta, strict=True)}
+        held_out[part] = scores(test, theta)
+        if part == "learned":
+            for enemy in RUNNER_STYLES:
+                theirs = [s for s in test if s["enemy"] == enemy]
+                if theirs:
+                    held_out[f"learned, against {enemy}"] = scores(theirs, theta)
     report = {"games": games, "seed": spec.seed, "l2": spec.l2, "every": EVERY,
-              "pairs": {"simple": PAIRS, "search": search_pairs(spec.search_iterations)}, "weights": fitted,
-              "held_out": held_out}
+              "pairs": {"simple": PAIRS, "search": search_pairs(spec.search_iterations),
+                        "runners": runner_pairs(spec.runner_iterations)},
+              "repeats": repeat_rates(snaps), "weights": fitted, "held_out": held_out}
     return fitted, report
 
 
