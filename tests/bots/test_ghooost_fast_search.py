@@ -19,21 +19,21 @@ from ghostgames.bots.budget import Budget
 from ghostgames.bots.ghooost.fast_rules import rules_action
 from ghostgames.bots.ghooost.fast_search import (
     ACTION,
+    EQUITY_SAMPLES,
     FIRST,
     MATCH_WEIGHT,
     PLAYOUT_LIMIT,
     ROLLOUT_LIMIT,
     SIBLING,
     VISITS,
+    ExpectedPointsPolicy,
     GhooostExpertPolicy,
-    MatchEquityPolicy,
     RulesPlayoutPolicy,
     ShortPlayoutPolicy,
+    expected_points_bot,
     expected_round,
     finish_order,
-    half_equity_bot,
     match_equity,
-    match_equity_bot,
     play_out,
     playout_action,
     playout_rewards,
@@ -119,17 +119,17 @@ def rules_playout_150() -> IsmctsBot:
     return IsmctsBot(Budget(iterations=150), RulesPlayoutPolicy, 0.5)
 
 
-def match_equity_150() -> IsmctsBot:
-    return IsmctsBot(Budget(iterations=150), MatchEquityPolicy, 0.5)
+def expected_points_150() -> IsmctsBot:
+    return IsmctsBot(Budget(iterations=150), ExpectedPointsPolicy, 0.5)
 
 
-@pytest.mark.parametrize("make", [lambda: get_bot("expert:150"), rules_playout_150, match_equity_150],
-                         ids=["expert", "rules-playout", "match-equity"])
+@pytest.mark.parametrize("make", [lambda: get_bot("expert:150"), rules_playout_150, expected_points_150],
+                         ids=["expert", "rules-playout", "expected-points"])
 @pytest.mark.parametrize(("players", "options"), TABLES, ids=lambda v: str(v))
 def test_the_expert_plays_legal_actions_and_cannot_tell_hidden_cards_apart(players: int, options: dict[str, Any],
                                                                           make: Any) -> None:
     """Worlds that differ only in what the seat cannot see give the same choice for the same seed (the
-    expert, the same search with the `rules` bot's playouts, and with the match's equity as its reward)."""
+    expert, the same search with the `rules` bot's playouts, and the expert before the match's equity)."""
     bot = make()
     checked = 0
     for seed in (1, 2, 3):
@@ -430,22 +430,23 @@ def test_the_finishing_order_keeps_who_is_out_and_puts_fewer_cards_first() -> No
     assert fewer_first / 4000 == pytest.approx(1 / (1 + np.exp(-3 / 3.0)), abs=0.03)
 
 
-def test_the_match_equity_bots_are_the_expert_with_another_match_reward() -> None:
-    """The plug-ins search with MatchEquityPolicy (equity alone) and its half-and-half variant; on a 2-player
-    round (no match) the equity policy plays exactly as the expert."""
+def test_the_expert_scores_matches_by_their_equity_and_plays_two_player_rounds_as_before() -> None:
+    """The expert's match reward is the equity alone; the expert before (a plug-in) mixed half the round with
+    expected points; on a 2-player round (no match) both choose alike, so the 2-player rows stand."""
     state = GAME.new(2, {"max_turns": 200}, seed=6)
     seat = min(state.to_act())
-    for make, weight in ((match_equity_bot, 1.0), (half_equity_bot, 0.5)):
-        bot = make()
-        assert isinstance(bot, IsmctsBot)
-        policy = bot.policy(SeatKnowledge(state, seat))
-        assert isinstance(policy, MatchEquityPolicy) and policy.match_weight == weight and policy.equity_samples > 0
+    assert GhooostExpertPolicy.match_weight == 1.0 and GhooostExpertPolicy.equity_samples == EQUITY_SAMPLES > 0
+    before = expected_points_bot()
+    assert isinstance(before, IsmctsBot)
+    policy = before.policy(SeatKnowledge(state, seat))
+    assert isinstance(policy, ExpectedPointsPolicy)
+    assert policy.match_weight == MATCH_WEIGHT and policy.equity_samples == 0
     compared = 0
     for game_state, actor in positions("ghooost", 2, {"max_turns": 200}, 6, every=15):
         knowledge = SeatKnowledge(game_state, actor)
         legal = knowledge.legal_actions()
         picks = [cls(knowledge).compiled_choice(legal, Budget(iterations=300), 0.5, random.Random(3))
-                 for cls in (GhooostExpertPolicy, MatchEquityPolicy)]
+                 for cls in (GhooostExpertPolicy, ExpectedPointsPolicy)]
         assert picks[0] == picks[1]
         compared += 1
     assert compared > 5

@@ -12,10 +12,14 @@ limit against `rules`: docs/research/ghooost-expert.md). What changes:
   in the first world does not matter). That is `sample_world`'s draw, so each iteration has a fresh world
   at the cost of a shuffle, not of a Python sample.
 - A search stops at the end of the round being played (the tree and the playouts alike). In a match
-  (3+ players) the reward is half the round's (as above) and half the match's: each seat's points
-  expected at the round's end (analysis/match.py's expected places) less `BOUH_COST` points per Bouh!
-  held or expected, compared with the others' by a logistic. The Python `ismcts` plays on into the next
-  round and scores its cards only.
+  (3+ players) the reward is the match's equity: each seat's expected share of the others it beats at the
+  match's end, over a few continuations that finish the round under way in an order drawn from the cards
+  left (fewer cards, sooner out) and then play every later round as a uniformly random order (players of
+  equal strength) until somebody's second Bouh! decides it. So the search sees what a round is worth to
+  the match: at 3 players the second out scores 3 and the first 2, a Bouh! near the end of a match costs
+  more than at its start, and points count only while the match can still be won. The expert before
+  (`ExpectedPointsPolicy`) scored half the round and half a logistic of expected points; the Python
+  `ismcts` plays on into the next round and scores its cards only.
 - Tree walk, playout and backup run in one kernel call per chunk of iterations; random numbers come from a
   splitmix64 stream seeded from the bot's rng (and the world from the same rng), so under an iteration
   budget a choice is a pure function of (knowledge, rng): the no-peek test holds it to that.
@@ -56,7 +60,8 @@ PLAYOUT_LIMIT = 40  # the expert's (2000 iterations take about the time of 3000 
 SCALE = 3.0  # cards: the logistic of cards left (GhooostPolicy.evaluate)
 MATCH_SCALE = 2.0  # points: the logistic of expected match scores
 BOUH_COST = 3.0  # points a Bouh! costs in the match score (a second one ranks its holder below the others)
-MATCH_WEIGHT = 0.5  # in a match, the share of the reward the match score makes (the rest is the round's)
+MATCH_WEIGHT = 0.5  # the expert before 5 December: the share of a match's reward its match_shares made
+EQUITY_SAMPLES = 4  # match continuations drawn per playout for match_equity (a fifth more time an iteration)
 
 _P, _TURN, _STATUS = fast.PLAYERS, fast.TURN, fast.STATUS
 _HANDS, _KNOWN, _SIZES = fast.HANDS, fast.KNOWN, fast.SIZES
@@ -537,15 +542,18 @@ class Tree:
 
 
 class GhooostExpertPolicy(GhooostPolicy):
-    """Ghooost!'s expert: GhooostPolicy's playouts, searched by the kernel above with the match-aware reward
-    (`last_tree`: the tree of its latest decision, for tests and the analysis of a search)."""
+    """Ghooost!'s expert: GhooostPolicy's playouts, searched by the kernel above; in a match its reward is
+    the match's equity alone (match_equity: since 5 December 2026, docs/research/ghooost-expert.md), in a
+    single round the round's shares (`last_tree`: the tree of its latest decision, for tests and the
+    analysis of a search)."""
 
     last_tree: Tree | None = None
-    match_weight = MATCH_WEIGHT
+    match_weight = 1.0
     playout_epsilon = -1.0  # negative: GhooostPolicy's playouts; else the `rules` bot's with this uniform share
     playout_limit = PLAYOUT_LIMIT
     deadline_horizon = 0  # turns before the round's limit over which a round under way loses its worth (0: none)
-    equity_samples = 0  # > 0: a match's share of the reward is match_equity over this many continuations
+    equity_samples = EQUITY_SAMPLES  # > 0: a match's share of the reward is match_equity over this many draws;
+    # 0: match_shares' logistic of expected points
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
                         rng: random.Random) -> tuple[Action, int] | None:
@@ -577,11 +585,29 @@ class GhooostExpertPolicy(GhooostPolicy):
         return (chosen if chosen is not None else action_at(int(best))), done
 
 
+class ExpectedPointsPolicy(GhooostExpertPolicy):
+    """The expert until 5 December 2026: in a match, half the round's shares and half match_shares (a
+    logistic of the points expected at the round's end less BOUH_COST a Bouh!). It went out first as often
+    as it could, which at 3 players earns a point less than going out second: level with `rules` in matches."""
+
+    match_weight = MATCH_WEIGHT
+    equity_samples = 0
+
+
+def expected_points_bot(seconds: float | None = None) -> IsmctsBot:
+    """A plug-in factory (`--bots ghostgames.bots.ghooost.fast_search:expected_points_bot`): the expert until
+    5 December, 2000 iterations a move, or `seconds`."""
+    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=2000), ExpectedPointsPolicy, 0.5)
+    bot.name = "expert-expected-points"
+    return bot
+
+
 class RoundRewardPolicy(GhooostExpertPolicy):
     """The expert scoring a match's rounds by the round alone (no match points): kept to measure the match
     reward against (docs/bots.md)."""
 
     match_weight = 0.0
+    equity_samples = 0
 
 
 def round_reward_bot(seconds: float | None = None) -> IsmctsBot:
@@ -592,7 +618,7 @@ def round_reward_bot(seconds: float | None = None) -> IsmctsBot:
     return bot
 
 
-class ShortPlayoutPolicy(GhooostExpertPolicy):
+class ShortPlayoutPolicy(ExpectedPointsPolicy):
     """The expert until the evening of 4 December 2026: playouts cut after 20 actions (kept to measure against)."""
 
     playout_limit = ROLLOUT_LIMIT
@@ -606,7 +632,7 @@ def short_playout_bot(seconds: float | None = None) -> IsmctsBot:
     return bot
 
 
-class RulesPlayoutPolicy(GhooostExpertPolicy):
+class RulesPlayoutPolicy(ExpectedPointsPolicy):
     """The expert with playouts by the compiled `rules` bot, a uniformly random action `playout_epsilon` of
     the time (docs/research/ghooost-expert.md)."""
 
@@ -621,32 +647,3 @@ def rules_playout_bot(seconds: float | None = None) -> IsmctsBot:
     bot.name = "expert-rules-playout"
     return bot
 
-
-class MatchEquityPolicy(GhooostExpertPolicy):
-    """The expert whose match reward is the match's equity (the expected final rank share, the rest of the
-    match played as fair rounds: match_equity) in place of the logistic of expected points, on its own."""
-
-    match_weight = 1.0
-    equity_samples = 4
-
-
-class HalfEquityPolicy(MatchEquityPolicy):
-    """MatchEquityPolicy's equity mixed half and half with the round's shares."""
-
-    match_weight = 0.5
-
-
-def match_equity_bot(seconds: float | None = None) -> IsmctsBot:
-    """A plug-in factory (`--bots ghostgames.bots.ghooost.fast_search:match_equity_bot`): 1600 iterations a
-    move (about the time of the expert's 2000: the continuations cost a fifth more), or `seconds`."""
-    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=1600), MatchEquityPolicy, 0.5)
-    bot.name = "expert-match-equity"
-    return bot
-
-
-def half_equity_bot(seconds: float | None = None) -> IsmctsBot:
-    """A plug-in factory (`--bots ghostgames.bots.ghooost.fast_search:half_equity_bot`): 1600 iterations a
-    move, or `seconds`."""
-    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=1600), HalfEquityPolicy, 0.5)
-    bot.name = "expert-half-equity"
-    return bot
