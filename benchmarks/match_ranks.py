@@ -3,7 +3,7 @@
 `ghostgames tournament --json` gives each bot's mean rank but no interval; in a match of 3+ players that
 mean is what the issue's target reads ("the best mean rank, with an interval that excludes the others'").
 This reads one or more of those files and prints, per bot, the mean rank with mean +- 1.96 standard errors
-(over its seat-games) and the matches won with their Wilson interval. A bot that won every match has no
+(over its seat-games, cut to 1..players) and the matches won with their Wilson interval. A bot that won every match has no
 spread to take an error from, so its interval's upper end is then the worst mean rank the Wilson interval
 of its wins allows (every match not won at the last rank). Paired:
 
@@ -54,6 +54,7 @@ def bot_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
         win_low, win_high = wilson_interval(wins, len(ranks))
         if low == high:  # no spread: bound the mean by the share of matches won
             high = max(high, 1.0 + (1.0 - win_low) * (players - 1)) if mean == 1.0 else high
+        low, high = max(low, 1.0), min(high, float(players))  # a rank lies in 1..players
         rows.append({"bot": name, "seat_games": len(ranks), "mean_rank": mean, "rank_low": low, "rank_high": high,
                      "won": wins, "won_low": win_low, "won_high": win_high})
     return rows
