@@ -3,9 +3,9 @@
 `ghostgames tournament --json` gives each bot's mean rank but no interval; in a match of 3+ players that
 mean is what the issue's target reads ("the best mean rank, with an interval that excludes the others'").
 This reads one or more of those files and prints, per bot, the mean rank with mean +- 1.96 standard errors
-(over its seat-games, cut to 1..players) and the matches won with their Wilson interval. A bot that won every match has no
-spread to take an error from, so its interval's upper end is then the worst mean rank the Wilson interval
-of its wins allows (every match not won at the last rank). Paired:
+(over its seat-games, cut to 1..players) and the matches won with their Wilson interval. A bot that won
+every match has no spread to take an error from, so its interval's upper end is then the worst mean rank
+the Wilson interval of its wins allows (every match not won at the last rank). Paired:
 
 - within a file, first bot against each other: per game the first bot's best seat's rank less the other's
   best seat's, mean +- 1.96 standard errors (negative: the first ranks better);
