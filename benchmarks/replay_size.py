@@ -16,6 +16,9 @@ readers of the same replay (wall time), while a probe asks for `/api/games` ever
 answer: how long the event loop was held), and the server's resident memory before, at its peak and
 after. The old format of the longest record is not served (its replay would hold gigabytes in the
 server): its bytes are counted here by the old function, one step at a time, without keeping them.
+`--new-only` leaves the old format out altogether (counting the longest record alone takes minutes):
+
+    .venv/bin/python benchmarks/replay_size.py --runs 1 --new-only --json benchmarks/results/replay-size-new.json
 """
 
 from __future__ import annotations
@@ -182,6 +185,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--old-ref", default="cab6158", help="the commit whose server sends the old format")
     parser.add_argument("--skip-old-server", action="store_true", help="do not serve the old format at all")
+    parser.add_argument("--new-only", action="store_true", help="neither serve nor count the old format")
     parser.add_argument("--json", type=Path, default=ROOT / "benchmarks" / "results" / "replay-size.json")
     args = parser.parse_args()
     console = Console(width=200)
@@ -192,7 +196,8 @@ def main() -> None:
                   f"{len(longest.actions) + 1} steps ({longest.players} players, seed {longest.seed}); "
                   f"review-sized {len(review.actions) + 1} steps ({review.players} players, seed {review.seed})")
     out: dict[str, Any] = {"options": OPTIONS, "seeds_per_player_count": args.seeds, "readers": READERS,
-                           "old_ref": args.old_ref, "load_before": os.getloadavg(), "records": {}, "runs": []}
+                           "old_ref": None if args.new_only else args.old_ref, "load_before": os.getloadavg(),
+                           "records": {}, "runs": []}
     with tempfile.TemporaryDirectory(prefix="replay-size-") as temp:
         tmp = Path(temp)
         database = tmp / "records.db"
@@ -200,12 +205,13 @@ def main() -> None:
         ids = {}
         for label, record in (("longest", longest), ("review", review)):
             ids[label] = repo.save_record(record, "table", [f"bot {i}" for i in range(record.players)])
-            counted = time.perf_counter()
-            out["records"][label] = {"players": record.players, "seed": record.seed, "steps": len(record.actions) + 1,
-                                     "old_bytes_counted": old_bytes(record),
-                                     "old_count_s": time.perf_counter() - counted}
+            out["records"][label] = {"players": record.players, "seed": record.seed, "steps": len(record.actions) + 1}
+            if not args.new_only:
+                counted = time.perf_counter()
+                out["records"][label].update(old_bytes_counted=old_bytes(record),
+                                             old_count_s=time.perf_counter() - counted)
         repo.close()
-        old = None if args.skip_old_server else old_source(args.old_ref, tmp / "old")
+        old = None if args.skip_old_server or args.new_only else old_source(args.old_ref, tmp / "old")
         for run in range(args.runs):
             for label in ("review", "longest"):
                 for fmt, source in (("new", None), ("old", old)):
@@ -256,6 +262,8 @@ def show(console: Console, out: dict[str, Any]) -> None:
                       f"{m['rss_before'] / mb:.0f} MB", f"{m['rss_peak'] / mb:.0f} MB",
                       f"{m['rss_after'] / mb:.0f} MB", f"{m['slowest_probe_s']:.2f} s")
     for label, info in out["records"].items():
+        if "old_bytes_counted" not in info:
+            continue
         table.add_row(label, f"{info['steps']:,}", "old (counted)", f"{info['old_bytes_counted']:,}",
                       f"{info['old_bytes_counted'] / info['steps']:,.0f}", "", "1", "", "", "", "", "", "", "")
     console.print(table)

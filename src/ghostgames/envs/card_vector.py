@@ -97,6 +97,9 @@ class CardVectorEnv(BatchedVectorEnv):
         self._done = np.zeros(n, dtype=np.bool_)
         self._pending = np.zeros(n, dtype=np.bool_)  # a Python opponent is to act there
         self._scores = np.zeros((n, players), dtype=np.int64)
+        # what the kernels' batch_play writes, in envs/card_kernels.py's order
+        self._outputs = (self._obs, self._masks, self._seats, self._rewards, self._seat_rewards, self._done,
+                         self._scores, self._final_obs, self._final_masks, self._pending)
         self._game_rng = self._new_rng(0, "games").repeat(n)
         self._action_rng = self._new_rng(0, "actions").repeat(n)
 
@@ -138,8 +141,7 @@ class CardVectorEnv(BatchedVectorEnv):
 
     def _run_kernel(self, actions: NDArray[np.int64]) -> None:
         self.kernels.batch_play(self._states, self._game_rng, actions, self._kind, self._learner, self._table,
-                                self._obs, self._masks, self._seats, self._rewards, self._seat_rewards,
-                                self._done, self._scores, self._final_obs, self._final_masks, self._pending)
+                                self._outputs)
 
     def _opponent_view(self, i: int) -> tuple[int, dict[str, NDArray[np.float32]], NDArray[np.int8]]:
         row = self._states[i]

@@ -1,12 +1,8 @@
-"""GhooostVectorEnv's kernels (envs/ghooost_vector.py): a batch of Ghooost! games on the compiled core, the
-learner's action and then the other seats' turns, compiled, in one call on the calling thread.
-
-The other seats play uniformly random actions (RANDOM), a Python callable that the environment asks between
-calls (EXTERNAL), the `rules` bot compiled (RULES,
-bots/ghooost/fast_rules.py), or nobody (SELF: self-play, the learner is the seat to act). A game (a round,
-or a match of rounds) that ends gives every seat's reward, keeps the shown seat's last observation and
-starts again; with an opponent the new game is played on until its learner is to act, and one that ends
-before that (a very short `max_turns`) is dealt again without a report: its learner made no decision in it.
+"""GhooostVectorEnv's kernels (envs/ghooost_vector.py): a batch of Ghooost! games on the compiled core, stepped
+by envs/card_kernels.py's loop with Ghooost!'s hooks, compiled, in one call on the calling thread. The other
+seats play uniformly random actions, the `rules` bot compiled (bots/ghooost/fast_rules.py), a Python callable
+(asked by the environment between calls) or nobody (self-play). A game is a round, or a match of rounds; one
+may end before its learner acts (a very short `max_turns`), and is then dealt again without a report.
 """
 
 from __future__ import annotations
@@ -18,15 +14,13 @@ from numpy.typing import NDArray
 
 from ghostgames.bots.ghooost import fast_rules
 from ghostgames.bots.ghooost.fast_rules import rules_action
-from ghostgames.envs import batched, card_vector
-from ghostgames.envs.batched import NOTHING, START_GAME
-from ghostgames.envs.card_vector import EXTERNAL, RANDOM, REWARD_OF, SELF
-from ghostgames.games.geister.jit import forget_stale_kernels
+from ghostgames.envs import batched, card_kernels, card_vector
+from ghostgames.envs.card_kernels import Outputs, play_batch
 from ghostgames.games.ghooost import fast
-from ghostgames.games.ghooost.fast import OVER, RANK, RESULT, STATUS, Rng, compiled
+from ghostgames.games.ghooost.fast import OVER, PLAYERS, RANK, RESULT, STATUS
+from ghostgames.jit import Rng, compiled, forget_stale_kernels
 
 Row = NDArray[np.int32]
-Floats = NDArray[np.float32]
 
 
 @compiled
@@ -37,72 +31,24 @@ def _start(s: Row, rng: Rng, i: int, table: NDArray[np.int64]) -> None:
 
 
 @compiled
-def _others_play(s: Row, rng: Rng, i: int, kind: int, learner: int, legal: NDArray[np.int32]) -> bool:
-    """The other seats play (random or `rules`) until the learner is to act or the game is over; True where
-    a Python opponent (EXTERNAL) is to act instead: the environment asks it."""
-    while True:
-        seat = fast.seat_to_act(s)
-        if seat < 0 or seat == learner:
-            return False
-        if kind == EXTERNAL:
-            return True
-        fast.apply(s, fast.random_action(s, rng, i) if kind == RANDOM else rules_action(s, legal), rng, i)
+def _ended(s: Row, results: NDArray[np.int64], scores: NDArray[np.int64], legal: NDArray[np.int32]) -> bool:
+    """Once the game is over: per seat its result, and its rank as its score."""
+    if s[STATUS] != OVER:
+        return False
+    for p in range(s[PLAYERS]):
+        results[p] = s[RESULT + p]
+        scores[p] = s[RANK + p]
+    return True
 
 
 @compiled
 def batch_play(states: Row, rng: Rng, actions: NDArray[np.int64], kind: int, learners: NDArray[np.int8],
-               table: NDArray[np.int64], obs: Floats, masks: NDArray[np.int8], seats: NDArray[np.int8],
-               rewards: NDArray[np.float32], seat_rewards: NDArray[np.float32], done: NDArray[np.bool_],
-               scores: NDArray[np.int64], final_obs: Floats, final_masks: NDArray[np.int8],
-               pending: NDArray[np.bool_]) -> None:
-    """Per game i: START_GAME deals a new game, NOTHING leaves it, an action index is played by the seat to act (legal:
-    the caller checked it). With an opponent the other seats then play until learners[i] is to act; a Python
-    opponent's game stops where it is to act, marked `pending`, and the next call brings that seat's action.
-    rewards, seat_rewards and done are the caller's to clear before a step's first call. A game that ends reports
-    every seat's reward (+1 win, -1 loss, 0 draw) in seat_rewards, the acting seat's in rewards, each seat's rank in
-    scores, the shown seat's last observation and mask in final_obs and final_masks, and starts again at once. Then
-    the shown seat's observation and mask are written: learners[i] with an opponent, the seat to act in self-play."""
-    players = table[0]
-    legal = np.empty(fast.MAX_ACTIONS, dtype=np.int32)
-    for i in range(states.shape[0]):
-        s = states[i]
-        action = actions[i]
-        if action == NOTHING and pending[i]:
-            continue
-        pending[i] = False
-        if action == START_GAME:
-            _start(s, rng, i, table)
-        elif action >= 0:
-            acting = fast.seat_to_act(s)
-            fast.apply(s, action, rng, i)
-            if kind != SELF and _others_play(s, rng, i, kind, learners[i], legal):
-                pending[i] = True
-                continue
-            if s[STATUS] == OVER:
-                done[i] = True
-                for p in range(players):
-                    seat_rewards[i, p] = REWARD_OF[s[RESULT + p]]
-                    scores[i, p] = s[RANK + p]
-                shown = acting if kind == SELF else learners[i]
-                rewards[i] = seat_rewards[i, shown]
-                fast.encode(s, shown, final_obs[i])
-                fast.legal_mask(s, shown, final_masks[i])
-                _start(s, rng, i, table)
-        if kind != SELF and action != NOTHING:
-            if _others_play(s, rng, i, kind, learners[i], legal):
-                pending[i] = True
-                continue
-            while s[STATUS] == OVER:  # over before its learner acted: nothing to report, deal again
-                _start(s, rng, i, table)
-                if _others_play(s, rng, i, kind, learners[i], legal):
-                    pending[i] = True
-                    break
-            if pending[i]:
-                continue
-        seat = learners[i] if kind != SELF else fast.seat_to_act(s)
-        seats[i] = seat
-        fast.encode(s, seat, obs[i])
-        fast.legal_mask(s, seat, masks[i])
+               table: NDArray[np.int64], outputs: Outputs) -> None:
+    """card_kernels.play_batch for Ghooost!: a game is a round or a match of rounds, its scores the seats' ranks;
+    the `rules` bot's scratch room holds the legal actions."""
+    play_batch(_start, fast.apply, fast.seat_to_act, fast.random_action, rules_action, _ended, fast.encode,
+               fast.legal_mask, np.empty(fast.MAX_ACTIONS, dtype=np.int32),
+               states, rng, actions, kind, learners, table, outputs)
 
 
 @compiled
@@ -112,6 +58,6 @@ def batch_random_actions(states: Row, rng: Rng, out: NDArray[np.int64]) -> None:
         out[i] = fast.random_action(states[i], rng, i)
 
 
-KERNELS = (_start, _others_play, batch_play, batch_random_actions)
+KERNELS = (_start, _ended, batch_play, batch_random_actions)
 # numba checks a cached kernel against its own file only: compile afresh when what they inline changes
-forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(fast, fast_rules, batched, card_vector))
+forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(fast, fast_rules, batched, card_vector, card_kernels))

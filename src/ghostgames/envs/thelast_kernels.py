@@ -1,11 +1,8 @@
-"""TheLastVectorEnv's kernels (envs/thelast_vector.py): a batch of matches on The Last's compiled core, the
-learner's action and then the other seats' turns, compiled, in one call on the calling thread.
-
-The other seats play uniformly random actions (RANDOM), a Python callable that the environment asks between
-calls (EXTERNAL), the `rules` bot compiled (RULES,
-bots/thelast/fast_rules.py), or nobody (SELF: self-play, the learner is the seat to act). A match that ends
-gives every seat's reward, keeps the shown seat's last observation and starts again; with an opponent, the
-new match is played on until its learner is to act.
+"""TheLastVectorEnv's kernels (envs/thelast_vector.py): a batch of matches on The Last's compiled core, stepped
+by envs/card_kernels.py's loop with The Last's hooks, compiled, in one call on the calling thread. The other
+seats play uniformly random actions, the `rules` bot compiled (bots/thelast/fast_rules.py), a Python callable
+(asked by the environment between calls) or nobody (self-play). A game is a match of rounds; every seat
+reaches its turn in each, so a new match never ends before its learner acts.
 """
 
 from __future__ import annotations
@@ -17,15 +14,13 @@ from numpy.typing import NDArray
 
 from ghostgames.bots.thelast import fast_rules
 from ghostgames.bots.thelast.fast_rules import rules_action
-from ghostgames.envs import batched, card_vector
-from ghostgames.envs.batched import NOTHING, START_GAME
-from ghostgames.envs.card_vector import EXTERNAL, RANDOM, REWARD_OF, SELF
-from ghostgames.games.geister.jit import forget_stale_kernels
+from ghostgames.envs import batched, card_kernels, card_vector
+from ghostgames.envs.card_kernels import Outputs, play_batch
 from ghostgames.games.thelast import fast
-from ghostgames.games.thelast.fast import TOTAL, Rng, compiled
+from ghostgames.games.thelast.fast import PLAYERS, TOTAL
+from ghostgames.jit import Rng, compiled, forget_stale_kernels
 
 Row = NDArray[np.int64]
-Floats = NDArray[np.float32]
 
 
 @compiled
@@ -36,66 +31,28 @@ def _start(s: Row, rng: Rng, i: int, table: NDArray[np.int64]) -> None:
 
 
 @compiled
-def _others_play(s: Row, rng: Rng, i: int, kind: int, learner: int) -> bool:
-    """The other seats play (random or `rules`) until the learner is to act or the game is over; True where
-    a Python opponent (EXTERNAL) is to act instead: the environment asks it."""
-    while True:
-        seat = fast.seat_to_act(s)
-        if seat < 0 or seat == learner:
-            return False
-        if kind == EXTERNAL:
-            return True
-        fast.step(s, fast.random_action(s, rng, i) if kind == RANDOM else rules_action(s), rng, i)
+def _rules(s: Row, scratch: NDArray[np.int64]) -> int:
+    """The `rules` bot's action (it needs no scratch room)."""
+    return rules_action(s)
+
+
+@compiled
+def _ended(s: Row, results: NDArray[np.int64], scores: NDArray[np.int64], ranks: NDArray[np.int64]) -> bool:
+    """Once the match is over: per seat its result, and its total penalty as its score."""
+    if not fast.outcome(s, results, ranks):
+        return False
+    for p in range(s[PLAYERS]):
+        scores[p] = s[TOTAL + p]
+    return True
 
 
 @compiled
 def batch_play(states: Row, rng: Rng, actions: NDArray[np.int64], kind: int, learners: NDArray[np.int8],
-               table: NDArray[np.int64], obs: Floats, masks: NDArray[np.int8], seats: NDArray[np.int8],
-               rewards: NDArray[np.float32], seat_rewards: NDArray[np.float32], done: NDArray[np.bool_],
-               scores: NDArray[np.int64], final_obs: Floats, final_masks: NDArray[np.int8],
-               pending: NDArray[np.bool_]) -> None:
-    """Per game i: START_GAME deals a new match, NOTHING leaves it, an action index is played by the seat to act
-    (legal: the caller checked it). With an opponent the other seats then play until learners[i] is to act; a Python
-    opponent's game stops where it is to act, marked `pending`, and the next call brings that seat's action.
-    rewards, seat_rewards and done are the caller's to clear before a step's first call. A match that ends reports
-    every seat's reward (+1 win, -1 loss, 0 draw) in seat_rewards, the acting seat's in rewards, each seat's total
-    penalty in scores, the shown seat's last observation and mask in final_obs and final_masks, and starts again at
-    once. Then the shown seat's observation and mask are written: learners[i] with an opponent, the seat to act in
-    self-play."""
-    players = table[0]
-    results = np.empty(players, dtype=np.int64)
-    ranks = np.empty(players, dtype=np.int64)
-    for i in range(states.shape[0]):
-        s = states[i]
-        action = actions[i]
-        if action == NOTHING and pending[i]:
-            continue
-        pending[i] = False
-        if action == START_GAME:
-            _start(s, rng, i, table)
-        elif action >= 0:
-            acting = fast.seat_to_act(s)
-            fast.step(s, action, rng, i)
-            if kind != SELF and _others_play(s, rng, i, kind, learners[i]):
-                pending[i] = True
-                continue
-            if fast.outcome(s, results, ranks):
-                done[i] = True
-                for p in range(players):
-                    seat_rewards[i, p] = REWARD_OF[results[p]]
-                    scores[i, p] = s[TOTAL + p]
-                shown = acting if kind == SELF else learners[i]
-                rewards[i] = seat_rewards[i, shown]
-                fast.encode(s, shown, final_obs[i])
-                fast.legal_mask(s, shown, final_masks[i])
-                _start(s, rng, i, table)
-        if kind != SELF and action != NOTHING and _others_play(s, rng, i, kind, learners[i]):
-            pending[i] = True  # (a new match always reaches each seat's turn)
-            continue
-        seat = learners[i] if kind != SELF else fast.seat_to_act(s)
-        seats[i] = seat
-        fast.encode(s, seat, obs[i])
-        fast.legal_mask(s, seat, masks[i])
+               table: NDArray[np.int64], outputs: Outputs) -> None:
+    """card_kernels.play_batch for The Last: a game is a match, its scores the seats' total penalties."""
+    play_batch(_start, fast.step, fast.seat_to_act, fast.random_action, _rules, _ended, fast.encode,
+               fast.legal_mask, np.empty(table[0], dtype=np.int64),
+               states, rng, actions, kind, learners, table, outputs)
 
 
 @compiled
@@ -105,6 +62,6 @@ def batch_random_actions(states: Row, rng: Rng, out: NDArray[np.int64]) -> None:
         out[i] = fast.random_action(states[i], rng, i)
 
 
-KERNELS = (_start, _others_play, batch_play, batch_random_actions)
+KERNELS = (_start, _rules, _ended, batch_play, batch_random_actions)
 # numba checks a cached kernel against its own file only: compile afresh when what they inline changes
-forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(fast, fast_rules, batched, card_vector))
+forget_stale_kernels(sys.modules[__name__], KERNELS, inlined=(fast, fast_rules, batched, card_vector, card_kernels))

@@ -23,7 +23,7 @@ from ghostgames.bots.geister import fast_opponents
 from ghostgames.bots.geister.fast_opponents import opponent_action
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.fast import DRAW, RUNNING, WINNER, Board, Rng
-from ghostgames.games.geister.jit import compiled, compiled_parallel, forget_stale_kernels
+from ghostgames.jit import compiled, compiled_parallel, forget_stale_kernels
 
 EXTERNAL = -1  # the opponent is a Python callable: the environment plays its turns
 SELF = -2  # self-play: each game's learner is its seat to act, step by step

@@ -107,7 +107,8 @@ function tileCard(x, y, angle, label, cls) {
     s("text", { x: 0, y: 7, "text-anchor": "middle", class: `tile-value ${cls}` }, label));
 }
 
-/** A small picture of each game, drawn here (no images): a board corner, a fan of cards, a trick. */
+/** A small picture of each game, drawn here (no images): a board corner, a fan of cards, a trick; a game
+ * without a picture of its own (one newer than this page) shows a ghost. */
 export function gamePicture(name) {
   const svg = s("svg", { viewBox: "0 0 160 90", class: `game-picture picture-${name}`, "aria-hidden": "true" });
   svg.append(s("rect", { x: 0, y: 0, width: 160, height: 90, rx: 10, class: "tile-sky" }));
@@ -124,11 +125,20 @@ export function gamePicture(name) {
   } else if (name === "ghooost") {
     svg.append(tileCard(52, 52, -18, "3", "ghost"), tileCard(72, 46, -6, "8", "ghost"), tileCard(92, 46, 6, "8", "ghost"),
       tileCard(112, 52, 18, "K", "kitty"), tileGhost(126, 2, 0.7, "floating"));
-  } else {
+  } else if (name === "thelast") {
     svg.append(tileCard(44, 46, -10, "7", "red"), tileCard(80, 42, 0, "12", "blue"), tileCard(116, 46, 10, "3", "green"),
       s("path", { d: "M80 78 l-6 8 h12 z", class: "tile-crown" }));
+  } else {
+    svg.append(tileGhost(62, 14, 0.9, "floating"));
   }
   return svg;
+}
+
+/** A game's name for people: the catalog's words, else the title the server sends with the game (a game
+ * newer than the catalogs), else its name. */
+export function gameTitle(name, games = []) {
+  if (has(`game.${name}`)) return t(`game.${name}`);
+  return games.find((game) => game.name === name)?.title ?? name;
 }
 
 function seatText(seat) {
@@ -256,7 +266,7 @@ export function lobbyPage(root, connection) {
     const open = table.status === "open";
     const hasEmpty = table.seats.some((seat) => seat.kind === "empty");
     return h("li", { class: `table-row status-${table.status}`, dataset: { table: table.id } },
-      h("span", { class: "table-game" }, t(`game.${table.game}`)),
+      h("span", { class: "table-game" }, gameTitle(table.game, games)),
       h("span", { class: "table-status" }, t(`status.table.${table.status}`)),
       h("span", { class: "table-seats" }, table.seats.map(seatText).join(" · ")),
       h("span", { class: "table-actions" },
@@ -301,8 +311,8 @@ export function lobbyPage(root, connection) {
       const headingId = `tile-${game.name}`;
       return h("section", { class: "card game-card game-tile", dataset: { game: game.name }, "aria-labelledby": headingId },
         gamePicture(game.name),
-        h("h3", { id: headingId }, t(`game.${game.name}`)),
-        h("p", { class: "muted blurb" }, t(`game.${game.name}.blurb`)),
+        h("h3", { id: headingId }, gameTitle(game.name, games)),
+        h("p", { class: "muted blurb" }, has(`game.${game.name}.blurb`) ? t(`game.${game.name}.blurb`) : ""),
         h("p", { class: "muted players" }, game.min_players === game.max_players
           ? t("lobby.players_exact", { n: game.min_players })
           : t("lobby.players", { min: game.min_players, max: game.max_players }),
@@ -331,7 +341,7 @@ export function lobbyPage(root, connection) {
   }
 
   function quickLine(game) {
-    const line = quickStatusLine(game.name, quick);
+    const line = quickStatusLine(game.name, quick, () => gameTitle(game.name, games));
     quickLines.push(line);
     return line;
   }
@@ -350,7 +360,7 @@ export function lobbyPage(root, connection) {
       mine.length
         ? h("ul", { class: "table-list" }, mine.map((table) =>
             h("li", { class: `table-row status-${table.status}`, dataset: { table: table.id } },
-              h("span", { class: "table-game" }, t(`game.${table.game}`)),
+              h("span", { class: "table-game" }, gameTitle(table.game, games)),
               h("span", { class: "table-status" }, t(`status.table.${table.status}`)),
               h("span", { class: "table-seats" }, table.seats.map(seatText).join(" · ")),
               h("span", { class: "table-actions" },

@@ -100,8 +100,9 @@ export function quickPlay(onChange) {
 
 /** A tile's quick-play line: while waiting for this game, for how long, "Stop waiting" and, once the
  * server offers it, a bot of my strength; otherwise a note (a refusal, "Choose a name first") or nothing.
- * Built once and updated in place, so the focus stays on its buttons while the seconds count. */
-export function quickStatusLine(game, quick) {
+ * Built once and updated in place, so the focus stays on its buttons while the seconds count. `title()`
+ * names the game in the page's language. */
+export function quickStatusLine(game, quick, title = () => t(`game.${game}`)) {
   const status = h("span", { class: "quick-status", role: "status" });
   const cancel = h("button", { type: "button", class: "quick-cancel", onclick: () => quick.leave() });
   const bot = h("button", { type: "button", class: "quick-bot primary", onclick: () => quick.takeBot() });
@@ -116,7 +117,7 @@ export function quickStatusLine(game, quick) {
     shown = offer;
     line.classList.toggle("waiting", waiting);
     status.textContent = waiting
-      ? t("quick.waiting", { game: t(`game.${game}`), seconds: state.waited })
+      ? t("quick.waiting", { game: title(), seconds: state.waited })
       : state.noteGame === game && state.note ? state.note : "";
     cancel.hidden = !waiting;
     cancel.textContent = t("quick.cancel");

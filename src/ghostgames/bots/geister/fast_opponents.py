@@ -33,7 +33,7 @@ from ghostgames.games.geister.fast import (
     Board,
     Rng,
 )
-from ghostgames.games.geister.jit import compiled, forget_stale_kernels
+from ghostgames.jit import compiled, forget_stale_kernels
 
 # The opponent kinds, as the environment passes them to the kernels.
 RANDOM, CHARGE, RULES, DEFENDER = range(4)

@@ -55,8 +55,8 @@ from ghostgames.bots.policy import SearchPolicy
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.actions import Move
 from ghostgames.games.geister.board import SQUARES
-from ghostgames.games.geister.jit import compiled, forget_stale_kernels
 from ghostgames.games.geister.state import GeisterState
+from ghostgames.jit import compiled, forget_stale_kernels
 from ghostgames.rules.contract import Action
 
 Row = NDArray[np.int32]

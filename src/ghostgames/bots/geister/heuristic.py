@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from ghostgames.games.geister.jit import compiled
+from ghostgames.jit import compiled
 
 GHOSTS_A_SIDE = 4  # good ghosts, and bad ghosts, each seat starts with
 FAR = 1_000  # farther than any square is from an exit: "no good ghost yet" when looking for the nearest

@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.board import SQUARES
-from ghostgames.games.geister.jit import compiled, forget_stale_kernels
+from ghostgames.jit import compiled, forget_stale_kernels
 
 Row = NDArray[np.int32]
 

@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.board import NEIGHBOURS, SIZE
-from ghostgames.games.geister.jit import compiled, forget_stale_kernels
+from ghostgames.jit import compiled, forget_stale_kernels
 
 Row = NDArray[np.int32]
 Floats = NDArray[np.float64]

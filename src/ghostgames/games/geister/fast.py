@@ -28,14 +28,16 @@ The hot loops (playouts, masks, random actions) find the steps with bitboards in
 bit q set when a ghost of that seat stands on square q, and one shift and mask per direction
 (`step_sources`); they are built from POS, so the row stays the one truth.
 
-Random numbers come from splitmix64 streams held in uint64 arrays (one per game in a batch), so a seed
+Random numbers come from the splitmix64 streams of ghostgames/jit.py (one per game in a batch), so a seed
 gives the same games on any machine and with any number of threads. Every function is compiled once per
 machine and cached next to this file (`cache=True`); the kernels stay in this one module because numba
-checks a cache against the source file of the function only, and kernels inline each other.
+checks a cache against the source file of the function only, and kernels inline each other (jit.py's
+random streams too: `forget_stale_kernels` at the end drops this file's cache when that one changes).
 """
 
 from __future__ import annotations
 
+import sys
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -57,8 +59,11 @@ from ghostgames.games.geister.board import (
     step,
 )
 from ghostgames.games.geister.encoding import MOVE_BASE, PLY_SCALE, SETUP_COUNT
-from ghostgames.games.geister.jit import compiled, compiled_parallel
 from ghostgames.games.geister.state import ESCAPES
+from ghostgames.jit import Rng as Rng  # the bots' and envs' kernels take these from the core, as fast.*
+from ghostgames.jit import compiled, compiled_parallel, forget_stale_kernels, new_streams, own_kernels
+from ghostgames.jit import next_random as next_random
+from ghostgames.jit import random_below as random_below
 from ghostgames.rules.chance import derive_rng
 from ghostgames.rules.reasons import Reason
 
@@ -67,7 +72,6 @@ if TYPE_CHECKING:
     from ghostgames.games.geister.state import GeisterState
 
 Board = NDArray[np.int32]  # one game (FIELDS,) or a batch (N, FIELDS)
-Rng = NDArray[np.uint64]
 
 
 # --- the layout of one game ------------------------------------------------------------------------------
@@ -111,28 +115,6 @@ EXIT_DISTANCE = np.array([[min(abs(ROW_OF[sq] - ROW_OF[e]) + abs(COLUMN_OF[sq] -
 # SETUP_GOOD[i, k]: 1 when setup index i makes the seat's ghost k good (encoding.py's index order).
 SETUP_GOOD = np.array([[1 if k in good else 0 for k in range(8)] for good in combinations(range(8), 4)],
                       dtype=np.int32)
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
-
-
-# --- random numbers ----------------------------------------------------------------------------------------
-@compiled
-def next_random(rng: Rng, i: int) -> np.uint64:
-    """The next 64 random bits of stream `i` (splitmix64)."""
-    rng[i] += _GOLDEN
-    z = rng[i]
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return np.uint64(z ^ (z >> _S31))
-
-
-@compiled
-def random_below(rng: Rng, i: int, n: int) -> int:
-    """A uniform integer in 0 .. n-1 from stream `i` (multiply-shift of the top 32 bits: bias below n / 2**32)."""
-    return int(((next_random(rng, i) >> _S32) * np.uint64(n)) >> _S32)
 
 
 # --- a game ------------------------------------------------------------------------------------------------
@@ -725,6 +707,8 @@ def to_json(s: Board, seed: int = 0) -> dict[str, Any]:
 def new_rng(seed: int, streams: int = 1, label: str = "streams") -> Rng:
     """`streams` random streams for one purpose (`label`) of a seed, started from `derive_rng(seed, label)`:
     the one seeding scheme of rules/chance.py."""
-    starts = derive_rng(seed, "geister-core", label)
-    return np.array([starts.getrandbits(64) for _ in range(streams)], dtype=np.uint64)
+    return new_streams(derive_rng(seed, "geister-core", label), streams)
 
+
+# numba checks a cached kernel against its own file only: compile afresh when jit.py's random streams change
+forget_stale_kernels(sys.modules[__name__], own_kernels(sys.modules[__name__]), inlined=())

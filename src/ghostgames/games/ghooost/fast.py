@@ -29,17 +29,18 @@ actions come in the reference's order, which is ascending index order, so an ind
 picks the same action in both. A round that ends inside a match leaves the row DEALING: `deal` (given cards,
 as a test or a sampler draws them) or `deal_random` starts the next one; `apply` does both in one call.
 
-Random numbers come from splitmix64 streams held in uint64 arrays (one per game in a batch), so a seed gives
-the same rounds on any machine. Every function is compiled once per machine and cached next to this file.
+Random numbers come from the splitmix64 streams of ghostgames/jit.py (one per game in a batch), so a seed
+gives the same rounds on any machine. Every function is compiled once per machine and cached next to this
+file (and compiled afresh when jit.py changes: `forget_stale_kernels` at the end).
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -61,6 +62,11 @@ from ghostgames.games.ghooost.cards import (
     composition,
 )
 from ghostgames.games.ghooost.scoring import MATCH_END_BOUH
+from ghostgames.jit import Rng as Rng  # the bots' and envs' kernels take these from the core, as fast.*
+from ghostgames.jit import compiled as compiled
+from ghostgames.jit import forget_stale_kernels, new_streams, own_kernels
+from ghostgames.jit import next_random as next_random
+from ghostgames.jit import random_below as random_below
 from ghostgames.rules.chance import derive_rng
 from ghostgames.rules.contract import Outcome, ResultKind, SeatResult
 from ghostgames.rules.reasons import Reason
@@ -69,13 +75,6 @@ if TYPE_CHECKING:
     from ghostgames.games.ghooost.state import GhooostOptions, GhooostState
 
 Row = NDArray[np.int32]  # one game (FIELDS,)
-Rng = NDArray[np.uint64]
-Fn = TypeVar("Fn", bound=Callable[..., Any])
-
-
-def compiled(fn: Fn) -> Fn:
-    """numba.njit with the on-disk cache (a game imports only itself and rules/, so not geister's jit.py)."""
-    return cast(Fn, numba.njit(cache=True)(fn))
 
 
 # --- the layout of one game ------------------------------------------------------------------------------
@@ -152,29 +151,6 @@ CHOICES_ON = np.array([[[[PLAY_CHOICES[FOLLOWS_TABLE[top, value], held, copies] 
                          for value in range(KITTY)] for copies in range(MAX_SAME + 1)] for top in range(KITTY)],
                       dtype=np.int32)
 MANSION_OF = np.array([MANSION_SIZE.get(p, 0) for p in range(SEATS + 1)], dtype=np.int32)
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
-
-
-# --- random numbers (splitmix64, as geister's core draws them) -----------------------------------------------
-@compiled
-def next_random(rng: Rng, i: int) -> np.uint64:
-    """The next 64 random bits of stream `i`."""
-    rng[i] += _GOLDEN
-    z = rng[i]
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return np.uint64(z ^ (z >> _S31))
-
-
-@compiled
-def random_below(rng: Rng, i: int, n: int) -> int:
-    """A uniform integer in 0 .. n-1 from stream `i` (multiply-shift of the top 32 bits)."""
-    return int(np.int64(((next_random(rng, i) >> _S32) * np.uint64(n)) >> _S32))  # signed, as the counts are
-
 
 # --- a game and its rounds ------------------------------------------------------------------------------------
 @compiled
@@ -1043,8 +1019,7 @@ def information_state(s: Row, seat: int) -> dict[str, NDArray[np.float32]]:
 
 def new_rng(seed: int, streams: int = 1, label: str = "streams") -> Rng:
     """`streams` random streams for one purpose (`label`) of a seed (rules/chance.py's one seeding scheme)."""
-    starts = derive_rng(seed, "ghooost-core", label)
-    return np.array([starts.getrandbits(64) for _ in range(streams)], dtype=np.uint64)
+    return new_streams(derive_rng(seed, "ghooost-core", label), streams)
 
 
 def options_of(options: GhooostOptions, players: int) -> tuple[int, int, int, int, int]:
@@ -1067,3 +1042,7 @@ def random_games(players: int, options: Mapping[str, Any], seed: int) -> Callabl
         return int(play_random_games(games, rng, *numbers))
 
     return play
+
+
+# numba checks a cached kernel against its own file only: compile afresh when jit.py's random streams change
+forget_stale_kernels(sys.modules[__name__], own_kernels(sys.modules[__name__]), inlined=())

@@ -36,18 +36,18 @@ Legal actions come in the reference's order, which is the order of the indices.
 
 Observations are `encoding.encode_view` and `info_state.encode_info_state` of one seat's view (seat -1:
 a spectator), written into one flat float32 array in the order of `observation_shapes`; `unflatten` gives
-the named arrays back. Random numbers come from splitmix64 streams held in uint64 arrays (`new_rng`), one
-per game of a batch, as in geister/fast.py. Every function is compiled once per machine and cached next to
-this file (`cache=True`).
+the named arrays back. Random numbers come from the splitmix64 streams of ghostgames/jit.py (`new_rng`),
+one per game of a batch. Every function is compiled once per machine and cached next to this file
+(`cache=True`; compiled afresh when jit.py changes: `forget_stale_kernels` at the end).
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -63,22 +63,18 @@ from ghostgames.games.thelast.encoding import (
     observation_shapes,
 )
 from ghostgames.games.thelast.info_state import INFO_FIXED, TRICKS, info_state_shapes
+from ghostgames.jit import Rng as Rng  # the bots' and envs' kernels take these from the core, as fast.*
+from ghostgames.jit import compiled as compiled
+from ghostgames.jit import forget_stale_kernels, new_streams, own_kernels
+from ghostgames.jit import next_random as next_random
+from ghostgames.jit import random_below as random_below
 from ghostgames.rules.chance import derive_rng
 
 if TYPE_CHECKING:
     from ghostgames.games.thelast.state import TheLastOptions, TheLastState
 
 Row = NDArray[np.int64]  # one game (FIELDS,) or a batch (N, FIELDS)
-Rng = NDArray[np.uint64]
 Floats = NDArray[np.float32]
-Fn = TypeVar("Fn", bound=Callable[..., Any])
-
-
-def compiled(fn: Fn) -> Fn:
-    """numba.njit with the on-disk cache (typed as the function itself, for mypy). A game imports only its own
-    folder and rules/, so this core keeps its own small copy of the decorator, the bit counts and the random
-    streams that geister/fast.py has too."""
-    return cast(Fn, numba.njit(cache=True)(fn))
 
 
 # --- the layout of one game ------------------------------------------------------------------------------
@@ -122,30 +118,10 @@ COLOUR_CARDS = np.array([sum(1 << c for c in range(DECK_SIZE) if bits >> COLOUR_
                         dtype=np.int64)
 
 
-# --- random numbers and cards as bits ----------------------------------------------------------------------
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S27, _S30, _S31, _S32, _S56 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(32), np.uint64(56)
-_ONE, _TWO, _FOUR = np.uint64(1), np.uint64(2), np.uint64(4)
+# --- cards as bits -------------------------------------------------------------------------------------------
+_ONE, _TWO, _FOUR, _S56 = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(56)
 _M1, _M2, _M4 = np.uint64(0x5555555555555555), np.uint64(0x3333333333333333), np.uint64(0x0F0F0F0F0F0F0F0F)
 _H01 = np.uint64(0x0101010101010101)
-
-
-@compiled
-def next_random(rng: Rng, i: int) -> np.uint64:
-    """The next 64 random bits of stream `i` (splitmix64: a step of the golden ratio, then two mixes)."""
-    rng[i] += _GOLDEN
-    z = rng[i]
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return np.uint64(z ^ (z >> _S31))
-
-
-@compiled
-def random_below(rng: Rng, i: int, n: int) -> int:
-    """A uniform integer in 0 .. n-1 from stream `i` (the top 32 bits scaled: bias below n / 2**32)."""
-    return int(np.int64(((next_random(rng, i) >> _S32) * np.uint64(n)) >> _S32))
 
 
 @compiled
@@ -767,9 +743,7 @@ def dealt_deck(state: TheLastState) -> NDArray[np.int64]:
 
 def new_rng(seed: int, streams: int = 1, label: str = "streams") -> Rng:
     """`streams` random streams for one purpose (`label`) of a seed (rules/chance.py's seeding scheme)."""
-    starts = derive_rng(seed, "thelast-core", label)
-    return np.array([starts.getrandbits(64) for _ in range(streams)], dtype=np.uint64)
-
+    return new_streams(derive_rng(seed, "thelast-core", label), streams)
 
 
 def random_games(players: int, options: Mapping[str, Any], seed: int) -> Callable[[int], int]:
@@ -785,3 +759,7 @@ def random_games(players: int, options: Mapping[str, Any], seed: int) -> Callabl
         return int(play_random_games(games, rng, *table))
 
     return play
+
+
+# numba checks a cached kernel against its own file only: compile afresh when jit.py's random streams change
+forget_stale_kernels(sys.modules[__name__], own_kernels(sys.modules[__name__]), inlined=())

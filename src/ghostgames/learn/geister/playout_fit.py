@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 from ghostgames.bots.geister import playout_policy
 from ghostgames.bots.geister.playout_policy import K, decision_bits
 from ghostgames.games.geister import fast
-from ghostgames.games.geister.jit import compiled, forget_stale_kernels
+from ghostgames.jit import compiled, forget_stale_kernels
 
 Row = NDArray[np.int32]
 _POS = fast.POS

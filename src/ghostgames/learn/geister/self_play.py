@@ -29,7 +29,7 @@ from ghostgames.bots.geister.value import GeisterValue, value_of_row
 from ghostgames.executor import Executor, LocalExecutor
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.encoding import SETUP_COUNT
-from ghostgames.games.geister.jit import compiled, forget_stale_kernels
+from ghostgames.jit import compiled, forget_stale_kernels
 
 Rows = NDArray[np.int32]
 Floats = NDArray[np.float64]

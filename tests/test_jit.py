@@ -6,7 +6,7 @@ from __future__ import annotations
 import types
 from pathlib import Path
 
-from ghostgames.games.geister.jit import forget_stale_kernels
+from ghostgames.jit import forget_stale_kernels
 
 
 class Cache:
@@ -59,3 +59,14 @@ def test_a_read_only_folder_keeps_its_cache_and_does_not_fail(tmp_path: Path) ->
     forget_stale_kernels(owner, [kernel], inlined=(rules,))
     assert kernel._cache.flushed == 1
 
+
+
+def test_a_cores_own_kernels_leave_out_what_it_imports() -> None:
+    """A core's cache guard drops its own kernels only: jit.py's streams have their cache checked by numba."""
+    from ghostgames import jit
+    from ghostgames.games.thelast import fast
+
+    kernels = jit.own_kernels(fast)
+    assert fast.bit_count in kernels and fast.step in kernels
+    assert fast.random_below not in kernels and fast.next_random not in kernels
+    assert jit.own_kernels(jit) == [jit.next_random, jit.random_below]
