@@ -5,6 +5,7 @@ expected points) where they are meant to be the same."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from typing import Any
@@ -18,18 +19,24 @@ from ghostgames.bots.budget import Budget
 from ghostgames.bots.ghooost.fast_rules import rules_action
 from ghostgames.bots.ghooost.fast_search import (
     ACTION,
+    EQUITY_SAMPLES,
     FIRST,
     MATCH_WEIGHT,
     PLAYOUT_LIMIT,
     ROLLOUT_LIMIT,
     SIBLING,
     VISITS,
+    ExpectedPointsPolicy,
     GhooostExpertPolicy,
     RulesPlayoutPolicy,
     ShortPlayoutPolicy,
+    expected_points_bot,
     expected_round,
+    finish_order,
+    match_equity,
     play_out,
     playout_action,
+    playout_rewards,
     redeal,
     round_shares,
     rules_playout_action,
@@ -44,6 +51,8 @@ from ghostgames.games import get_game
 from ghostgames.games.ghooost import fast
 from ghostgames.games.ghooost.cards import KINDS
 from ghostgames.games.ghooost.encoding import ACTIONS, action_index
+from ghostgames.games.ghooost.reasons import ROUND_LIMIT
+from ghostgames.games.ghooost.scoring import leaders, match_outcome, match_winner, round_points
 from ghostgames.games.ghooost.state import GhooostState
 from tests.bots.positions import positions
 
@@ -110,12 +119,17 @@ def rules_playout_150() -> IsmctsBot:
     return IsmctsBot(Budget(iterations=150), RulesPlayoutPolicy, 0.5)
 
 
-@pytest.mark.parametrize("make", [lambda: get_bot("expert:150"), rules_playout_150], ids=["expert", "rules-playout"])
+def expected_points_150() -> IsmctsBot:
+    return IsmctsBot(Budget(iterations=150), ExpectedPointsPolicy, 0.5)
+
+
+@pytest.mark.parametrize("make", [lambda: get_bot("expert:150"), rules_playout_150, expected_points_150],
+                         ids=["expert", "rules-playout", "expected-points"])
 @pytest.mark.parametrize(("players", "options"), TABLES, ids=lambda v: str(v))
 def test_the_expert_plays_legal_actions_and_cannot_tell_hidden_cards_apart(players: int, options: dict[str, Any],
                                                                           make: Any) -> None:
     """Worlds that differ only in what the seat cannot see give the same choice for the same seed (the
-    expert, and the same search with the `rules` bot's playouts)."""
+    expert, the same search with the `rules` bot's playouts, and the expert before the match's equity)."""
     bot = make()
     checked = 0
     for seed in (1, 2, 3):
@@ -329,3 +343,110 @@ def test_near_the_turn_limit_a_round_under_way_is_worth_less_and_a_finished_one_
     assert outcome is not None and isinstance(ended, GhooostState)
     seat_rewards(fast.from_state(ended, record=False), out, 0.0, 1000)
     assert out[:2] == pytest.approx(rank_rewards(outcome), abs=1e-9)
+
+
+def exact_equity(points: list[int], bouh: list[int], round_index: int, max_rounds: int, depth: int) -> list[float]:
+    """The match equity by enumeration from the scoring module's own rules: every finishing order of each
+    later round equally likely, `depth` rounds deep (a match still undecided there counts 0.5 a seat: the
+    tests keep that mass tiny); each seat's share of the others it beats in match_outcome's ranks."""
+    p = len(points)
+    winner = match_winner(points, bouh)
+    if winner is not None or round_index + 1 >= max_rounds:
+        top = [winner] if winner is not None else leaders(points, bouh)
+        outcome = match_outcome(points, bouh, top, ROUND_LIMIT, rounds=max_rounds)
+        ranks = [r.rank for r in outcome.results]
+        return [sum(1.0 if ranks[o] > ranks[s] else 0.5 if ranks[o] == ranks[s] else 0.0
+                    for o in range(p) if o != s) / (p - 1) for s in range(p)]
+    if depth == 0:
+        return [0.5] * p
+    total = [0.0] * p
+    orders = list(itertools.permutations(range(p)))
+    for order in orders:
+        gained = round_points(p, list(order[:-1]), order[-1])
+        more = [b + (1 if s == order[-1] else 0) for s, b in enumerate(bouh)]
+        below = exact_equity([a + g for a, g in zip(points, gained, strict=True)], more, round_index + 1, max_rounds,
+                             depth - 1)
+        total = [t + b / len(orders) for t, b in zip(total, below, strict=True)]
+    return total
+
+
+def test_the_match_equity_is_the_expected_final_rank_share_of_fair_rounds() -> None:
+    """Between rounds of a match the equity is the enumerated one (fair rounds, the scoring module's end and
+    ranks) within the sampling error; a seat already at one Bouh! is worth less than one without; the round
+    limit ends the match at once; the 2-player (no match) rewards are seat_rewards' unchanged."""
+    row = fast.from_state(GAME.new(3, {"match": True}, seed=5), record=False)  # type: ignore[arg-type]
+    rng = fast.new_rng(2)
+    out = np.empty(fast.SEATS, dtype=np.float64)
+    row[fast.STATUS] = fast.DEALING
+    tables = (([5, 5, 0], [0, 0, 1]), ([5, 4, 0], [0, 1, 1]), ([2, 3, 0], [0, 0, 1]), ([0, 0, 0], [0, 0, 0]))
+    for points, bouh in tables:
+        row[fast.POINTS : fast.POINTS + 3] = points
+        row[fast.BOUH : fast.BOUH + 3] = bouh
+        match_equity(row, rng, 40_000, out)
+        exact = exact_equity(points, bouh, int(row[fast.ROUND]), int(row[fast.MAX_ROUNDS]), 5)
+        assert out[:3] == pytest.approx(exact, abs=0.01), (points, bouh)
+        assert sum(out[:3]) == pytest.approx(1.5)
+    row[fast.POINTS : fast.POINTS + 3] = [3, 3, 3]
+    row[fast.BOUH : fast.BOUH + 3] = [0, 1, 0]
+    match_equity(row, rng, 4000, out)
+    assert out[1] < out[0] - 0.1 and out[1] < out[2] - 0.1
+    row[fast.MAX_ROUNDS] = row[fast.ROUND] + 1  # this deal is the last: whoever leads after it wins
+    row[fast.POINTS : fast.POINTS + 3] = [9, 0, 0]
+    match_equity(row, rng, 200, out)
+    assert out[0] == pytest.approx(1.0)
+    plain = np.empty(fast.SEATS, dtype=np.float64)
+    for state, _ in positions("ghooost", 2, {"max_turns": 200}, 3, every=20):
+        two = fast.from_state(state, record=False)  # type: ignore[arg-type]
+        seat_rewards(two, plain, 1.0)
+        playout_rewards(two, out, 1.0, 0, rng, 4)
+        assert out[:2] == pytest.approx(plain[:2], abs=0.0)
+
+
+def test_the_finishing_order_keeps_who_is_out_and_puts_fewer_cards_first() -> None:
+    """A permutation with the seats already out first in their order; of the others the one with fewer
+    cards left finishes first more often, by about round_shares' logistic for two."""
+    rng = fast.new_rng(4)
+    order = np.empty(fast.SEATS, dtype=np.int64)
+    checked = 0
+    for players in (3, 4, 6):
+        for state, _ in positions("ghooost", players, {"max_turns": 300, "match": True}, players, every=9):
+            assert isinstance(state, GhooostState)
+            row = fast.from_state(state, record=False)
+            finish_order(row, rng, order)
+            assert sorted(order[:players]) == list(range(players))
+            assert list(order[: len(state.out_order)]) == state.out_order
+            checked += 1
+    assert checked > 30
+    row = fast.from_state(GAME.new(3, {"match": True}, seed=8), record=False)  # type: ignore[arg-type]
+    row[fast.IS_OUT] = 1
+    row[fast.OUT_ORDER] = 0
+    row[fast.OUT_COUNT] = 1
+    row[fast.SIZES + 1] += 3  # seat 1 holds 3 cards more than seat 2
+    fewer_first = 0
+    for _ in range(4000):
+        finish_order(row, rng, order)
+        assert order[0] == 0
+        fewer_first += int(order[1]) == 2
+    assert fewer_first / 4000 == pytest.approx(1 / (1 + np.exp(-3 / 3.0)), abs=0.03)
+
+
+def test_the_expert_scores_matches_by_their_equity_and_plays_two_player_rounds_as_before() -> None:
+    """The expert's match reward is the equity alone; the expert before (a plug-in) mixed half the round with
+    expected points; on a 2-player round (no match) both choose alike, so the 2-player rows stand."""
+    state = GAME.new(2, {"max_turns": 200}, seed=6)
+    seat = min(state.to_act())
+    assert GhooostExpertPolicy.match_weight == 1.0 and GhooostExpertPolicy.equity_samples == EQUITY_SAMPLES > 0
+    before = expected_points_bot()
+    assert isinstance(before, IsmctsBot)
+    policy = before.policy(SeatKnowledge(state, seat))
+    assert isinstance(policy, ExpectedPointsPolicy)
+    assert policy.match_weight == MATCH_WEIGHT and policy.equity_samples == 0
+    compared = 0
+    for game_state, actor in positions("ghooost", 2, {"max_turns": 200}, 6, every=15):
+        knowledge = SeatKnowledge(game_state, actor)
+        legal = knowledge.legal_actions()
+        picks = [cls(knowledge).compiled_choice(legal, Budget(iterations=300), 0.5, random.Random(3))
+                 for cls in (GhooostExpertPolicy, ExpectedPointsPolicy)]
+        assert picks[0] == picks[1]
+        compared += 1
+    assert compared > 5

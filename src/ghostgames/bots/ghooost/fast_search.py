@@ -12,10 +12,14 @@ limit against `rules`: docs/research/ghooost-expert.md). What changes:
   in the first world does not matter). That is `sample_world`'s draw, so each iteration has a fresh world
   at the cost of a shuffle, not of a Python sample.
 - A search stops at the end of the round being played (the tree and the playouts alike). In a match
-  (3+ players) the reward is half the round's (as above) and half the match's: each seat's points
-  expected at the round's end (analysis/match.py's expected places) less `BOUH_COST` points per Bouh!
-  held or expected, compared with the others' by a logistic. The Python `ismcts` plays on into the next
-  round and scores its cards only.
+  (3+ players) the reward is the match's equity: each seat's expected share of the others it beats at the
+  match's end, over a few continuations that finish the round under way in an order drawn from the cards
+  left (fewer cards, sooner out) and then play every later round as a uniformly random order (players of
+  equal strength) until somebody's second Bouh! decides it. So the search sees what a round is worth to
+  the match: at 3 players the second out scores 3 and the first 2, a Bouh! near the end of a match costs
+  more than at its start, and points count only while the match can still be won. The expert before
+  (`ExpectedPointsPolicy`) scored half the round and half a logistic of expected points; the Python
+  `ismcts` plays on into the next round and scores its cards only.
 - Tree walk, playout and backup run in one kernel call per chunk of iterations; random numbers come from a
   splitmix64 stream seeded from the bot's rng (and the world from the same rng), so under an iteration
   budget a choice is a pure function of (knowledge, rng): the no-peek test holds it to that.
@@ -39,6 +43,7 @@ from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.games.ghooost import fast
 from ghostgames.games.ghooost.cards import KINDS, KITTY
 from ghostgames.games.ghooost.encoding import action_at, action_index
+from ghostgames.games.ghooost.scoring import MATCH_END_BOUH
 from ghostgames.games.ghooost.state import GhooostState
 from ghostgames.rules.contract import Action
 
@@ -55,7 +60,8 @@ PLAYOUT_LIMIT = 40  # the expert's (2000 iterations take about the time of 3000 
 SCALE = 3.0  # cards: the logistic of cards left (GhooostPolicy.evaluate)
 MATCH_SCALE = 2.0  # points: the logistic of expected match scores
 BOUH_COST = 3.0  # points a Bouh! costs in the match score (a second one ranks its holder below the others)
-MATCH_WEIGHT = 0.5  # in a match, the share of the reward the match score makes (the rest is the round's)
+MATCH_WEIGHT = 0.5  # the expert before 5 December: the share of a match's reward its match_shares made
+EQUITY_SAMPLES = 4  # match continuations drawn per playout for match_equity (a fifth more time an iteration)
 
 _P, _TURN, _STATUS = fast.PLAYERS, fast.TURN, fast.STATUS
 _HANDS, _KNOWN, _SIZES = fast.HANDS, fast.KNOWN, fast.SIZES
@@ -234,6 +240,117 @@ def match_shares(s: Row, out: Floats) -> None:
         out[seat] = share / (p - 1)
 
 
+# --- the match's equity: the expected match rank, the rest of the match played as fair rounds --------------
+@fast.compiled
+def finish_order(s: Row, rng: fast.Rng, order: Ints) -> None:
+    """A finishing order of the round under way into `order` (the loser last): the seats already out in
+    their order, then the others drawn one at a time, each next out with weight exp(-cards left / SCALE)
+    (Plackett-Luce: of two seats the one with fewer cards goes first by round_shares' logistic)."""
+    p = s[_P]
+    out = s[_OUT_COUNT]
+    for k in range(out):
+        order[k] = s[_OUT_ORDER + k]
+    weight = np.zeros(p, dtype=np.float64)
+    for seat in range(p):
+        if s[_IS_OUT + seat] == 0:
+            weight[seat] = math.exp(-cards_left(s, seat) / SCALE)
+    for k in range(out, p):
+        total = 0.0
+        for seat in range(p):
+            total += weight[seat]
+        pick = fast.random_below(rng, 0, 1 << 30) / float(1 << 30) * total
+        chosen = -1
+        for seat in range(p):
+            if weight[seat] > 0.0:
+                chosen = seat
+                pick -= weight[seat]
+                if pick < 0.0:
+                    break
+        order[k] = chosen
+        weight[chosen] = 0.0
+
+
+@fast.compiled
+def score_round(p: int, order: Ints, points: Ints, bouh: Ints) -> None:
+    """scoring.round_points and the Bouh! of a round finished in `order` (the loser last)."""
+    for k in range(p - 1):
+        points[order[k]] += 1
+    points[order[0]] += 1
+    points[order[p - 2]] += 2
+    bouh[order[p - 1]] += 1
+
+
+@fast.compiled
+def match_ranks(p: int, points: Ints, bouh: Ints, round_index: int, max_rounds: int, ranks: Ints) -> bool:
+    """After round `round_index` (from 0) of a match: whether the match is over (a second Bouh! and one
+    leader, or the round limit) and then each seat's rank in `ranks` (scoring.match_outcome: the winner or
+    the tied leaders, then fewer than two Bouh!, then points; equal keys share a rank)."""
+    most = 0
+    anyone = False
+    for seat in range(p):
+        most = max(most, bouh[seat])
+        anyone = anyone or bouh[seat] < MATCH_END_BOUH
+    best = -1
+    for seat in range(p):
+        if (not anyone or bouh[seat] < MATCH_END_BOUH) and points[seat] > best:
+            best = points[seat]
+    top = np.zeros(p, dtype=np.int64)
+    leaders = 0
+    for seat in range(p):
+        if (not anyone or bouh[seat] < MATCH_END_BOUH) and points[seat] == best:
+            top[seat] = 1
+            leaders += 1
+    if not ((most >= MATCH_END_BOUH and leaders == 1) or round_index + 1 >= max_rounds):
+        return False
+    key = np.empty(p, dtype=np.int64)
+    for seat in range(p):
+        key[seat] = (1 - top[seat]) * 100_000 + (10_000 if bouh[seat] >= MATCH_END_BOUH else 0) - points[seat]
+    for seat in range(p):
+        ranks[seat] = 1
+        for other in range(p):
+            if key[other] < key[seat]:
+                ranks[seat] += 1
+    return True
+
+
+@fast.compiled
+def match_equity(s: Row, rng: fast.Rng, samples: int, out: Floats) -> None:
+    """Each seat's expected share of the others it beats at the match's end (rank_shares of the final
+    ranks), over `samples` continuations: the round under way finished by finish_order, then every later
+    round a uniformly random finishing order (players of equal strength) until the match is decided."""
+    p = s[_P]
+    points = np.empty(p, dtype=np.int64)
+    bouh = np.empty(p, dtype=np.int64)
+    order = np.empty(p, dtype=np.int64)
+    ranks = np.empty(p, dtype=np.int64)
+    shares = np.empty(p, dtype=np.float64)
+    for seat in range(p):
+        out[seat] = 0.0
+    for _ in range(samples):
+        for seat in range(p):
+            points[seat] = s[_POINTS + seat]
+            bouh[seat] = s[_BOUH + seat]
+        round_index = s[fast.ROUND]
+        over = False
+        if s[_STATUS] == _RUNNING:
+            finish_order(s, rng, order)
+            score_round(p, order, points, bouh)
+            over = match_ranks(p, points, bouh, round_index, s[fast.MAX_ROUNDS], ranks)
+            round_index += 1
+        while not over:
+            for k in range(p):
+                order[k] = k
+            for k in range(p - 1, 0, -1):
+                j = fast.random_below(rng, 0, k + 1)
+                order[k], order[j] = order[j], order[k]
+            score_round(p, order, points, bouh)
+            over = match_ranks(p, points, bouh, round_index, s[fast.MAX_ROUNDS], ranks)
+            round_index += 1
+        rank_shares(ranks, p, shares)
+        for seat in range(p):
+            out[seat] += shares[seat] / samples
+
+
 @fast.compiled
 def toward_deadline(s: Row, out: Floats, horizon: int) -> None:
     """A round under way is worth less, the closer it is to its turn limit (where it ends in a draw): each
@@ -276,6 +393,21 @@ def seat_rewards(s: Row, out: Floats, match_weight: float, horizon: int = 0) -> 
 
 
 @fast.compiled
+def playout_rewards(s: Row, out: Floats, match_weight: float, horizon: int, rng: fast.Rng,
+                    equity_samples: int) -> None:
+    """seat_rewards, or in a match not yet over with `equity_samples` > 0 the round's shares mixed with
+    match_equity (`match_weight` of the reward) in place of match_shares."""
+    if equity_samples <= 0 or s[_MATCH_ON] == 0 or s[_STATUS] == _OVER:
+        seat_rewards(s, out, match_weight, horizon)
+        return
+    seat_rewards(s, out, 0.0, horizon)
+    match = np.empty(s[_P], dtype=np.float64)
+    match_equity(s, rng, equity_samples, match)
+    for seat in range(s[_P]):
+        out[seat] = (1.0 - match_weight) * out[seat] + match_weight * match[seat]
+
+
+@fast.compiled
 def rules_playout_action(s: Row, rng: fast.Rng, epsilon: float, legal: NDArray[np.int32]) -> int:
     """The compiled `rules` bot's choice, or with probability `epsilon` a uniformly random legal action."""
     if fast.random_below(rng, 0, 1 << 20) < epsilon * (1 << 20):
@@ -301,7 +433,7 @@ def play_out(s: Row, rng: fast.Rng, limit: int, epsilon: float) -> None:
 @fast.compiled
 def iterate(base: Row, seat: int, count: int, root_actions: Ints, exploration: float, tree: Ints, reward: Floats,
             size: Ints, rng: fast.Rng, limit: int, match_weight: float, epsilon: float,
-            horizon: int) -> None:
+            horizon: int, equity_samples: int) -> None:
     """`count` iterations into the tree (node 0 the root, `size[0]` nodes used; room for `count` more), each
     on a copy of `base` with the hidden cards re-dealt."""
     s = np.empty(base.shape[0], dtype=np.int32)
@@ -372,7 +504,7 @@ def iterate(base: Row, seat: int, count: int, root_actions: Ints, exploration: f
             if untried > 0:
                 break
         play_out(s, rng, limit, epsilon)
-        seat_rewards(s, rewards, match_weight, horizon)
+        playout_rewards(s, rewards, match_weight, horizon, rng, equity_samples)
         for d in range(depth):
             visited = path[d]
             tree[visited, VISITS] += 1
@@ -410,14 +542,18 @@ class Tree:
 
 
 class GhooostExpertPolicy(GhooostPolicy):
-    """Ghooost!'s expert: GhooostPolicy's playouts, searched by the kernel above with the match-aware reward
-    (`last_tree`: the tree of its latest decision, for tests and the analysis of a search)."""
+    """Ghooost!'s expert: GhooostPolicy's playouts, searched by the kernel above; in a match its reward is
+    the match's equity alone (match_equity: since 5 December 2026, docs/research/ghooost-expert.md), in a
+    single round the round's shares (`last_tree`: the tree of its latest decision, for tests and the
+    analysis of a search)."""
 
     last_tree: Tree | None = None
-    match_weight = MATCH_WEIGHT
+    match_weight = 1.0
     playout_epsilon = -1.0  # negative: GhooostPolicy's playouts; else the `rules` bot's with this uniform share
     playout_limit = PLAYOUT_LIMIT
     deadline_horizon = 0  # turns before the round's limit over which a round under way loses its worth (0: none)
+    equity_samples = EQUITY_SAMPLES  # > 0: a match's share of the reward is match_equity over this many draws;
+    # 0: match_shares' logistic of expected points
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
                         rng: random.Random) -> tuple[Action, int] | None:
@@ -440,7 +576,7 @@ class GhooostExpertPolicy(GhooostPolicy):
             tree.room_for(count)
             iterate(base, seat, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
                     self.playout_limit, self.match_weight, self.playout_epsilon,
-                    self.deadline_horizon)
+                    self.deadline_horizon, self.equity_samples)
             done += count
         self.last_tree = tree
         visits = tree.root_visits()
@@ -449,11 +585,29 @@ class GhooostExpertPolicy(GhooostPolicy):
         return (chosen if chosen is not None else action_at(int(best))), done
 
 
+class ExpectedPointsPolicy(GhooostExpertPolicy):
+    """The expert until 5 December 2026: in a match, half the round's shares and half match_shares (a
+    logistic of the points expected at the round's end less BOUH_COST a Bouh!). It went out first as often
+    as it could, which at 3 players earns a point less than going out second: level with `rules` in matches."""
+
+    match_weight = MATCH_WEIGHT
+    equity_samples = 0
+
+
+def expected_points_bot(seconds: float | None = None) -> IsmctsBot:
+    """A plug-in factory (`--bots ghostgames.bots.ghooost.fast_search:expected_points_bot`): the expert until
+    5 December, 2000 iterations a move, or `seconds`."""
+    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=2000), ExpectedPointsPolicy, 0.5)
+    bot.name = "expert-expected-points"
+    return bot
+
+
 class RoundRewardPolicy(GhooostExpertPolicy):
     """The expert scoring a match's rounds by the round alone (no match points): kept to measure the match
     reward against (docs/bots.md)."""
 
     match_weight = 0.0
+    equity_samples = 0
 
 
 def round_reward_bot(seconds: float | None = None) -> IsmctsBot:
@@ -464,7 +618,7 @@ def round_reward_bot(seconds: float | None = None) -> IsmctsBot:
     return bot
 
 
-class ShortPlayoutPolicy(GhooostExpertPolicy):
+class ShortPlayoutPolicy(ExpectedPointsPolicy):
     """The expert until the evening of 4 December 2026: playouts cut after 20 actions (kept to measure against)."""
 
     playout_limit = ROLLOUT_LIMIT
@@ -478,7 +632,7 @@ def short_playout_bot(seconds: float | None = None) -> IsmctsBot:
     return bot
 
 
-class RulesPlayoutPolicy(GhooostExpertPolicy):
+class RulesPlayoutPolicy(ExpectedPointsPolicy):
     """The expert with playouts by the compiled `rules` bot, a uniformly random action `playout_epsilon` of
     the time (docs/research/ghooost-expert.md)."""
 
@@ -492,3 +646,4 @@ def rules_playout_bot(seconds: float | None = None) -> IsmctsBot:
     bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=2000), RulesPlayoutPolicy, 0.5)
     bot.name = "expert-rules-playout"
     return bot
+
