@@ -100,7 +100,9 @@ Models = tuple[Model, ...]
 MODELS: Models = (Model(0.1, RUNNER_WEIGHTS, 0.95), Model(0.1, WEIGHTS, 0.56), Model(0.8, SEARCH_WEIGHTS, 0.38))
 # The same and a fourth kind: a learned runner, which moves the same ghost again less often than `charge`
 # (the PPO `runner` LEARNED_REPEATS of its moves in the fitting games) and hides its good ghosts its own way.
-# Its share comes out of the search bots' prior.
+# Its share comes out of the search bots' prior. Read by `expert-belief2` only: measured and not kept (it
+# doubles the wins against the `runner` it was fitted on and loses more to `runner-2`, trained with another
+# seed: docs/research/geister-belief.md, "The learned runners").
 LEARNED_REPEATS = 0.6  # 0.59 counted
 LEARNED_MODELS: Models = (Model(0.1, RUNNER_WEIGHTS, 0.95), Model(0.1, LEARNED_WEIGHTS, LEARNED_REPEATS),
                           Model(0.1, WEIGHTS, 0.56), Model(0.7, SEARCH_WEIGHTS, 0.38))

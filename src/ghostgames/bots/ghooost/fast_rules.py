@@ -9,6 +9,8 @@ tests/bots/test_ghooost_fast_rules.py holds the two to the same choice on many p
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -16,6 +18,7 @@ from ghostgames.bots.ghooost.rules import BIG_CEMETERY
 from ghostgames.games.ghooost import fast
 from ghostgames.games.ghooost.actions import MAX_SAME
 from ghostgames.games.ghooost.cards import JACK, KITTY, SCOOTY
+from ghostgames.jit import forget_stale_kernels, own_kernels
 
 _PER_VALUE, _KITTY_BASE = fast.PER_VALUE, fast.KITTY_BASE
 _TAKE, _GAMBLE, _TURN, _PASS, _DONE = (fast.TAKE_ACTION, fast.GAMBLE_ACTION, fast.TURN_ACTION, fast.PASS_ACTION,
@@ -94,3 +97,7 @@ def rules_action(s: NDArray[np.int32], legal: NDArray[np.int32]) -> int:
     if passing:
         return int(_PASS)
     return int(legal[0])
+
+
+# numba checks a cached kernel against its own file only: compile afresh when what it inlines changes
+forget_stale_kernels(sys.modules[__name__], own_kernels(sys.modules[__name__]), inlined=(fast,))

@@ -31,20 +31,23 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ghostgames.bots.budget import Budget
+from ghostgames.bots.ghooost import fast_rules
 from ghostgames.bots.ghooost.fast_rules import rules_action
 from ghostgames.bots.ghooost.search import GhooostPolicy
 from ghostgames.bots.ismcts import IsmctsBot
-from ghostgames.games.ghooost import fast
+from ghostgames.games.ghooost import fast, scoring
 from ghostgames.games.ghooost.cards import KINDS, KITTY
 from ghostgames.games.ghooost.encoding import action_at, action_index
 from ghostgames.games.ghooost.scoring import MATCH_END_BOUH
 from ghostgames.games.ghooost.state import GhooostState
+from ghostgames.jit import forget_stale_kernels, own_kernels
 from ghostgames.rules.contract import Action
 
 Ints = NDArray[np.int64]
@@ -647,3 +650,6 @@ def rules_playout_bot(seconds: float | None = None) -> IsmctsBot:
     bot.name = "expert-rules-playout"
     return bot
 
+
+# numba checks a cached kernel against its own file only: compile afresh when what it inlines changes
+forget_stale_kernels(sys.modules[__name__], own_kernels(sys.modules[__name__]), inlined=(fast, fast_rules, scoring))
