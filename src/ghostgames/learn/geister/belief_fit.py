@@ -71,7 +71,7 @@ EVERY = 3  # plies between snapshots
 # The runners' games: the learned `runner` and the hand-written `rush` against our bots, the expert at a
 # small budget among them (the search's moves are what a runner meets at `hard`). Only the seat facing the
 # runner-style bot is recorded: the "learned" model reads how such players hide their good ghosts. `mixture`
-# is not among them: a quarter of its games are the shipped `expert:400`, whose belief reads these weights,
+# is not among them: a quarter of its games are `expert-v4:400`, whose belief reads these weights,
 # so the games would change with the weights fitted on them; its other styles are here.
 RUNNER_STYLES = ("runner", "rush")
 RUNNER_ITERATIONS = 1000  # the expert's budget in the runners' games
