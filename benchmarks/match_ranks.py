@@ -5,7 +5,8 @@ mean is what the issue's target reads ("the best mean rank, with an interval tha
 This reads one or more of those files and prints, per bot, the mean rank with mean +- 1.96 standard errors
 (over its seat-games, cut to 1..players) and the matches won with their Wilson interval. A bot that won
 every match has no spread to take an error from, so its interval's upper end is then the worst mean rank
-the Wilson interval of its wins allows (every match not won at the last rank). Paired:
+the Wilson interval of its wins allows (every match not won at the last rank); a bot last in every match
+likewise gets the best mean its share of last places allows. Paired:
 
 - within a file, first bot against each other: per game the first bot's best seat's rank less the other's
   best seat's, mean +- 1.96 standard errors (negative: the first ranks better);
@@ -52,8 +53,11 @@ def bot_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
                    if seat == name and r["result"] == "win")
         mean, low, high = mean_interval(ranks)
         win_low, win_high = wilson_interval(wins, len(ranks))
-        if low == high:  # no spread: bound the mean by the share of matches won
-            high = max(high, 1.0 + (1.0 - win_low) * (players - 1)) if mean == 1.0 else high
+        if low == high and mean == 1.0:  # no spread: bound the mean by the share of matches won
+            high = max(high, 1.0 + (1.0 - win_low) * (players - 1))
+        elif low == high and mean == players:  # the same at the bottom: by the share of matches ended last
+            last_low, _ = wilson_interval(len(ranks), len(ranks))
+            low = min(low, players - (1.0 - last_low) * (players - 1))
         low, high = max(low, 1.0), min(high, float(players))  # a rank lies in 1..players
         rows.append({"bot": name, "seat_games": len(ranks), "mean_rank": mean, "rank_low": low, "rank_high": high,
                      "won": wins, "won_low": win_low, "won_high": win_high})

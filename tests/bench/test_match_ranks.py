@@ -55,11 +55,13 @@ def test_a_bot_that_won_every_match_is_bounded_by_its_wins() -> None:
     games = [{"index": i, "seed": i, "seats": ["a", "b", "c"],
               "results": [{"rank": 1, "result": "win"}, {"rank": 2, "result": "loss"}, {"rank": 3, "result": "loss"}]}
              for i in range(18)]
-    a, b, _ = bot_rows({"spec": {"bots": ["a", "b", "c"], "players": 3}, "games": games})
+    a, b, c = bot_rows({"spec": {"bots": ["a", "b", "c"], "players": 3}, "games": games})
     assert a["mean_rank"] == 1.0 and a["won"] == 18
     assert a["rank_low"] == 1.0 and a["rank_high"] == pytest.approx(1 + 2 * (1 - a["won_low"]))
     assert a["rank_high"] < 1.4
-    assert b["rank_low"] == b["rank_high"] == 2.0  # no spread and not first: the mean is all there is
+    assert b["rank_low"] == b["rank_high"] == 2.0  # no spread, neither first nor last: the mean is all there is
+    assert c["mean_rank"] == c["rank_high"] == 3.0  # last in every match: bounded below by that share
+    assert c["rank_low"] == pytest.approx(3 - 2 * (1 - a["won_low"])) and c["rank_low"] > 2.6
     assert mean_interval([1.0, 3.0]) == pytest.approx((2.0, 0.04, 3.96), abs=1e-3)  # standard error 1
 
 
