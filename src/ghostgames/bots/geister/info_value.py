@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import sys
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -228,15 +227,7 @@ def zeros(hidden: int) -> GeisterValue:
 
 def load(path: str | Path | None = None) -> GeisterValue:
     """The weights in `path` (default: the packaged INFO_WEIGHTS_FILE)."""
-    if path is None:
-        with resources.as_file(resources.files("ghostgames.bots.geister") / INFO_WEIGHTS_FILE) as shipped:
-            return load(shipped)
-    with np.load(path) as data:
-        arrays = {name: np.ascontiguousarray(data[name], dtype=np.float64)
-                  for name in ("linear", "hidden_w", "hidden_b", "out_w")}
-    if arrays["linear"].shape != (INFO_FEATURES,) or arrays["hidden_w"].shape[1:] != (INFO_FEATURES,):
-        raise ValueError(f"{path}: weights for {arrays['linear'].shape} features; this model has {INFO_FEATURES}")
-    return GeisterValue(**arrays)
+    return GeisterValue.load(path, packaged=INFO_WEIGHTS_FILE, features=INFO_FEATURES)
 
 
 def of(model: GeisterValue, row: Row, seat: int) -> float:

@@ -304,17 +304,18 @@ class GeisterValue:
         return cls(np.zeros(FEATURES), np.zeros((hidden, FEATURES)), np.zeros(hidden), np.zeros(hidden))
 
     @classmethod
-    def load(cls, path: str | Path | None = None, packaged: str = WEIGHTS_FILE) -> GeisterValue:
+    def load(cls, path: str | Path | None = None, packaged: str = WEIGHTS_FILE,
+             features: int = FEATURES) -> GeisterValue:
         """The weights in `path`, by default the package's file `packaged` (WEIGHTS_FILE or
-        SEARCH_WEIGHTS_FILE)."""
+        SEARCH_WEIGHTS_FILE; info_value's file with its own `features` count)."""
         if path is None:
             with resources.as_file(resources.files("ghostgames.bots.geister") / packaged) as shipped:
-                return cls.load(shipped)
+                return cls.load(shipped, features=features)
         with np.load(path) as data:
             arrays = {name: np.ascontiguousarray(data[name], dtype=np.float64)
                       for name in ("linear", "hidden_w", "hidden_b", "out_w")}
-        if arrays["linear"].shape != (FEATURES,) or arrays["hidden_w"].shape[1:] != (FEATURES,):
-            raise ValueError(f"{path}: weights for {arrays['linear'].shape} features; this model has {FEATURES}")
+        if arrays["linear"].shape != (features,) or arrays["hidden_w"].shape[1:] != (features,):
+            raise ValueError(f"{path}: weights for {arrays['linear'].shape} features; this model has {features}")
         return cls(**arrays)
 
     def save(self, path: str | Path) -> None:
