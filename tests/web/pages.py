@@ -57,8 +57,11 @@ def wait_for_change(page: Page, before: int) -> None:
 def open_settings(page: Page) -> None:
     """Unfold the top bar's settings menu (sound, notifications, pace, language, log out)."""
     menu = page.locator("details.settings-menu")
-    if menu.count() and menu.get_attribute("open") is None:
+    # the page builds the menu after its language file has loaded, which can be after `goto` returns
+    expect(menu).to_be_attached()
+    if menu.get_attribute("open") is None:
         menu.locator("summary").click()
+    expect(menu.locator(".settings-panel")).to_be_visible()
 
 
 def choose_language(page: Page, lang: str) -> None:
