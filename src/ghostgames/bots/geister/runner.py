@@ -28,7 +28,7 @@ from ghostgames.bots.base import SeatKnowledge
 from ghostgames.rules.contract import Action
 
 # bot name -> its weight file, next to this module
-NETWORKS = {"runner": "runner-weights.npz", "runner-2": "runner-2-weights.npz"}
+NETWORKS = {"runner": "runner-weights.npz", "runner-2": "runner-2-weights.npz", "runner-3": "runner-3-weights.npz"}
 WEIGHTS = Path(__file__).with_name(NETWORKS["runner"])
 LAYERS = ("body1", "body2", "actor")  # the policy's layers, in order; the value head is training's only
 
