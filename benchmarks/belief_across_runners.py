@@ -34,11 +34,12 @@ def cached(bot: str, games: int, seed: int, folder: Path) -> list[Snapshot]:
         if held["games"] >= games:
             return [s for s in held["snapshots"] if s["game"] < games]
     started = time.perf_counter()
-    snaps = runner_snapshots(bot, games, seed)
+    text = json.dumps({"games": games, "snapshots": runner_snapshots(bot, games, seed)})
     print(f"  played {games} games of {bot} (seed {seed}) in {time.perf_counter() - started:.0f} s")
     folder.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"games": games, "snapshots": snaps}))
-    return snaps
+    path.write_text(text)
+    played: list[Snapshot] = json.loads(text)["snapshots"]  # as a later call reads them (lists, not tuples)
+    return played
 
 
 def main() -> None:
