@@ -17,7 +17,8 @@ equally likely), of the shipped weights and of the weights fitted on that part.
 Two choices are frozen so that the command writes the shipped weights again (the first sets were fitted by
 the older benchmarks/fit_belief.py, 1 December 2026): in the simple games `expert-v1` deals its worlds
 blind to the colours the `reach` rule gives away, as it did then (`_ReachBlindKnowledge`), and each weight
-is rounded to four decimals, then to three (`_rounded`), as the sets were copied from that script's report.
+is rounded to four decimals, then to three (`_rounded`): the shipped sets are that script's four-decimal
+report rounded so.
 """
 
 from __future__ import annotations
@@ -368,8 +369,8 @@ def fit_weights(spec: BeliefFitSpec, snaps: list[Snapshot]) -> tuple[dict[str, d
 
 
 def _rounded(weight: float) -> float:
-    """A fitted weight as the file keeps it: to four decimals, then to three (as the first sets were copied
-    from the older script's four-decimal report; once in a while, as for the "search" set's `captures`,
+    """A fitted weight as the file keeps it: to four decimals, then to three (the shipped sets are the older
+    script's four-decimal report rounded so; once in a while, as for the "search" set's `captures`,
     0.27949 -> 0.2795 -> 0.28, this differs from rounding to three at once)."""
     return round(round(weight, 4), 3)
 
