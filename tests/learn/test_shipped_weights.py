@@ -66,7 +66,7 @@ def test_a_train_command_writes_the_same_bytes_for_its_seed_with_any_worker_coun
 @pytest.mark.slow
 @pytest.mark.parametrize("entry", MANIFEST, ids=[entry["file"] for entry in MANIFEST])
 def test_the_manifest_command_writes_the_shipped_file_again(entry: dict[str, Any], tmp_path: Path) -> None:
-    """Each takes from a few minutes to half an hour on two workers."""
+    """Each takes from a few minutes to over an hour on two workers (geister-belief: 70 min at load 10)."""
     out = tmp_path / entry["file"]
     result = CliRunner().invoke(app, [*shlex.split(entry["command"])[1:], "--out", str(out)])
     assert result.exit_code == 0, result.output

@@ -13,6 +13,12 @@ over the first three quarters of its games: "simple" on the simple games, "searc
 "runner" on the simple games where `charge` plays both seats. The last quarter is held out: the report
 compares there the per-ghost log-loss and accuracy of the uniform belief (every possible colouring
 equally likely), of the shipped weights and of the weights fitted on that part.
+
+Two choices are frozen so that the command writes the shipped weights again (the first sets were fitted by
+the older benchmarks/fit_belief.py, 1 December 2026): in the simple games `expert-v1` deals its worlds
+blind to the colours the `reach` rule gives away, as it did then (`_ReachBlindKnowledge`), and each weight
+is rounded to four decimals, then to three (`_rounded`): the shipped sets are that script's four-decimal
+report rounded so.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from ghostgames.bots import Bot, Budget, SeatKnowledge, get_bot
+from ghostgames.bots.geister import search
 from ghostgames.bots.geister.belief import (
     FEATURES,
     Model,
@@ -40,9 +47,11 @@ from ghostgames.bots.geister.belief import (
 )
 from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.fast_search import FastExpertBot
-from ghostgames.bots.geister.picture import read
+from ghostgames.bots.geister.picture import GOOD, read
+from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.executor import Executor, LocalExecutor
 from ghostgames.games import get_game
+from ghostgames.games.geister.state import GeisterState
 from ghostgames.rules.chance import derive_rng
 
 PAIRS = [
@@ -88,11 +97,52 @@ class _DataBelief(BeliefPolicy):
     belief_models = (Model(1.0, DATA_WEIGHTS),)
 
 
-def player(name: str) -> Bot:
-    """The bot of that name; the expert reads with DATA_WEIGHTS."""
+class _ReachBlindKnowledge(SeatKnowledge):
+    """A seat's knowledge whose worlds deal every hidden enemy colour anew, even one the `reach` rule gives
+    away (a ghost that stood on its own exit is bad): how worlds were dealt when the "simple" weights were
+    fitted, until the sampler learned those deductions later on 1 December 2026. Frozen for the simple
+    games so that they stay the ones those weights were fitted on (it changes 6 of the 1,600, all under
+    `reach`, all with `expert-v1` playing)."""
+
+    __slots__ = ()
+
+    def sample_world(self, rng: random.Random) -> GeisterState:
+        state = self._state
+        assert isinstance(state, GeisterState)
+        world = state.clone()
+        world.seed = rng.randrange(2**63)
+        enemy = 1 - self.seat
+        if state.set_up[enemy]:
+            side = range(enemy * 8, enemy * 8 + 8)
+            hidden = [g for g in side if not state.colour_known(g, self.seat)]
+            goods = 4 - sum(1 for g in side if g not in hidden and state.good[g])
+            colours = [True] * goods + [False] * (len(hidden) - goods)
+            rng.shuffle(colours)
+            for g, colour in zip(hidden, colours, strict=True):
+                world.good[g] = colour
+        return world
+
+
+class _ReachBlindPolicy(search.GeisterPolicy):
+    """`expert-v1` with the same blind spot: its re-deal by belief weights covers the deduced ghosts too."""
+
+    def __init__(self, knowledge: SeatKnowledge) -> None:
+        super().__init__(knowledge)
+        enemy = self.picture.enemy
+        self.weights = search.belief_weights(self.picture, self.belief_forward, self.belief_exposed)
+        self.goods_hidden = 4 - sum(1 for g in range(enemy * 8, enemy * 8 + 8) if self.picture.colour[g] == GOOD)
+
+
+def player(name: str, kind: str = "search") -> Bot:
+    """The bot of that name; the expert reads with DATA_WEIGHTS, and in the simple games `expert-v1` is blind
+    to the `reach` deductions (`_ReachBlindKnowledge`)."""
     base, _, count = name.partition(":")
     if base == "expert":
         return FastExpertBot(Budget(iterations=int(count)), _DataBelief, exploration=0.5)
+    if base == "expert-v1" and kind == "simple":
+        bot = IsmctsBot(Budget(iterations=int(count)), _ReachBlindPolicy, exploration=0.5)
+        bot.name = base
+        return bot
     return get_bot(name)
 
 
@@ -111,7 +161,8 @@ def play(kind: str, index: int, seed: int, search_iterations: int = SEARCH_ITERA
     options: dict[str, Any] = {"exit": "reach" if index % 3 == 2 else "escape", "max_plies": 300}
     rng = derive_rng(seed, "fit-belief", index) if kind != "runners" else derive_rng(seed, "fit-belief-runners", index)
     state = get_game("geister").new(2, options, seed=rng.randrange(2**63))
-    players = [player(name) for name in bots]
+    players = [player(name, kind) for name in bots]
+    knowledge = _ReachBlindKnowledge if kind == "simple" else SeatKnowledge
     observers = [o for o in (0, 1) if kind != "runners" or bots[1 - o] in RUNNER_STYLES]
     snapshots: list[Snapshot] = []
     while state.to_act():
@@ -119,7 +170,7 @@ def play(kind: str, index: int, seed: int, search_iterations: int = SEARCH_ITERA
         if state.ply % EVERY == 0 and not state.setup_phase():  # type: ignore[attr-defined]
             for observer in observers:
                 snapshots.extend(snapshot(state, observer, kind, index, bots[1 - observer]))
-        state.apply(seat, players[seat].choose(SeatKnowledge(state, seat), random.Random(rng.randrange(2**63))))
+        state.apply(seat, players[seat].choose(knowledge(state, seat), random.Random(rng.randrange(2**63))))
     return snapshots
 
 
@@ -303,7 +354,7 @@ def fit_weights(spec: BeliefFitSpec, snaps: list[Snapshot]) -> tuple[dict[str, d
         train = [s for s in snaps if s["set"] == kind and member(s) and s["game"] < count * 3 // 4]
         test = [s for s in snaps if s["set"] == kind and member(s) and s["game"] >= count * 3 // 4]
         theta = fit(groups(train), spec.l2)
-        fitted[part] = {f: round(float(v), 3) for f, v in zip(FEATURES, theta, strict=True)}
+        fitted[part] = {f: _rounded(float(v)) for f, v in zip(FEATURES, theta, strict=True)}
         held_out[part] = scores(test, theta)
         if part == "learned":
             for enemy in RUNNER_STYLES:
@@ -315,6 +366,13 @@ def fit_weights(spec: BeliefFitSpec, snaps: list[Snapshot]) -> tuple[dict[str, d
                         "runners": runner_pairs(spec.runner_iterations)},
               "repeats": repeat_rates(snaps), "weights": fitted, "held_out": held_out}
     return fitted, report
+
+
+def _rounded(weight: float) -> float:
+    """A fitted weight as the file keeps it: to four decimals, then to three (the shipped sets are the older
+    script's four-decimal report rounded so; once in a while, as for the "search" set's `captures`,
+    0.27949 -> 0.2795 -> 0.28, this differs from rounding to three at once)."""
+    return round(round(weight, 4), 3)
 
 
 def save_weights(path: Path, fitted: dict[str, dict[str, float]], spec: BeliefFitSpec) -> None:
