@@ -2,7 +2,8 @@
 few steps from an exit corner is met by a keeper that stays in time, not one that steps up to it and is
 taken. And `expert-wary`'s worlds lean towards runners (`WaryPolicy.world_probabilities`; `expert` has none).
 The guard of `expert` since 5 December 2026 (`HalfwayPolicy`) and the steps to it (`expert-race2` to `-race4`)
-read a ghost that has just come a step from our exit above the belief and may gamble on the last pair."""
+read a ghost that has just come a step from our exit above the belief and may gamble on the last pair;
+`expert-race6` (`HeldRacePolicy`) lets such a capture wait while the race to the corner is held."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from ghostgames.bots.geister.expert import (
     BeliefPolicy,
     GambleWorldsPolicy,
     HalfwayPolicy,
+    HeldRacePolicy,
     RacePolicy,
     WaryPolicy,
 )
@@ -223,3 +225,49 @@ def test_the_expert_reads_an_arrival_halfway_and_leaves_a_likely_decoy_to_the_se
     policy = HalfwayPolicy(keeper)
     policy.good_probability = {g: 0.05 for g in policy.good_probability}
     assert {str(m) for m in policy.allowed(keeper.legal_actions())} == {"f1 n"}
+
+
+# Our e1 stands next to our corner f1, two steps from f2; our e2 can take f2. Two of the enemy's bad ghosts are
+# already taken (four on the board: two good, two bad).
+HELD = {
+    "e1": (0, "bad"), "e2": (0, "good"), "a2": (0, "good"), "b2": (0, "bad"),
+    "f3": (1, "good"), "c5": (1, "good"), "d5": (1, "bad"), "e6": (1, "bad"),
+}  # fmt: skip
+
+
+def test_a_capture_a_step_out_waits_while_the_race_is_held() -> None:
+    """f3 steps to f2, read low (0.05): the expert takes it at once (e2 e). `expert-race6` sees that e1 takes it
+    on the corner should it walk on, so it lets the search choose between the capture and every move that
+    keeps e1 in time (never e1 w, too far, nor e1 e, next to the runner)."""
+    knowledge = _arrived(HELD, "f3 s")
+    legal = knowledge.legal_actions()
+    expert, held = HalfwayPolicy(knowledge), HeldRacePolicy(knowledge)
+    for policy in (expert, held):
+        policy.good_probability = {g: 0.05 for g in policy.good_probability}
+    assert held.picture.captured[1]["bad"] == 2
+    assert {str(m) for m in expert.allowed(legal)} == {"e2 e"}
+    allowed = {str(m) for m in held.allowed(legal)}
+    assert {"e2 e", "a2 n", "e2 n"} <= allowed
+    assert "e1 w" not in allowed and "e1 e" not in allowed
+
+
+def test_without_a_keeper_in_time_only_the_capture_or_a_move_into_time_is_allowed() -> None:
+    """Without e1, only e2 stepping back to e1 (next to f1, out of f2's reach) would hold the corner: every
+    other move but the capture lets f2 walk on, so `expert-race6` allows those two alone."""
+    knowledge = _arrived({k: v for k, v in HELD.items() if k != "e1"} | {"c2": (0, "bad")}, "f3 s")
+    held = HeldRacePolicy(knowledge)
+    held.good_probability = {g: 0.05 for g in held.good_probability}
+    assert {str(m) for m in held.allowed(knowledge.legal_actions())} == {"e2 e", "e2 s"}
+
+
+def test_the_capture_is_made_at_once_with_the_last_bad_ghost_left() -> None:
+    """With three bad ghosts taken a capture on the corner is a gamble, not sure: `expert-race6` does not wait
+    (it keeps the expert's guard)."""
+    last = {k: v for k, v in HELD.items() if k != "d5"}
+    knowledge = _arrived(last, "f3 s")
+    held, expert = HeldRacePolicy(knowledge), HalfwayPolicy(knowledge)
+    for policy in (expert, held):
+        policy.good_probability = {g: 0.9 for g in policy.good_probability}
+    assert held.picture.captured[1]["bad"] == 3
+    legal = knowledge.legal_actions()
+    assert held.allowed(legal) == expert.allowed(legal) == [m for m in legal if str(m) == "e2 e"]

@@ -25,7 +25,7 @@ from ghostgames.bots.policy import SearchPolicy
 # ("plain", "expert", "expert-v1") the "module:Class" of the policy it uses there. A kind a game does not
 # declare falls back to its "plain" policy, and a game without one to the plain SearchPolicy; so a new game
 # adds its own folder and nothing here.
-KINDS = ("plain", "expert", "expert-wary", "expert-race2", "expert-race3", "expert-race4",
+KINDS = ("plain", "expert", "expert-wary", "expert-race2", "expert-race3", "expert-race4", "expert-race6",
          "expert-v4", "expert-v3", "expert-belief2", "expert-v1")
 
 
@@ -137,6 +137,12 @@ def expert_race4(budget: Budget) -> IsmctsBot:
     """`expert-race3` whose search may take a ghost about to leave when the enemy has one bad ghost left
     (`geister.expert.GambleWorldsPolicy`)."""
     return _older_expert("expert-race4", budget)
+
+
+def expert_race6(budget: Budget) -> IsmctsBot:
+    """`expert` whose guard lets a capture a step or two from our corner wait while the race to the corner
+    is held (`geister.expert.HeldRacePolicy`)."""
+    return _older_expert("expert-race6", budget)
 
 
 def expert_v4(budget: Budget) -> IsmctsBot:

@@ -9,6 +9,7 @@ SEARCH_POLICIES = {
     "expert-race2": "ghostgames.bots.geister.expert:ArrivalPolicy",
     "expert-race3": "ghostgames.bots.geister.expert:ArrivalWorldsPolicy",
     "expert-race4": "ghostgames.bots.geister.expert:GambleWorldsPolicy",
+    "expert-race6": "ghostgames.bots.geister.expert:HeldRacePolicy",
     "expert-v4": "ghostgames.bots.geister.expert:RacePolicy",
     "expert-v3": "ghostgames.bots.geister.expert:BeliefPolicy",
     "expert-belief2": "ghostgames.bots.geister.runner_belief:LearnedBeliefPolicy",
