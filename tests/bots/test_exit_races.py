@@ -3,7 +3,8 @@ few steps from an exit corner is met by a keeper that stays in time, not one tha
 taken. And `expert-wary`'s worlds lean towards runners (`WaryPolicy.world_probabilities`; `expert` has none).
 The guard of `expert` since 5 December 2026 (`HalfwayPolicy`) and the steps to it (`expert-race2` to `-race4`)
 read a ghost that has just come a step from our exit above the belief and may gamble on the last pair;
-`expert-race6` (`HeldRacePolicy`) lets such a capture wait while the race to the corner is held."""
+`expert-race6` (`HeldRacePolicy`) lets such a capture wait while the race to the corner is held, and
+`expert-race7` (`WaitPolicy`) makes it wait."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from ghostgames.bots.geister.expert import (
     HalfwayPolicy,
     HeldRacePolicy,
     RacePolicy,
+    WaitPolicy,
     WaryPolicy,
 )
 from ghostgames.games.geister.actions import parse_action
@@ -249,6 +251,9 @@ def test_a_capture_a_step_out_waits_while_the_race_is_held() -> None:
     allowed = {str(m) for m in held.allowed(legal)}
     assert {"e2 e", "a2 n", "e2 n"} <= allowed
     assert "e1 w" not in allowed and "e1 e" not in allowed
+    wait = WaitPolicy(knowledge)
+    wait.good_probability = dict(held.good_probability)
+    assert {str(m) for m in wait.allowed(legal)} == allowed - {"e2 e"}
 
 
 def test_without_a_keeper_in_time_only_the_capture_or_a_move_into_time_is_allowed() -> None:

@@ -26,7 +26,7 @@ from ghostgames.bots.policy import SearchPolicy
 # declare falls back to its "plain" policy, and a game without one to the plain SearchPolicy; so a new game
 # adds its own folder and nothing here.
 KINDS = ("plain", "expert", "expert-wary", "expert-race2", "expert-race3", "expert-race4", "expert-race6",
-         "expert-v4", "expert-v3", "expert-belief2", "expert-v1")
+         "expert-race7", "expert-v4", "expert-v3", "expert-belief2", "expert-v1")
 
 
 @functools.cache
@@ -143,6 +143,12 @@ def expert_race6(budget: Budget) -> IsmctsBot:
     """`expert` whose guard lets a capture a step or two from our corner wait while the race to the corner
     is held (`geister.expert.HeldRacePolicy`)."""
     return _older_expert("expert-race6", budget)
+
+
+def expert_race7(budget: Budget) -> IsmctsBot:
+    """`expert-race6` that does not offer that capture at all while the race is held
+    (`geister.expert.WaitPolicy`)."""
+    return _older_expert("expert-race7", budget)
 
 
 def expert_v4(budget: Budget) -> IsmctsBot:
