@@ -4,7 +4,8 @@ taken. And `expert-wary`'s worlds lean towards runners (`WaryPolicy.world_probab
 The guard of `expert` since 5 December 2026 (`HalfwayPolicy`) and the steps to it (`expert-race2` to `-race4`)
 read a ghost that has just come a step from our exit above the belief and may gamble on the last pair;
 `expert-race6` (`HeldRacePolicy`) lets such a capture wait while the race to the corner is held, and
-`expert-race7` (`WaitPolicy`) makes it wait."""
+`expert-race7` (`WaitPolicy`) makes it wait, `expert-race8` (`SafeWaitPolicy`) only while no enemy ghost can take
+the keeper."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from ghostgames.bots.geister.expert import (
     HalfwayPolicy,
     HeldRacePolicy,
     RacePolicy,
+    SafeWaitPolicy,
     WaitPolicy,
     WaryPolicy,
 )
@@ -276,3 +278,17 @@ def test_the_capture_is_made_at_once_with_the_last_bad_ghost_left() -> None:
     assert held.picture.captured[1]["bad"] == 3
     legal = knowledge.legal_actions()
     assert held.allowed(legal) == expert.allowed(legal) == [m for m in legal if str(m) == "e2 e"]
+
+
+def test_no_waiting_while_another_enemy_ghost_can_take_the_keeper() -> None:
+    """The same arrival at f2 with an enemy ghost on d1, next to our keeper e1: `expert-race7` still waits (e1
+    is out of the runner's reach), `expert-race8` does not, since d1 can take e1 and leave f2 its way (as
+    `rules`' decoys did), so it takes f2 now."""
+    ghosts = {k: v for k, v in HELD.items() if k != "e6"} | {"d1": (1, "bad")}
+    knowledge = _arrived(ghosts, "f3 s")
+    legal = knowledge.legal_actions()
+    wait, safe = WaitPolicy(knowledge), SafeWaitPolicy(knowledge)
+    for policy in (wait, safe):
+        policy.good_probability = {g: 0.05 for g in policy.good_probability}
+    assert "e2 e" not in {str(m) for m in wait.allowed(legal)}
+    assert {str(m) for m in safe.allowed(legal)} == {"e2 e"}

@@ -422,3 +422,38 @@ class WaitPolicy(HeldRacePolicy):
     guess), and that capture was the enemy's third bad ghost."""
 
     offer_capture = False
+
+
+class SafeWaitPolicy(WaitPolicy):
+    """`expert-race8`: `WaitPolicy` that waits only while the corner's keeper is out of every enemy ghost's
+    reach, not only the runner's. Traced against `rules`, `expert-race7` lost games it had won by waiting
+    while the runner stood a step from the corner and another enemy ghost, next to our keeper, took it: the
+    runner then walked on with no one in time. Taking the ghost on the corner instead of a step out is only
+    as good when the enemy cannot take our keeper in between: so the ghost's races (to either corner in
+    reach) must each have a keeper in time that no enemy ghost stands next to, or two keepers in time (the
+    enemy takes one a move, a move its runner does not walk)."""
+
+    def waiting(self, legal: list[Action], answers: list[Action]) -> list[Action]:
+        moves = super().waiting(legal, answers)
+        if not moves:
+            return []
+        p = self.picture
+        first = answers[0]
+        assert isinstance(first, Move)
+        runner = first.target
+        races = [race for race in self.races() if race[0] == runner]
+        mine = {p.square[g] for g in p.ghosts(p.me)}
+        enemies = {p.square[g] for g in p.ghosts(p.enemy)}
+
+        def safe(m: Action) -> bool:
+            assert isinstance(m, Move)
+            squares = (mine - {m.origin}) | ({m.target} if m.target >= 0 else set())
+            foes = enemies - {m.target}
+            for _, corner, steps in races:
+                in_time = [s for s in squares if distance(s, corner) <= steps]
+                keepers = [s for s in in_time if all(distance(s, f) > 1 for f in foes)]
+                if not keepers and len(in_time) < 2:
+                    return False
+            return True
+
+        return [m for m in moves if safe(m)]
