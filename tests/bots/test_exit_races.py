@@ -5,7 +5,7 @@ The guard of `expert` since 5 December 2026 (`HalfwayPolicy`) and the steps to i
 read a ghost that has just come a step from our exit above the belief and may gamble on the last pair;
 `expert-race6` (`HeldRacePolicy`) lets such a capture wait while the race to the corner is held, and
 `expert-race7` (`WaitPolicy`) makes it wait, `expert-race8` (`SafeWaitPolicy`) only while no enemy ghost can take
-the keeper."""
+the keeper, `expert-race9` (`ThirdBadWaitPolicy`) only when the capture could be the enemy's third bad ghost."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from ghostgames.bots.geister.expert import (
     HeldRacePolicy,
     RacePolicy,
     SafeWaitPolicy,
+    ThirdBadWaitPolicy,
     WaitPolicy,
     WaryPolicy,
 )
@@ -292,3 +293,21 @@ def test_no_waiting_while_another_enemy_ghost_can_take_the_keeper() -> None:
         policy.good_probability = {g: 0.05 for g in policy.good_probability}
     assert "e2 e" not in {str(m) for m in wait.allowed(legal)}
     assert {str(m) for m in safe.allowed(legal)} == {"e2 e"}
+
+
+def test_the_wait_is_only_for_a_capture_that_could_be_the_third_bad_ghost() -> None:
+    """With one bad ghost taken (another bad one, b5, still on the board), taking f2 cannot leave the enemy its
+    last bad ghost: `expert-race9` takes it at once, as the expert does, where `expert-race8` waits; with two
+    taken (HELD) both wait."""
+    knowledge = _arrived(HELD | {"b5": (1, "bad")}, "f3 s")
+    legal = knowledge.legal_actions()
+    safe, third = SafeWaitPolicy(knowledge), ThirdBadWaitPolicy(knowledge)
+    for policy in (safe, third):
+        policy.good_probability = {g: 0.05 for g in policy.good_probability}
+    assert third.picture.captured[1]["bad"] == 1
+    assert "e2 e" not in {str(m) for m in safe.allowed(legal)}
+    assert {str(m) for m in third.allowed(legal)} == {"e2 e"}
+    knowledge = _arrived(HELD, "f3 s")
+    third = ThirdBadWaitPolicy(knowledge)
+    third.good_probability = {g: 0.05 for g in third.good_probability}
+    assert "e2 e" not in {str(m) for m in third.allowed(knowledge.legal_actions())}

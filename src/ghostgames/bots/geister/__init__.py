@@ -12,6 +12,7 @@ SEARCH_POLICIES = {
     "expert-race6": "ghostgames.bots.geister.expert:HeldRacePolicy",
     "expert-race7": "ghostgames.bots.geister.expert:WaitPolicy",
     "expert-race8": "ghostgames.bots.geister.expert:SafeWaitPolicy",
+    "expert-race9": "ghostgames.bots.geister.expert:ThirdBadWaitPolicy",
     "expert-v4": "ghostgames.bots.geister.expert:RacePolicy",
     "expert-v3": "ghostgames.bots.geister.expert:BeliefPolicy",
     "expert-belief2": "ghostgames.bots.geister.runner_belief:LearnedBeliefPolicy",

@@ -373,6 +373,7 @@ class HeldRacePolicy(HalfwayPolicy):
     every ghost the guard would answer also runs a race."""
 
     offer_capture = True  # False: while the race is held the capture is not among the moves (`expert-race7`)
+    wait_from_bad = 0  # the capture waits only with at least this many of the enemy's bad ghosts taken
 
     def races(self) -> list[tuple[int, int, int]]:
         out = super().races()
@@ -401,7 +402,8 @@ class HeldRacePolicy(HalfwayPolicy):
         capture may wait (fewer than three bad ghosts taken, under `escape`, the ghost not on its corner);
         none otherwise."""
         p = self.picture
-        if not answers or not p.escape or p.captured[p.enemy]["bad"] >= 3:
+        if not answers or not p.escape or p.captured[p.enemy]["bad"] < self.wait_from_bad \
+                or p.captured[p.enemy]["bad"] >= 3:
             return []
         first = answers[0]
         assert isinstance(first, Move)
@@ -457,3 +459,16 @@ class SafeWaitPolicy(WaitPolicy):
             return True
 
         return [m for m in moves if safe(m)]
+
+
+class ThirdBadWaitPolicy(SafeWaitPolicy):
+    """`expert-race9`: `SafeWaitPolicy` that waits only when the capture could be the enemy's third bad ghost
+    (two taken). Traced against `rules`, `expert-race8` lost games by waiting with none or one bad ghost
+    taken: a ghost parked a step from one corner held our keeper and the guard's moves while a second runner
+    walked to the other corner, where the expert had taken the first ghost at once and been free. Taking a
+    first or second bad ghost costs little (`heuristic.seat_worth`'s `bad_lost`); taking the third leaves the
+    enemy its last bad ghost, after which every capture of a ghost about to leave may lose the game at once
+    (the endgame where, traced, the expert lost nearly all its games to `runner-2`). So only that capture is
+    worth a wait."""
+
+    wait_from_bad = 2
