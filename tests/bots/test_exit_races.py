@@ -5,7 +5,8 @@ The guard of `expert` since 5 December 2026 (`HalfwayPolicy`) and the steps to i
 read a ghost that has just come a step from our exit above the belief and may gamble on the last pair;
 `expert-race6` (`HeldRacePolicy`) lets such a capture wait while the race to the corner is held, and
 `expert-race7` (`WaitPolicy`) makes it wait, `expert-race8` (`SafeWaitPolicy`) only while no enemy ghost can take
-the keeper, `expert-race9` (`ThirdBadWaitPolicy`) only when the capture could be the enemy's third bad ghost."""
+the keeper, `expert-race9` (`ThirdBadWaitPolicy`) only when the capture could be the enemy's third bad ghost,
+`expert-race10` (`LoneRaceWaitPolicy`) only while no other race is run."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from ghostgames.bots.geister.expert import (
     GambleWorldsPolicy,
     HalfwayPolicy,
     HeldRacePolicy,
+    LoneRaceWaitPolicy,
     RacePolicy,
     SafeWaitPolicy,
     ThirdBadWaitPolicy,
@@ -311,3 +313,21 @@ def test_the_wait_is_only_for_a_capture_that_could_be_the_third_bad_ghost() -> N
     third = ThirdBadWaitPolicy(knowledge)
     third.good_probability = {g: 0.05 for g in third.good_probability}
     assert "e2 e" not in {str(m) for m in third.allowed(knowledge.legal_actions())}
+
+
+def test_the_wait_is_only_while_no_other_race_is_run() -> None:
+    """A second enemy ghost on a3, likely good, races to our other corner a1 (held by b2): `expert-race8` still
+    waits at f2, `expert-race10` takes f2 at once so that its moves are free for the other race."""
+    knowledge = _arrived(HELD | {"a3": (1, "good")}, "f3 s")
+    legal = knowledge.legal_actions()
+    safe, lone = SafeWaitPolicy(knowledge), LoneRaceWaitPolicy(knowledge)
+    for policy in (safe, lone):
+        policy.good_probability = {g: 0.05 for g in policy.good_probability}
+        policy.good_probability[policy.picture.board[parse_square("a3")]] = 0.6
+    assert any(race[0] == parse_square("a3") for race in lone.races())
+    assert "e2 e" not in {str(m) for m in safe.allowed(legal)}
+    assert {str(m) for m in lone.allowed(legal)} == {"e2 e"}
+    knowledge = _arrived(HELD, "f3 s")
+    lone = LoneRaceWaitPolicy(knowledge)
+    lone.good_probability = {g: 0.05 for g in lone.good_probability}
+    assert "e2 e" not in {str(m) for m in lone.allowed(knowledge.legal_actions())}  # alone, it waits

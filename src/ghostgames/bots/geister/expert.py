@@ -472,3 +472,19 @@ class ThirdBadWaitPolicy(SafeWaitPolicy):
     worth a wait."""
 
     wait_from_bad = 2
+
+
+class LoneRaceWaitPolicy(SafeWaitPolicy):
+    """`expert-race10`: `SafeWaitPolicy` that waits only when the ghost's race is the only one run. Traced
+    against `rules`, `expert-race8` lost games by waiting while a second runner walked at our other corner:
+    the guard kept every race held and the move budget went to the ghost that had stopped a step out, where
+    the expert had taken it at once and been free. With no other race, holding the corner costs nothing the
+    capture would not."""
+
+    def waiting(self, legal: list[Action], answers: list[Action]) -> list[Action]:
+        moves = super().waiting(legal, answers)
+        if not moves:
+            return []
+        first = answers[0]
+        assert isinstance(first, Move)
+        return moves if all(race[0] == first.target for race in self.races()) else []
