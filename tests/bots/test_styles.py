@@ -139,7 +139,7 @@ def test_rush_leaves_the_board_when_a_good_ghost_stands_on_an_exit() -> None:
 @pytest.mark.parametrize("exit_rule", ["escape", "reach"])
 @pytest.mark.parametrize("pair", [("charge", "defender"), ("defender", "random"), ("charge", "rules"),
                                   ("rush", "rules"), ("rush", "defender"), ("runner", "rules"),
-                                  ("mixture", "runner"), ("runner-2", "rules")])
+                                  ("mixture", "runner"), ("runner-2", "rules"), ("runner-3", "rules")])
 def test_the_styles_finish_geister_games_with_legal_moves_only(exit_rule: str, pair: tuple[str, str]) -> None:
     for seed in (1, 2, 3):
         state = get_game("geister").new(2, {"exit": exit_rule, "max_plies": 300}, seed=seed)
@@ -153,7 +153,7 @@ def test_the_styles_finish_geister_games_with_legal_moves_only(exit_rule: str, p
         assert state.outcome() is not None
 
 
-@pytest.mark.parametrize("style", ["charge", "defender", "rush", "runner", "runner-2", "mixture"])
+@pytest.mark.parametrize("style", ["charge", "defender", "rush", "runner", "runner-2", "runner-3", "mixture"])
 def test_outside_geister_a_style_plays_exactly_like_rules(style: str) -> None:
     state = get_game("thelast").new(3, {}, seed=4)
     rng_seed = 17
@@ -167,7 +167,7 @@ def test_outside_geister_a_style_plays_exactly_like_rules(style: str) -> None:
 
 def test_the_styles_can_be_seated_by_name_in_tables_and_tournaments() -> None:
     # the names /bot add accepts
-    assert {"charge", "defender", "rush", "runner", "runner-2", "mixture"} <= set(bot_names())
+    assert {"charge", "defender", "rush", "runner", "runner-2", "runner-3", "mixture"} <= set(bot_names())
     spec = TournamentSpec("geister", ("charge", "defender"), games=2, players=2, seed=3)
     games = run_tournament(spec, 1)
     assert [g.seats for g in games] == [["charge", "defender"], ["defender", "charge"]]
@@ -194,3 +194,22 @@ def test_the_mixture_draws_every_style_and_plays_the_one_its_setup_names_all_gam
                 checked += 1
             state.apply(seat, bots[seat].choose(knowledge, rng))
         assert checked > 0
+
+
+def test_each_learned_runner_is_a_bot_playing_its_own_network() -> None:
+    """One module serves every seed (runner.NETWORKS): each name is a bot, and the networks differ, so the
+    held-out runners are not the fitted-on one under another name."""
+    import numpy as np
+
+    from ghostgames.bots.geister.runner import NETWORKS, flatten, packaged
+
+    assert set(NETWORKS) <= set(bot_names())
+    state = get_game("geister").new(2, ESCAPE, seed=5)
+    while state.setup_phase():
+        seat = min(state.to_act())
+        state.apply(seat, get_bot("rules").choose(SeatKnowledge(state, seat), random.Random(seat)))
+    knowledge = SeatKnowledge(state, min(state.to_act()))
+    x, mask = flatten(knowledge.encode()), knowledge.legal_mask()
+    probs = [packaged(name).probabilities(x, mask) for name in NETWORKS]
+    assert all(np.isclose(p.sum(), 1.0) and np.all(p[~mask] == 0) for p in probs)
+    assert all(not np.allclose(a, b) for i, a in enumerate(probs) for b in probs[i + 1:])

@@ -78,6 +78,7 @@ BOTS: dict[str, Callable[[float | None], Bot]] = {
     "rush": lambda seconds: GeisterStyleBot("rush"),
     "runner": lambda seconds: GeisterStyleBot("runner"),
     "runner-2": lambda seconds: GeisterStyleBot("runner-2"),
+    "runner-3": lambda seconds: GeisterStyleBot("runner-3"),
     "mixture": lambda seconds: GeisterStyleBot("mixture"),
     "value": lambda seconds: ValueBot(),
     "ismcts": _search("ismcts"),

@@ -1,5 +1,5 @@
 """Sparring partners with one Geister style each (`charge`, `defender`, `rush`, the learned
-`runner` and its held-out twin `runner-2`, and `mixture` of several); in the other games they play
+`runner` and its held-out twins `runner-2`, ..., and `mixture` of several); in the other games they play
 like `rules`, so any table can seat them."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import importlib
 import random
 
 from ghostgames.bots.base import Bot, SeatKnowledge
+from ghostgames.bots.geister.runner import NETWORKS
 from ghostgames.bots.rules_bot import RulesBot
 from ghostgames.rules.contract import Action
 
@@ -16,8 +17,7 @@ GEISTER_STYLES: dict[str, str] = {
     "charge": "ghostgames.bots.geister.charge",
     "defender": "ghostgames.bots.geister.defender",
     "rush": "ghostgames.bots.geister.rush",
-    "runner": "ghostgames.bots.geister.runner",
-    "runner-2": "ghostgames.bots.geister.runner2",
+    **{name: "ghostgames.bots.geister.runner" for name in NETWORKS},  # one module, a network per name
     "mixture": "ghostgames.bots.geister.mixture",
 }
 
@@ -31,5 +31,7 @@ class GeisterStyleBot(Bot):
     def choose(self, knowledge: SeatKnowledge, rng: random.Random) -> Action:
         if knowledge.game.name != "geister":
             return self._elsewhere.choose(knowledge, rng)
-        action: Action = importlib.import_module(self._module).choose(knowledge, rng)
+        module = importlib.import_module(self._module)
+        action: Action = module.choose(knowledge, rng, self.name) if self.name in NETWORKS else module.choose(
+            knowledge, rng)
         return action

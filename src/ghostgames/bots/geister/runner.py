@@ -1,4 +1,5 @@
-"""`runner`: a sparring partner whose moves come from a small network trained by PPO (learn/geister/runner_training.py).
+"""`runner` and its twins (`runner-2`, ...): sparring partners whose moves come from a small network trained by PPO
+(learn/geister/runner_training.py), one network per training seed.
 
 The strongest published Geister programs are learned policies that win by escapes; our hand-written `rush`
 imitates the style, this bot learns its own. The network reads the seat's observation arrays
@@ -6,7 +7,10 @@ imitates the style, this bot learns its own. The network reads the seat's observ
 samples among the legal ones with its seeded generator, so a game repeats from its seed and a search facing it
 meets varied play. Inference is numpy only: playing needs no torch; only training does.
 
-The weights (runner-weights.npz, next to this file) are what `ghostgames train geister-runner --seed 1` writes.
+Each bot's weights (NETWORKS, files next to this one) are what `ghostgames train geister-runner --seed S` writes,
+S being the number in the bot's name (1 for `runner`). The belief's learned-runner model was fitted on games of
+`runner`; its twins are the same recipe with other seeds, held out: a gain that holds against
+them is not a fit to one network.
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ from numpy.typing import NDArray
 from ghostgames.bots.base import SeatKnowledge
 from ghostgames.rules.contract import Action
 
-WEIGHTS = Path(__file__).with_name("runner-weights.npz")
+# bot name -> its weight file, next to this module
+NETWORKS = {"runner": "runner-weights.npz", "runner-2": "runner-2-weights.npz", "runner-3": "runner-3-weights.npz"}
+WEIGHTS = Path(__file__).with_name(NETWORKS["runner"])
 LAYERS = ("body1", "body2", "actor")  # the policy's layers, in order; the value head is training's only
 
 
@@ -74,8 +80,9 @@ def sample(probs: NDArray[np.float64], draw: float) -> int:
 
 
 @cache
-def packaged() -> RunnerPolicy:
-    return RunnerPolicy.load()
+def packaged(name: str = "runner") -> RunnerPolicy:
+    """The shipped network of the bot `name` (a key of NETWORKS)."""
+    return RunnerPolicy.load(Path(__file__).with_name(NETWORKS[name]))
 
 
 def play(policy: RunnerPolicy, knowledge: SeatKnowledge, rng: random.Random) -> Action:
@@ -85,5 +92,5 @@ def play(policy: RunnerPolicy, knowledge: SeatKnowledge, rng: random.Random) -> 
     return knowledge.action_at(sample(probs, rng.random()))
 
 
-def choose(knowledge: SeatKnowledge, rng: random.Random) -> Action:
-    return play(packaged(), knowledge, rng)
+def choose(knowledge: SeatKnowledge, rng: random.Random, name: str = "runner") -> Action:
+    return play(packaged(name), knowledge, rng)
