@@ -1,12 +1,12 @@
 """The expert's race guard (bots/geister/expert.py, `RacePolicy.blocks`; `expert-v3` has none): a runner a
 few steps from an exit corner is met by a keeper that stays in time, not one that steps up to it and is
 taken. And `expert-wary`'s worlds lean towards runners (`WaryPolicy.world_probabilities`; `expert` has none).
-The guard of `expert` since 5 December 2026 (`HalfwayPolicy`) and the steps to it (`expert-race2` to `-race4`)
-read a ghost that has just come a step from our exit above the belief and may gamble on the last pair;
+The guard of `expert-v5` (`HalfwayPolicy`, the expert on 5 December 2026) and the steps to it (`expert-race2`
+to `-race4`) read a ghost that has just come a step from our exit above the belief and may gamble on the last pair;
 `expert-race6` (`HeldRacePolicy`) lets such a capture wait while the race to the corner is held, and
 `expert-race7` (`WaitPolicy`) makes it wait, `expert-race8` (`SafeWaitPolicy`) only while no enemy ghost can take
 the keeper, `expert-race9` (`ThirdBadWaitPolicy`) only when the capture could be the enemy's third bad ghost,
-`expert-race10` (`LoneRaceWaitPolicy`) only while no other race is run."""
+`expert-race10` (`LoneRaceWaitPolicy`, `expert` since then) only while no other race is run."""
 
 from __future__ import annotations
 

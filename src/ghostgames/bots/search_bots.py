@@ -26,7 +26,7 @@ from ghostgames.bots.policy import SearchPolicy
 # declare falls back to its "plain" policy, and a game without one to the plain SearchPolicy; so a new game
 # adds its own folder and nothing here.
 KINDS = ("plain", "expert", "expert-wary", "expert-race2", "expert-race3", "expert-race4", "expert-race6",
-         "expert-race7", "expert-race8", "expert-race9", "expert-race10", "expert-v4", "expert-v3",
+         "expert-race7", "expert-race8", "expert-race9", "expert-race10", "expert-v5", "expert-v4", "expert-v3",
          "expert-belief2", "expert-v1")
 
 
@@ -82,13 +82,14 @@ def expert(budget: Budget) -> IsmctsBot:
 def expert_learned(budget: Budget) -> IsmctsBot:
     """`expert` whose playouts end on the information-state value learned from the search's games against the
     sparring partners that run (`geister.info_value`, issue 39), not on the hand evaluation: measured in
-    docs/research/geister-learned-value.md and kept by name."""
+    docs/research/geister-learned-value.md and kept by name. Its guard stays the one it was measured with,
+    `expert-v5`'s (`HalfwayPolicy`), now that `expert`'s lets some captures wait."""
     from ghostgames.bots.geister import info_value
     from ghostgames.bots.geister.fast_search import INFO, FastExpertBot
     from ghostgames.bots.geister.playout_policy import shipped_table
 
-    bot = FastExpertBot(budget, expert_policy, exploration=0.5, evaluator=INFO, value=info_value.shipped_arrays(),
-                        playout_table=shipped_table())
+    bot = FastExpertBot(budget, _geister_policy("expert-v5"), exploration=0.5, evaluator=INFO,
+                        value=info_value.shipped_arrays(), playout_table=shipped_table())
     bot.name = "expert-learned"
     return bot
 
@@ -168,6 +169,12 @@ def expert_race10(budget: Budget) -> IsmctsBot:
     """`expert-race8` that waits only when that ghost's race is the only one run
     (`geister.expert.LoneRaceWaitPolicy`)."""
     return _older_expert("expert-race10", budget)
+
+
+def expert_v5(budget: Budget) -> IsmctsBot:
+    """`expert` before its guard let a capture a step or two out wait while the race was held
+    (`geister.expert.HalfwayPolicy`, the expert on 5 December 2026 until issue 39's `expert-race10`)."""
+    return _older_expert("expert-v5", budget)
 
 
 def expert_v4(budget: Budget) -> IsmctsBot:

@@ -14,10 +14,17 @@ with the learned value (`setups.py`, `learned_setups`).
   capture to make, a ghost likely good three steps or fewer from an exit corner must find one of ours able
   to stand next to the corner in time and out of its reach on the way; the search then chooses among the
   moves that keep it so (a keeper stays on its corner instead of stepping up to be taken).
-- Arrivals (`HalfwayPolicy`, the expert's since 5 December 2026; `ArrivalPolicy`, `ArrivalWorldsPolicy`,
+- Arrivals (`HalfwayPolicy`, the expert's on 5 December 2026, now `expert-v5`; `ArrivalPolicy`, `ArrivalWorldsPolicy`,
   `GambleWorldsPolicy` are the steps to it, `expert-race2` to `expert-race4`): a ghost that has just come to a
   step from our exit is read above the belief (halfway to the count's even guess), the search's worlds deal it
   so, and with the enemy's last bad ghost left the capture of a ghost about to leave is the search's to weigh.
+- Waiting (`LoneRaceWaitPolicy`, the expert's since the night of 5 December 2026, measured as `expert-race10`;
+  `HeldRacePolicy`, `WaitPolicy`, `SafeWaitPolicy`, `ThirdBadWaitPolicy` are the steps to it and beside it,
+  `expert-race6` to `-race9`): with fewer than three of the enemy's bad ghosts taken, a capture a step or two
+  from our corner waits while one of ours, out of every enemy ghost's reach, will stand next to the corner
+  when the ghost stands on it, and no other race is run: a ghost that walks on is taken on the corner, one
+  that stops (a decoy, most often) is not taken, so the enemy keeps its bad ghosts longer and we enter less
+  often the endgame where any capture may be its fourth.
 - Runner worlds (`WaryPolicy`, `expert-wary`; measured and not kept: it stops `rush` but loses to the
   learned `runner`): the search deals its worlds leaning towards the colourings whose good ghosts stand near
   our exits (`world_probabilities`); the guard still reads the belief as it is.
@@ -343,7 +350,7 @@ class GambleWorldsPolicy(ArrivalWorldsPolicy):
 
 
 class HalfwayPolicy(GambleWorldsPolicy):
-    """The expert's policy since 5 December 2026 (measured as `expert-race5`, adopted by issue 13's rule:
+    """`expert-v5`, the expert's policy on 5 December 2026 (measured as `expert-race5`, adopted by issue 13's rule:
     docs/research/geister-expert.md): `GambleWorldsPolicy` reading an arrival halfway from the belief's chance
     to the even guess instead of at the guess. Measured, `expert-race4` stopped the learned runner but took more of the
     decoys that `expert-v1` and `rules` walk at our corners (their fourth bad ghost, which loses): the belief,
@@ -475,7 +482,9 @@ class ThirdBadWaitPolicy(SafeWaitPolicy):
 
 
 class LoneRaceWaitPolicy(SafeWaitPolicy):
-    """`expert-race10`: `SafeWaitPolicy` that waits only when the ghost's race is the only one run. Traced
+    """The expert's policy since the night of 5 December 2026 (measured as `expert-race10`, adopted by issue
+    13's rule: docs/research/geister-expert.md): `SafeWaitPolicy` that waits only when the ghost's race is
+    the only one run. Traced
     against `rules`, `expert-race8` lost games by waiting while a second runner walked at our other corner:
     the guard kept every race held and the move budget went to the ghost that had stopped a step out, where
     the expert had taken it at once and been free. With no other race, holding the corner costs nothing the
