@@ -6,7 +6,8 @@ to `-race4`) read a ghost that has just come a step from our exit above the beli
 `expert-race6` (`HeldRacePolicy`) lets such a capture wait while the race to the corner is held, and
 `expert-race7` (`WaitPolicy`) makes it wait, `expert-race8` (`SafeWaitPolicy`) only while no enemy ghost can take
 the keeper, `expert-race9` (`ThirdBadWaitPolicy`) only when the capture could be the enemy's third bad ghost,
-`expert-race10` (`LoneRaceWaitPolicy`, `expert` since then) only while no other race is run."""
+`expert-race10` (`LoneRaceWaitPolicy`, `expert` since then) only while no other race is run, and
+`expert-race11` (`EndgameWaitPolicy`) also with the enemy's last bad ghost left."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from ghostgames.bots.geister.expert import (
     ArrivalPolicy,
     ArrivalWorldsPolicy,
     BeliefPolicy,
+    EndgameWaitPolicy,
     GambleWorldsPolicy,
     HalfwayPolicy,
     HeldRacePolicy,
@@ -331,3 +333,20 @@ def test_the_wait_is_only_while_no_other_race_is_run() -> None:
     lone = LoneRaceWaitPolicy(knowledge)
     lone.good_probability = {g: 0.05 for g in lone.good_probability}
     assert "e2 e" not in {str(m) for m in lone.allowed(knowledge.legal_actions())}  # alone, it waits
+
+
+def test_expert_race11_waits_also_with_the_last_bad_ghost_left() -> None:
+    """Three bad ghosts taken and f2 read at 0.9: the expert takes it a step out (a fourth bad ghost loses, but
+    it reads it likelier good); `expert-race11` waits for the corner while e1 holds it, and never takes a
+    hidden ghost meanwhile."""
+    knowledge = _arrived({k: v for k, v in HELD.items() if k != "d5"}, "f3 s")
+    legal = knowledge.legal_actions()
+    expert, endgame = LoneRaceWaitPolicy(knowledge), EndgameWaitPolicy(knowledge)
+    for policy in (expert, endgame):
+        policy.good_probability = {g: 0.9 for g in policy.good_probability}
+    assert endgame.picture.captured[1]["bad"] == 3
+    assert {str(m) for m in expert.allowed(legal)} == {"e2 e"}
+    allowed = endgame.allowed(legal)
+    assert allowed and "e2 e" not in {str(m) for m in allowed} and "e1 w" not in {str(m) for m in allowed}
+    board = endgame.picture.board
+    assert all(m.target < 0 or board[m.target] < 0 or board[m.target] >> 3 == 0 for m in allowed)
