@@ -1,8 +1,13 @@
 """The expert's race guard (bots/geister/expert.py, `RacePolicy.blocks`; `expert-v3` has none): a runner a
 few steps from an exit corner is met by a keeper that stays in time, not one that steps up to it and is
 taken. And `expert-wary`'s worlds lean towards runners (`WaryPolicy.world_probabilities`; `expert` has none).
-The guard of `expert` since 5 December 2026 (`HalfwayPolicy`) and the steps to it (`expert-race2` to `-race4`)
-read a ghost that has just come a step from our exit above the belief and may gamble on the last pair."""
+The guard of `expert-v5` (`HalfwayPolicy`, the expert on 5 December 2026) and the steps to it (`expert-race2`
+to `-race4`) read a ghost that has just come a step from our exit above the belief and may gamble on the last pair;
+`expert-race6` (`HeldRacePolicy`) lets such a capture wait while the race to the corner is held, and
+`expert-race7` (`WaitPolicy`) makes it wait, `expert-race8` (`SafeWaitPolicy`) only while no enemy ghost can take
+the keeper, `expert-race9` (`ThirdBadWaitPolicy`) only when the capture could be the enemy's third bad ghost,
+`expert-race10` (`LoneRaceWaitPolicy`, `expert` since then) only while no other race is run, and
+`expert-race11` (`EndgameWaitPolicy`) also with the enemy's last bad ghost left."""
 
 from __future__ import annotations
 
@@ -13,9 +18,15 @@ from ghostgames.bots.geister.expert import (
     ArrivalPolicy,
     ArrivalWorldsPolicy,
     BeliefPolicy,
+    EndgameWaitPolicy,
     GambleWorldsPolicy,
     HalfwayPolicy,
+    HeldRacePolicy,
+    LoneRaceWaitPolicy,
     RacePolicy,
+    SafeWaitPolicy,
+    ThirdBadWaitPolicy,
+    WaitPolicy,
     WaryPolicy,
 )
 from ghostgames.games.geister.actions import parse_action
@@ -223,3 +234,119 @@ def test_the_expert_reads_an_arrival_halfway_and_leaves_a_likely_decoy_to_the_se
     policy = HalfwayPolicy(keeper)
     policy.good_probability = {g: 0.05 for g in policy.good_probability}
     assert {str(m) for m in policy.allowed(keeper.legal_actions())} == {"f1 n"}
+
+
+# Our e1 stands next to our corner f1, two steps from f2; our e2 can take f2. Two of the enemy's bad ghosts are
+# already taken (four on the board: two good, two bad).
+HELD = {
+    "e1": (0, "bad"), "e2": (0, "good"), "a2": (0, "good"), "b2": (0, "bad"),
+    "f3": (1, "good"), "c5": (1, "good"), "d5": (1, "bad"), "e6": (1, "bad"),
+}  # fmt: skip
+
+
+def test_a_capture_a_step_out_waits_while_the_race_is_held() -> None:
+    """f3 steps to f2, read low (0.05): the expert takes it at once (e2 e). `expert-race6` sees that e1 takes it
+    on the corner should it walk on, so it lets the search choose between the capture and every move that
+    keeps e1 in time (never e1 w, too far, nor e1 e, next to the runner)."""
+    knowledge = _arrived(HELD, "f3 s")
+    legal = knowledge.legal_actions()
+    expert, held = HalfwayPolicy(knowledge), HeldRacePolicy(knowledge)
+    for policy in (expert, held):
+        policy.good_probability = {g: 0.05 for g in policy.good_probability}
+    assert held.picture.captured[1]["bad"] == 2
+    assert {str(m) for m in expert.allowed(legal)} == {"e2 e"}
+    allowed = {str(m) for m in held.allowed(legal)}
+    assert {"e2 e", "a2 n", "e2 n"} <= allowed
+    assert "e1 w" not in allowed and "e1 e" not in allowed
+    wait = WaitPolicy(knowledge)
+    wait.good_probability = dict(held.good_probability)
+    assert {str(m) for m in wait.allowed(legal)} == allowed - {"e2 e"}
+
+
+def test_without_a_keeper_in_time_only_the_capture_or_a_move_into_time_is_allowed() -> None:
+    """Without e1, only e2 stepping back to e1 (next to f1, out of f2's reach) would hold the corner: every
+    other move but the capture lets f2 walk on, so `expert-race6` allows those two alone."""
+    knowledge = _arrived({k: v for k, v in HELD.items() if k != "e1"} | {"c2": (0, "bad")}, "f3 s")
+    held = HeldRacePolicy(knowledge)
+    held.good_probability = {g: 0.05 for g in held.good_probability}
+    assert {str(m) for m in held.allowed(knowledge.legal_actions())} == {"e2 e", "e2 s"}
+
+
+def test_the_capture_is_made_at_once_with_the_last_bad_ghost_left() -> None:
+    """With three bad ghosts taken a capture on the corner is a gamble, not sure: `expert-race6` does not wait
+    (it keeps the expert's guard)."""
+    last = {k: v for k, v in HELD.items() if k != "d5"}
+    knowledge = _arrived(last, "f3 s")
+    held, expert = HeldRacePolicy(knowledge), HalfwayPolicy(knowledge)
+    for policy in (expert, held):
+        policy.good_probability = {g: 0.9 for g in policy.good_probability}
+    assert held.picture.captured[1]["bad"] == 3
+    legal = knowledge.legal_actions()
+    assert held.allowed(legal) == expert.allowed(legal) == [m for m in legal if str(m) == "e2 e"]
+
+
+def test_no_waiting_while_another_enemy_ghost_can_take_the_keeper() -> None:
+    """The same arrival at f2 with an enemy ghost on d1, next to our keeper e1: `expert-race7` still waits (e1
+    is out of the runner's reach), `expert-race8` does not, since d1 can take e1 and leave f2 its way (as
+    `rules`' decoys did), so it takes f2 now."""
+    ghosts = {k: v for k, v in HELD.items() if k != "e6"} | {"d1": (1, "bad")}
+    knowledge = _arrived(ghosts, "f3 s")
+    legal = knowledge.legal_actions()
+    wait, safe = WaitPolicy(knowledge), SafeWaitPolicy(knowledge)
+    for policy in (wait, safe):
+        policy.good_probability = {g: 0.05 for g in policy.good_probability}
+    assert "e2 e" not in {str(m) for m in wait.allowed(legal)}
+    assert {str(m) for m in safe.allowed(legal)} == {"e2 e"}
+
+
+def test_the_wait_is_only_for_a_capture_that_could_be_the_third_bad_ghost() -> None:
+    """With one bad ghost taken (another bad one, b5, still on the board), taking f2 cannot leave the enemy its
+    last bad ghost: `expert-race9` takes it at once, as the expert does, where `expert-race8` waits; with two
+    taken (HELD) both wait."""
+    knowledge = _arrived(HELD | {"b5": (1, "bad")}, "f3 s")
+    legal = knowledge.legal_actions()
+    safe, third = SafeWaitPolicy(knowledge), ThirdBadWaitPolicy(knowledge)
+    for policy in (safe, third):
+        policy.good_probability = {g: 0.05 for g in policy.good_probability}
+    assert third.picture.captured[1]["bad"] == 1
+    assert "e2 e" not in {str(m) for m in safe.allowed(legal)}
+    assert {str(m) for m in third.allowed(legal)} == {"e2 e"}
+    knowledge = _arrived(HELD, "f3 s")
+    third = ThirdBadWaitPolicy(knowledge)
+    third.good_probability = {g: 0.05 for g in third.good_probability}
+    assert "e2 e" not in {str(m) for m in third.allowed(knowledge.legal_actions())}
+
+
+def test_the_wait_is_only_while_no_other_race_is_run() -> None:
+    """A second enemy ghost on a3, likely good, races to our other corner a1 (held by b2): `expert-race8` still
+    waits at f2, `expert-race10` takes f2 at once so that its moves are free for the other race."""
+    knowledge = _arrived(HELD | {"a3": (1, "good")}, "f3 s")
+    legal = knowledge.legal_actions()
+    safe, lone = SafeWaitPolicy(knowledge), LoneRaceWaitPolicy(knowledge)
+    for policy in (safe, lone):
+        policy.good_probability = {g: 0.05 for g in policy.good_probability}
+        policy.good_probability[policy.picture.board[parse_square("a3")]] = 0.6
+    assert any(race[0] == parse_square("a3") for race in lone.races())
+    assert "e2 e" not in {str(m) for m in safe.allowed(legal)}
+    assert {str(m) for m in lone.allowed(legal)} == {"e2 e"}
+    knowledge = _arrived(HELD, "f3 s")
+    lone = LoneRaceWaitPolicy(knowledge)
+    lone.good_probability = {g: 0.05 for g in lone.good_probability}
+    assert "e2 e" not in {str(m) for m in lone.allowed(knowledge.legal_actions())}  # alone, it waits
+
+
+def test_expert_race11_waits_also_with_the_last_bad_ghost_left() -> None:
+    """Three bad ghosts taken and f2 read at 0.9: the expert takes it a step out (a fourth bad ghost loses, but
+    it reads it likelier good); `expert-race11` waits for the corner while e1 holds it, and never takes a
+    hidden ghost meanwhile."""
+    knowledge = _arrived({k: v for k, v in HELD.items() if k != "d5"}, "f3 s")
+    legal = knowledge.legal_actions()
+    expert, endgame = LoneRaceWaitPolicy(knowledge), EndgameWaitPolicy(knowledge)
+    for policy in (expert, endgame):
+        policy.good_probability = {g: 0.9 for g in policy.good_probability}
+    assert endgame.picture.captured[1]["bad"] == 3
+    assert {str(m) for m in expert.allowed(legal)} == {"e2 e"}
+    allowed = endgame.allowed(legal)
+    assert allowed and "e2 e" not in {str(m) for m in allowed} and "e1 w" not in {str(m) for m in allowed}
+    board = endgame.picture.board
+    assert all(m.target < 0 or board[m.target] < 0 or board[m.target] >> 3 == 0 for m in allowed)

@@ -30,8 +30,9 @@ from ghostgames.bots.value_bot import ValueBot
 # Iterations a search bot uses when it is given neither seconds nor an iteration count.
 DEFAULT_ITERATIONS = {
     "ismcts": 400, "expert": 400, "expert-wary": 400, "expert-race2": 400, "expert-race3": 400, "expert-race4": 400,
-    "expert-v4": 400, "expert-v3": 400, "expert-hand": 400, "expert-v2": 400, "expert-v1": 400, "expert-learned": 400,
-    "expert-belief2": 400,
+    "expert-race6": 400, "expert-race7": 400, "expert-race8": 400, "expert-race9": 400, "expert-race10": 400,
+    "expert-race11": 400, "expert-v5": 400, "expert-v4": 400, "expert-v3": 400, "expert-hand": 400, "expert-v2": 400,
+    "expert-v1": 400, "expert-learned": 400, "expert-belief2": 400,
 }
 
 
@@ -53,6 +54,13 @@ def _make_search(name: str, budget: Budget) -> Bot:
         "expert-race2": search_bots.expert_race2,
         "expert-race3": search_bots.expert_race3,
         "expert-race4": search_bots.expert_race4,
+        "expert-race6": search_bots.expert_race6,
+        "expert-race7": search_bots.expert_race7,
+        "expert-race8": search_bots.expert_race8,
+        "expert-race9": search_bots.expert_race9,
+        "expert-race10": search_bots.expert_race10,
+        "expert-race11": search_bots.expert_race11,
+        "expert-v5": search_bots.expert_v5,
         "expert-v4": search_bots.expert_v4,
         "expert-v3": search_bots.expert_v3,
         "expert-belief2": search_bots.expert_belief2,
@@ -83,6 +91,13 @@ BOTS: dict[str, Callable[[float | None], Bot]] = {
     "expert-race2": _search("expert-race2"),
     "expert-race3": _search("expert-race3"),
     "expert-race4": _search("expert-race4"),
+    "expert-race6": _search("expert-race6"),
+    "expert-race7": _search("expert-race7"),
+    "expert-race8": _search("expert-race8"),
+    "expert-race9": _search("expert-race9"),
+    "expert-race10": _search("expert-race10"),
+    "expert-race11": _search("expert-race11"),
+    "expert-v5": _search("expert-v5"),
     "expert-v4": _search("expert-v4"),
     "expert-v3": _search("expert-v3"),
     "expert-belief2": _search("expert-belief2"),

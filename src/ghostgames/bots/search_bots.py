@@ -25,7 +25,8 @@ from ghostgames.bots.policy import SearchPolicy
 # ("plain", "expert", "expert-v1") the "module:Class" of the policy it uses there. A kind a game does not
 # declare falls back to its "plain" policy, and a game without one to the plain SearchPolicy; so a new game
 # adds its own folder and nothing here.
-KINDS = ("plain", "expert", "expert-wary", "expert-race2", "expert-race3", "expert-race4",
+KINDS = ("plain", "expert", "expert-wary", "expert-race2", "expert-race3", "expert-race4", "expert-race6",
+         "expert-race7", "expert-race8", "expert-race9", "expert-race10", "expert-race11", "expert-v5",
          "expert-v4", "expert-v3", "expert-belief2", "expert-v1")
 
 
@@ -81,13 +82,14 @@ def expert(budget: Budget) -> IsmctsBot:
 def expert_learned(budget: Budget) -> IsmctsBot:
     """`expert` whose playouts end on the information-state value learned from the search's games against the
     sparring partners that run (`geister.info_value`, issue 39), not on the hand evaluation: measured in
-    docs/research/geister-learned-value.md and kept by name."""
+    docs/research/geister-learned-value.md and kept by name. Its guard stays the one it was measured with,
+    `expert-v5`'s (`HalfwayPolicy`), now that `expert`'s lets some captures wait."""
     from ghostgames.bots.geister import info_value
     from ghostgames.bots.geister.fast_search import INFO, FastExpertBot
     from ghostgames.bots.geister.playout_policy import shipped_table
 
-    bot = FastExpertBot(budget, expert_policy, exploration=0.5, evaluator=INFO, value=info_value.shipped_arrays(),
-                        playout_table=shipped_table())
+    bot = FastExpertBot(budget, _geister_policy("expert-v5"), exploration=0.5, evaluator=INFO,
+                        value=info_value.shipped_arrays(), playout_table=shipped_table())
     bot.name = "expert-learned"
     return bot
 
@@ -137,6 +139,48 @@ def expert_race4(budget: Budget) -> IsmctsBot:
     """`expert-race3` whose search may take a ghost about to leave when the enemy has one bad ghost left
     (`geister.expert.GambleWorldsPolicy`)."""
     return _older_expert("expert-race4", budget)
+
+
+def expert_race6(budget: Budget) -> IsmctsBot:
+    """`expert` whose guard lets a capture a step or two from our corner wait while the race to the corner
+    is held (`geister.expert.HeldRacePolicy`)."""
+    return _older_expert("expert-race6", budget)
+
+
+def expert_race7(budget: Budget) -> IsmctsBot:
+    """`expert-race6` that does not offer that capture at all while the race is held
+    (`geister.expert.WaitPolicy`)."""
+    return _older_expert("expert-race7", budget)
+
+
+def expert_race8(budget: Budget) -> IsmctsBot:
+    """`expert-race7` that waits only while the corner's keeper is out of every enemy ghost's reach
+    (`geister.expert.SafeWaitPolicy`)."""
+    return _older_expert("expert-race8", budget)
+
+
+def expert_race9(budget: Budget) -> IsmctsBot:
+    """`expert-race8` that waits only when the capture could be the enemy's third bad ghost
+    (`geister.expert.ThirdBadWaitPolicy`)."""
+    return _older_expert("expert-race9", budget)
+
+
+def expert_race10(budget: Budget) -> IsmctsBot:
+    """`expert-race8` that waits only when that ghost's race is the only one run
+    (`geister.expert.LoneRaceWaitPolicy`)."""
+    return _older_expert("expert-race10", budget)
+
+
+def expert_race11(budget: Budget) -> IsmctsBot:
+    """`expert-race10` that also waits in the endgame of the enemy's last bad ghost
+    (`geister.expert.EndgameWaitPolicy`)."""
+    return _older_expert("expert-race11", budget)
+
+
+def expert_v5(budget: Budget) -> IsmctsBot:
+    """`expert` before its guard let a capture a step or two out wait while the race was held
+    (`geister.expert.HalfwayPolicy`, the expert on 5 December 2026 until issue 39's `expert-race10`)."""
+    return _older_expert("expert-v5", budget)
 
 
 def expert_v4(budget: Budget) -> IsmctsBot:

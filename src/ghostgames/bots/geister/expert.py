@@ -14,10 +14,17 @@ with the learned value (`setups.py`, `learned_setups`).
   capture to make, a ghost likely good three steps or fewer from an exit corner must find one of ours able
   to stand next to the corner in time and out of its reach on the way; the search then chooses among the
   moves that keep it so (a keeper stays on its corner instead of stepping up to be taken).
-- Arrivals (`HalfwayPolicy`, the expert's since 5 December 2026; `ArrivalPolicy`, `ArrivalWorldsPolicy`,
+- Arrivals (`HalfwayPolicy`, the expert's on 5 December 2026, now `expert-v5`; `ArrivalPolicy`, `ArrivalWorldsPolicy`,
   `GambleWorldsPolicy` are the steps to it, `expert-race2` to `expert-race4`): a ghost that has just come to a
   step from our exit is read above the belief (halfway to the count's even guess), the search's worlds deal it
   so, and with the enemy's last bad ghost left the capture of a ghost about to leave is the search's to weigh.
+- Waiting (`LoneRaceWaitPolicy`, the expert's since the night of 5 December 2026, measured as `expert-race10`;
+  `HeldRacePolicy`, `WaitPolicy`, `SafeWaitPolicy`, `ThirdBadWaitPolicy` are the steps to it and beside it,
+  `expert-race6` to `-race9`): with fewer than three of the enemy's bad ghosts taken, a capture a step or two
+  from our corner waits while one of ours, out of every enemy ghost's reach, will stand next to the corner
+  when the ghost stands on it, and no other race is run: a ghost that walks on is taken on the corner, one
+  that stops (a decoy, most often) is not taken, so the enemy keeps its bad ghosts longer and we enter less
+  often the endgame where any capture may be its fourth.
 - Runner worlds (`WaryPolicy`, `expert-wary`; measured and not kept: it stops `rush` but loses to the
   learned `runner`): the search deals its worlds leaning towards the colourings whose good ghosts stand near
   our exits (`world_probabilities`); the guard still reads the belief as it is.
@@ -191,9 +198,20 @@ class BeliefPolicy(GeisterPolicy):
         takes one at most). So a keeper stays on its corner instead of stepping up to the runner, which takes
         it and walks on (the escapes `rush` won by, docs/research/geister-expert.md). When no move holds
         them all, the moves that hold the nearest race; when none holds that either, none."""
+        found = self.race_outcomes(legal)
+        if found is None:
+            return []
+        moves, every, nearest = found
+        if len(every) == len(moves):
+            return []  # nothing at stake this move
+        return every or nearest
+
+    def race_outcomes(self, legal: list[Action]) -> tuple[list[Action], list[Action], list[Action]] | None:
+        """(the moves of `legal`, those after which every race is held, those after which the nearest race
+        is held or its runner taken), or None when no race is run (`blocks` explains "held")."""
         races = self.races()
         if not races:
-            return []
+            return None
         p = self.picture
         mine = {p.square[g] for g in p.ghosts(p.me)}
 
@@ -209,12 +227,9 @@ class BeliefPolicy(GeisterPolicy):
         moves = [m for m in legal if isinstance(m, Move)]
         outcomes = {m: after(m) for m in moves}
         every = [m for m in moves if all(held(outcomes[m][0], *race) for race in outcomes[m][1])]
-        if len(every) == len(moves):
-            return []  # nothing at stake this move
-        if every:
-            return list(every)
         nearest = races[0]
-        return [m for m in moves if nearest not in outcomes[m][1] or held(outcomes[m][0], *nearest)]
+        near: list[Action] = [m for m in moves if nearest not in outcomes[m][1] or held(outcomes[m][0], *nearest)]
+        return list(moves), list(every), near
 
 
 class RacePolicy(BeliefPolicy):
@@ -335,7 +350,7 @@ class GambleWorldsPolicy(ArrivalWorldsPolicy):
 
 
 class HalfwayPolicy(GambleWorldsPolicy):
-    """The expert's policy since 5 December 2026 (measured as `expert-race5`, adopted by issue 13's rule:
+    """`expert-v5`, the expert's policy on 5 December 2026 (measured as `expert-race5`, adopted by issue 13's rule:
     docs/research/geister-expert.md): `GambleWorldsPolicy` reading an arrival halfway from the belief's chance
     to the even guess instead of at the guess. Measured, `expert-race4` stopped the learned runner but took more of the
     decoys that `expert-v1` and `rules` walk at our corners (their fourth bad ghost, which loses): the belief,
@@ -343,3 +358,155 @@ class HalfwayPolicy(GambleWorldsPolicy):
     every arrival at the guess threw away."""
 
     arrival_pull = 0.5
+
+
+class HeldRacePolicy(HalfwayPolicy):
+    """`expert-race6`: `HalfwayPolicy` whose guard takes a ghost two or three moves from leaving only when
+    it must, that is when we could not take it on its corner instead (docs/research/geister-expert.md, "The
+    guard waits while the race is held").
+
+    Traced against the held-out `runner-2`, the guard took the enemy's third bad ghost in 84 games of 100,
+    most of them a step from our corner at a belief of 0.01-0.15 (lifted by the arrival reading), and
+    every game lost after that was lost in the endgame where any capture may be the fourth bad ghost. The
+    game itself says when a capture a step or two out can wait: if one of ours will stand next to the
+    corner when the ghost stands on it and the ghost cannot take it on the way (the race guard's "held"),
+    the ghost that walks on to the corner is taken there (one move from leaving, the guard takes it
+    whatever the belief says), while the one that stops, a decoy most often, is left alone. So with fewer
+    than three of the enemy's bad ghosts taken (a corner capture is then always made), when the guard
+    would take a ghost not yet on its corner, it offers the search the capture together with every move
+    after which all races, that ghost's included, are still held; the search's evaluation prices the bad
+    ghost it might take (`heuristic.seat_worth`: a third taken leaves the enemy its last bad ghost). With no
+    such move, or under `reach`, it takes the ghost as before. Threat and race read the same ghosts:
+    every ghost the guard would answer also runs a race."""
+
+    offer_capture = True  # False: while the race is held the capture is not among the moves (`expert-race7`)
+    wait_from_bad = 0  # the capture waits only with at least this many of the enemy's bad ghosts taken
+    wait_below_bad = 3  # ... and fewer than this many (4: also in the endgame of its last bad ghost)
+
+    def races(self) -> list[tuple[int, int, int]]:
+        out = super().races()
+        p = self.picture
+        if not p.escape or self.race_steps <= 0:
+            return out
+        racing = {race[0] for race in out}
+        for g in self.threats():
+            if p.square[g] in racing:
+                continue
+            for corner in EXITS[p.enemy]:
+                steps = distance(p.square[g], corner)
+                if steps <= self.race_steps:
+                    out.append((p.square[g], corner, steps))
+        return sorted(out, key=lambda race: race[2])
+
+    def allowed(self, legal: list[Action]) -> list[Action]:
+        answers = self.answers(legal)
+        waiting = self.waiting(legal, answers)
+        if waiting:
+            return answers + waiting if self.offer_capture else waiting
+        return super().allowed(legal)
+
+    def waiting(self, legal: list[Action], answers: list[Action]) -> list[Action]:
+        """The moves other than `answers` (the guard's captures) after which every race is held, when the
+        capture may wait (fewer than three bad ghosts taken, under `escape`, the ghost not on its corner);
+        none otherwise."""
+        p = self.picture
+        if not answers or not p.escape or p.captured[p.enemy]["bad"] < self.wait_from_bad \
+                or p.captured[p.enemy]["bad"] >= self.wait_below_bad:
+            return []
+        first = answers[0]
+        assert isinstance(first, Move)
+        if self.moves_to_win(p.board[first.target]) <= 1:
+            return []
+        found = self.race_outcomes(legal)
+        if found is None:
+            return []
+        # with three bad ghosts taken, the base rule's: no capture of a hidden ghost (it may be the fourth)
+        return [m for m in GeisterPolicy.allowed(self, found[1]) if m not in answers]
+
+
+class WaitPolicy(HeldRacePolicy):
+    """`expert-race7`: `HeldRacePolicy` that does not even offer the search the capture while the race is held.
+    Taking the ghost a step out gains nothing over taking it on the corner, where the guard takes it
+    whatever the belief says: a good one is taken either way, at the same cost of one move, and a bad one that
+    stops short is not taken at all. Traced, `expert-race6`'s search took the capture it was offered in 41 of
+    100 games against `runner-2`, at beliefs as low as 0.07 (its worlds deal an arrival halfway to the even
+    guess), and that capture was the enemy's third bad ghost."""
+
+    offer_capture = False
+
+
+class SafeWaitPolicy(WaitPolicy):
+    """`expert-race8`: `WaitPolicy` that waits only while the corner's keeper is out of every enemy ghost's
+    reach, not only the runner's. Traced against `rules`, `expert-race7` lost games it had won by waiting
+    while the runner stood a step from the corner and another enemy ghost, next to our keeper, took it: the
+    runner then walked on with no one in time. Taking the ghost on the corner instead of a step out is only
+    as good when the enemy cannot take our keeper in between: so the ghost's races (to either corner in
+    reach) must each have a keeper in time that no enemy ghost stands next to, or two keepers in time (the
+    enemy takes one a move, a move its runner does not walk)."""
+
+    def waiting(self, legal: list[Action], answers: list[Action]) -> list[Action]:
+        moves = super().waiting(legal, answers)
+        if not moves:
+            return []
+        p = self.picture
+        first = answers[0]
+        assert isinstance(first, Move)
+        runner = first.target
+        races = [race for race in self.races() if race[0] == runner]
+        mine = {p.square[g] for g in p.ghosts(p.me)}
+        enemies = {p.square[g] for g in p.ghosts(p.enemy)}
+
+        def safe(m: Action) -> bool:
+            assert isinstance(m, Move)
+            squares = (mine - {m.origin}) | ({m.target} if m.target >= 0 else set())
+            foes = enemies - {m.target}
+            for _, corner, steps in races:
+                in_time = [s for s in squares if distance(s, corner) <= steps]
+                keepers = [s for s in in_time if all(distance(s, f) > 1 for f in foes)]
+                if not keepers and len(in_time) < 2:
+                    return False
+            return True
+
+        return [m for m in moves if safe(m)]
+
+
+class ThirdBadWaitPolicy(SafeWaitPolicy):
+    """`expert-race9`: `SafeWaitPolicy` that waits only when the capture could be the enemy's third bad ghost
+    (two taken). Traced against `rules`, `expert-race8` lost games by waiting with none or one bad ghost
+    taken: a ghost parked a step from one corner held our keeper and the guard's moves while a second runner
+    walked to the other corner, where the expert had taken the first ghost at once and been free. Taking a
+    first or second bad ghost costs little (`heuristic.seat_worth`'s `bad_lost`); taking the third leaves the
+    enemy its last bad ghost, after which every capture of a ghost about to leave may lose the game at once
+    (the endgame where, traced, the expert lost nearly all its games to `runner-2`). So only that capture is
+    worth a wait."""
+
+    wait_from_bad = 2
+
+
+class LoneRaceWaitPolicy(SafeWaitPolicy):
+    """The expert's policy since the night of 5 December 2026 (measured as `expert-race10`, adopted by issue
+    13's rule: docs/research/geister-expert.md): `SafeWaitPolicy` that waits only when the ghost's race is
+    the only one run. Traced
+    against `rules`, `expert-race8` lost games by waiting while a second runner walked at our other corner:
+    the guard kept every race held and the move budget went to the ghost that had stopped a step out, where
+    the expert had taken it at once and been free. With no other race, holding the corner costs nothing the
+    capture would not."""
+
+    def waiting(self, legal: list[Action], answers: list[Action]) -> list[Action]:
+        moves = super().waiting(legal, answers)
+        if not moves:
+            return []
+        first = answers[0]
+        assert isinstance(first, Move)
+        return moves if all(race[0] == first.target for race in self.races()) else []
+
+
+class EndgameWaitPolicy(LoneRaceWaitPolicy):
+    """`expert-race11`: `LoneRaceWaitPolicy` that also waits in the endgame of the enemy's last bad ghost.
+    Traced, `runner-3` won 41 of its 43 games against `expert-race10` by the guard taking its fourth bad ghost
+    a step from our corner (read 0.5-0.99: that runner walks its last bad ghost at our corners), forced as
+    any ghost two moves from leaving and likelier good than bad is then. With a keeper in time out of every
+    enemy ghost's reach, the capture can wait for the corner, one move later: a ghost that stops short is not
+    taken, one that walks on is judged on the corner as before."""
+
+    wait_below_bad = 4
