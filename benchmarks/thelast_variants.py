@@ -49,3 +49,9 @@ shallow_4 = _variant("shallow_4", max_depth=4)  # the tree no deeper than 4 acti
 shallow_2 = _variant("shallow_2", max_depth=2)  # the tree no deeper than 2 actions
 shallow_4_own = _variant("shallow_4_own", max_depth=4, own_penalty=True)  # both
 learned_playout = _variant("learned_playout", playout_kind=fast_search.LEARNED)  # the fitted logit's playouts
+# 5 December 2026, later (research log, "Opponent-aware playouts"): the searching seat plays its playouts
+# uniformly, the other seats as players do
+OPPONENTS = fast_search.OPPONENTS
+opp_rules = _variant("opp_rules", playout_kind=OPPONENTS, opponent_rules=0.75)  # others: `rules`, a quarter uniform
+opp_learned = _variant("opp_learned", playout_kind=OPPONENTS, opponent_learned=1.0)  # others: the fitted logit
+opp_mix = _variant("opp_mix", playout_kind=OPPONENTS, opponent_rules=0.4, opponent_learned=0.4)  # both, a fifth uniform
