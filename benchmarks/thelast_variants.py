@@ -55,3 +55,5 @@ OPPONENTS = fast_search.OPPONENTS
 opp_rules = _variant("opp_rules", playout_kind=OPPONENTS, opponent_rules=0.75)  # others: `rules`, a quarter uniform
 opp_learned = _variant("opp_learned", playout_kind=OPPONENTS, opponent_learned=1.0)  # others: the fitted logit
 opp_mix = _variant("opp_mix", playout_kind=OPPONENTS, opponent_rules=0.4, opponent_learned=0.4)  # both, a fifth uniform
+# the seats whose moves this round fit `rules` (bots/thelast/opponents.py) play `rules`, the others uniformly
+opp_detect = _variant("opp_detect", playout_kind=OPPONENTS, detect_rules=True)

@@ -36,6 +36,7 @@ from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.bots.thelast import fast_rules, playout_policy
 from ghostgames.bots.thelast.fast_rules import rules_action
+from ghostgames.bots.thelast.opponents import records
 from ghostgames.bots.thelast.playout_policy import K, learned_action, shipped_weights
 from ghostgames.bots.thelast.search import TheLastPolicy
 from ghostgames.games.thelast import fast
@@ -292,6 +293,9 @@ class TheLastExpertPolicy(TheLastPolicy):
     max_depth = 1 << 30  # the deepest node of the tree, in actions from the root
     opponent_rules = 0.0  # OPPONENTS playouts: the other seats' share of `rules` moves
     opponent_learned = 0.0  # and of the logit's (the rest uniform)
+    detect_rules = False  # OPPONENTS playouts: a seat whose moves this round all fit `rules` plays `rules`
+    detected_share = 0.9  # such a seat's share of `rules` moves
+    detect_after = 3  # moves of a seat checked (opponents.py) before it is taken for `rules`
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
                         rng: random.Random) -> tuple[Action, int] | None:
@@ -335,12 +339,17 @@ class TheLastExpertPolicy(TheLastPolicy):
         return shipped_weights() if self.playout_kind in (LEARNED, OPPONENTS) else NO_WEIGHTS
 
     def opponent_mix(self) -> Floats:
-        """The OPPONENTS playout's shares per seat (row: `rules`, the logit; the rest uniform): the same for
-        every other seat here, from the class's settings, so nothing a seat cannot see enters it."""
+        """The OPPONENTS playout's shares per seat (row: `rules`, the logit; the rest uniform): the class's
+        settings, and with `detect_rules` `rules` for the seats whose moves this round fit it (opponents.py,
+        from the seat's view only)."""
         mix = np.zeros((SEATS, 2), dtype=np.float64)
         if self.playout_kind == OPPONENTS:
             mix[:, 0] = self.opponent_rules
             mix[:, 1] = self.opponent_learned
+            if self.detect_rules:
+                for seat, record in records(self.knowledge.view()).items():
+                    if seat != self.knowledge.seat and record.looks_like_rules(self.detect_after):
+                        mix[seat] = (self.detected_share, 0.0)
         return mix
 
     def world_order(self, worlds: list[TheLastState], count: int, rng: random.Random) -> Ints:
