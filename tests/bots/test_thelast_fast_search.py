@@ -18,11 +18,13 @@ from ghostgames.bots.thelast.fast_search import (
     ACTION,
     FIRST,
     OPPONENTS,
+    RANDOM,
     RULES,
     SEATS,
     SIBLING,
     VISITS,
     TheLastExpertPolicy,
+    UniformPlayoutPolicy,
     opponent_action,
     play_out,
     seat_rewards,
@@ -202,3 +204,14 @@ def test_an_opponent_playout_of_only_rules_moves_finishes_the_round_as_rules_bot
             fast.step(by_hand, rules_action(by_hand), stream, 0)
         assert played[fast.PHASE] == fast.OVER
         assert [int(played[fast.TOTAL + p]) for p in range(3)] == [int(by_hand[fast.TOTAL + p]) for p in range(3)]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_expert_plays_the_others_as_players_in_its_playouts_from_four_players(players: int) -> None:
+    state = get_game("thelast").new(players, {}, seed=players)
+    knowledge = SeatKnowledge(state, min(state.to_act()))
+    expected = OPPONENTS if players >= 4 else RANDOM
+    assert TheLastExpertPolicy(knowledge).playout_of_decision() == expected
+    assert UniformPlayoutPolicy(knowledge).playout_of_decision() == RANDOM
+    mix = TheLastExpertPolicy(knowledge).opponent_mix()
+    assert (mix.sum() > 0) == (players >= 4)

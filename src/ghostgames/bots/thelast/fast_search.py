@@ -16,10 +16,15 @@ where the time goes:
   holds it to that.
 
 The root's actions are the ones the policy allows (all legal ones here); the most visited is played.
-Playouts are uniform: `rules_action` (the `rules` bot compiled) can play them instead (`RulesPlayoutPolicy`),
-which was measured weaker at equal time and is kept off (docs/bots.md), and so is the logit fitted to the
-search's own moves (`playout_policy.py`, LEARNED). A tree cut at `max_depth` and a reward of the seat's own
-penalty alone (`own_penalty`) are settings too, level at 4 players and off (docs/research/thelast-multiplayer.md).
+At 2-3 players playouts are uniform: `rules_action` (the `rules` bot compiled) can play them instead
+(`RulesPlayoutPolicy`), which was measured weaker at equal time and is kept off (docs/bots.md), and so is the
+logit fitted to the search's own moves (`playout_policy.py`, LEARNED). A tree cut at `max_depth` and a reward
+of the seat's own penalty alone (`own_penalty`) are settings too, level at 4 players and off
+(docs/research/thelast-multiplayer.md).
+From 4 players the playouts are opponent-aware (OPPONENTS): the searching seat plays uniformly and every
+other seat `rules`' move in 40% of its decisions, the logit's in 40%, a uniform one in the rest (measured
+better than uniform playouts at 4-5 players and worse at 3; a per-seat mix that plays as `rules` the seats
+whose moves fit it, opponents.py, was level and is off).
 """
 
 from __future__ import annotations
@@ -281,7 +286,8 @@ class TheLastExpertPolicy(TheLastPolicy):
     its latest decision, for tests and the analysis of a search)."""
 
     last_tree: Tree | None = None
-    playout_kind = RANDOM
+    playout_kind = RANDOM  # at tables smaller than `opponent_players`; from there OPPONENTS
+    opponent_players = 4  # the player count (public) from which the others play as players do in playouts
     playout_explore = 0.25  # RULES playouts: the share of uniform decisions
     rank_weight = 0.5  # the reward's share of rank (the rest: the penalty against the others' mean)
     penalty_scale = 8.0
@@ -291,8 +297,8 @@ class TheLastExpertPolicy(TheLastPolicy):
     modelled = False  # the others choose in the tree as in a RULES playout (True) or by UCB
     own_penalty = False  # the reward: each seat's own penalty, linearly (True), or rank and relative penalty
     max_depth = 1 << 30  # the deepest node of the tree, in actions from the root
-    opponent_rules = 0.0  # OPPONENTS playouts: the other seats' share of `rules` moves
-    opponent_learned = 0.0  # and of the logit's (the rest uniform)
+    opponent_rules = 0.4  # OPPONENTS playouts: the other seats' share of `rules` moves
+    opponent_learned = 0.4  # and of the logit's (the rest uniform)
     detect_rules = False  # OPPONENTS playouts: a seat whose moves this round all fit `rules` plays `rules`
     detected_share = 0.9  # such a seat's share of `rules` moves
     detect_after = 3  # moves of a seat checked (opponents.py) before it is taken for `rules`
@@ -304,7 +310,7 @@ class TheLastExpertPolicy(TheLastPolicy):
         root_actions = np.array(sorted(actions), dtype=np.int64)
         stream = np.array([rng.getrandbits(64)], dtype=np.uint64)
         tree = Tree(seat)
-        mix = self.opponent_mix()
+        kind, weights, mix = self.playout_of_decision(), self.playout_weights(), self.opponent_mix()
         clock = budget.clock()
         done = 0
         while True:
@@ -324,8 +330,8 @@ class TheLastExpertPolicy(TheLastPolicy):
             order = self.world_order(sampled, count, rng)
             tree.room_for(count)
             iterate(worlds, order, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
-                    self.playout_kind, self.playout_explore, self.rank_weight, self.penalty_scale, self.paranoid,
-                    self.modelled, self.own_penalty, self.max_depth, self.playout_weights(), mix)
+                    kind, self.playout_explore, self.rank_weight, self.penalty_scale, self.paranoid,
+                    self.modelled, self.own_penalty, self.max_depth, weights, mix)
             done += count
         self.last_tree = tree
         visits = tree.root_visits()
@@ -336,14 +342,21 @@ class TheLastExpertPolicy(TheLastPolicy):
 
     def playout_weights(self) -> Floats:
         """The LEARNED playout's weights (the packaged ones; unused by the other playouts)."""
-        return shipped_weights() if self.playout_kind in (LEARNED, OPPONENTS) else NO_WEIGHTS
+        return shipped_weights() if self.playout_of_decision() in (LEARNED, OPPONENTS) else NO_WEIGHTS
+
+    def playout_of_decision(self) -> int:
+        """The playout kind of this decision: `playout_kind`, turned into OPPONENTS when it is uniform and the
+        table has `opponent_players` or more (measured better at 4-5 players, worse at 3: the research log)."""
+        if self.playout_kind == RANDOM and self.knowledge.players >= self.opponent_players:
+            return OPPONENTS
+        return self.playout_kind
 
     def opponent_mix(self) -> Floats:
         """The OPPONENTS playout's shares per seat (row: `rules`, the logit; the rest uniform): the class's
         settings, and with `detect_rules` `rules` for the seats whose moves this round fit it (opponents.py,
         from the seat's view only)."""
         mix = np.zeros((SEATS, 2), dtype=np.float64)
-        if self.playout_kind == OPPONENTS:
+        if self.playout_of_decision() == OPPONENTS:
             mix[:, 0] = self.opponent_rules
             mix[:, 1] = self.opponent_learned
             if self.detect_rules:
@@ -355,6 +368,13 @@ class TheLastExpertPolicy(TheLastPolicy):
     def world_order(self, worlds: list[TheLastState], count: int, rng: random.Random) -> Ints:
         """Which world each of `count` iterations plays: in turn (this policy), or as a belief weighs them."""
         return np.arange(count, dtype=np.int64) % len(worlds)
+
+
+class UniformPlayoutPolicy(TheLastExpertPolicy):
+    """The expert as it was before the opponent-aware playouts (uniform playouts at every table): the
+    trainers' player (learn/thelast/), so that the shipped weights still replay, and a baseline to measure."""
+
+    opponent_players = 1 << 30
 
 
 class RulesPlayoutPolicy(TheLastExpertPolicy):
