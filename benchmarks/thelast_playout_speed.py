@@ -2,8 +2,12 @@
 on the same positions in one run, at a fixed iteration budget (CPU time, so other processes on the shared
 machine matter less; still compare within one run and read the load printed with it).
 
-    PYTHONPATH=src:. .venv/bin/python benchmarks/thelast_playout_speed.py --variants opp_rules opp_learned \\
-        --json benchmarks/results/thelast-playout-speed.json
+    PYTHONPATH=src:. .venv/bin/python benchmarks/thelast_playout_speed.py \\
+        --variants uniform_playout opp_rules opp_learned opp_mix opp_detect --json OUT.json
+
+`expert` is the shipped one (since 5 December 2026 it plays opp_mix's playouts from 4 players);
+`uniform_playout` the expert before. benchmarks/results/thelast-playout-speed.json was written before that
+change, when `expert` meant `uniform_playout`.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ def make(name: str, iterations: int) -> Bot:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--variants", nargs="+", default=["opp_rules", "opp_learned", "opp_mix"])
+    parser.add_argument("--variants", nargs="+", default=["uniform_playout", "opp_rules", "opp_learned", "opp_mix"])
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 5])
     parser.add_argument("--positions", type=int, default=6)
     parser.add_argument("--json", type=Path, default=None)
