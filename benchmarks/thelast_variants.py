@@ -3,7 +3,9 @@
     PYTHONPATH=src:. ghostgames tournament --game thelast --players 3 --games 60 --workers 2 --seed 11 \\
         --bots benchmarks.thelast_variants:paranoid,expert:4000,rules
 
-Each is `expert:4000` (TheLastExpertPolicy, exploration 0.5) with one setting changed; none is shipped. The
+Each is `expert:4000` (TheLastExpertPolicy, exploration 0.5) with one setting changed; `opp_mix` was adopted
+(5 December 2026: the expert's playouts from 4 players), the rest are not shipped. The screens before it ran
+against the expert of uniform playouts at every table, now `uniform_playout` (the same at 2-3 players). The
 result files record the names of the screens (the comment after each factory: `tlv:rp25` is `rules_playout`).
 """
 
@@ -21,7 +23,7 @@ from ghostgames.bots.thelast.belief_search import BeliefExpertPolicy
 ITERATIONS = 4000
 
 
-def _variant(name: str, base: type[fast_search.TheLastExpertPolicy] = fast_search.TheLastExpertPolicy,
+def _variant(name: str, base: type[fast_search.TheLastExpertPolicy] = fast_search.UniformPlayoutPolicy,
              exploration: float = 0.5, **settings: Any) -> Callable[[float | None], Bot]:
     policy = type(name, (base,), settings)
 
@@ -49,3 +51,15 @@ shallow_4 = _variant("shallow_4", max_depth=4)  # the tree no deeper than 4 acti
 shallow_2 = _variant("shallow_2", max_depth=2)  # the tree no deeper than 2 actions
 shallow_4_own = _variant("shallow_4_own", max_depth=4, own_penalty=True)  # both
 learned_playout = _variant("learned_playout", playout_kind=fast_search.LEARNED)  # the fitted logit's playouts
+# 5 December 2026, later (research log, "Opponent-aware playouts"): the searching seat plays its playouts
+# uniformly, the other seats as players do
+OPPONENTS = fast_search.OPPONENTS
+# others: `rules`, a quarter uniform
+opp_rules = _variant("opp_rules", playout_kind=OPPONENTS, opponent_rules=0.75, opponent_learned=0.0)
+# others: the fitted logit
+opp_learned = _variant("opp_learned", playout_kind=OPPONENTS, opponent_rules=0.0, opponent_learned=1.0)
+opp_mix = _variant("opp_mix", playout_kind=OPPONENTS, opponent_rules=0.4, opponent_learned=0.4)  # both, a fifth uniform
+# the seats whose moves this round fit `rules` (bots/thelast/opponents.py) play `rules`, the others uniformly
+opp_detect = _variant("opp_detect", playout_kind=OPPONENTS, detect_rules=True, opponent_rules=0.0,
+                      opponent_learned=0.0)
+uniform_playout = _variant("uniform_playout")  # the expert before opp_mix was adopted

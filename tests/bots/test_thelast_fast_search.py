@@ -13,15 +13,23 @@ from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.bots.thelast.belief_search import BeliefExpertPolicy
+from ghostgames.bots.thelast.fast_rules import rules_action
 from ghostgames.bots.thelast.fast_search import (
     ACTION,
     FIRST,
+    OPPONENTS,
+    RANDOM,
     RULES,
+    SEATS,
     SIBLING,
     VISITS,
     TheLastExpertPolicy,
+    UniformPlayoutPolicy,
+    opponent_action,
+    play_out,
     seat_rewards,
 )
+from ghostgames.bots.thelast.playout_policy import shipped_weights
 from ghostgames.games import get_game
 from ghostgames.games.thelast import fast
 from ghostgames.games.thelast.encoding import action_index
@@ -144,3 +152,66 @@ def test_the_own_penalty_reward_is_linear_in_the_seats_own_penalty_alone() -> No
     seat_rewards(row, mixed, 0.5, 8.0, False)  # the default still weighs rank against the others' penalties
     best = min(range(3), key=lambda p: penalties[p])
     assert mixed[best] == max(mixed[:3]) and own[best] == max(own[:3])
+
+
+def _positions_with_choices(players: int, seed: int) -> list[np.ndarray]:
+    """Rows of one random game at every decision with two or more legal actions."""
+    state = get_game("thelast").new(players, {}, seed=seed)
+    rng = random.Random(seed)
+    rows = []
+    legal = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
+    while state.outcome() is None:
+        row = fast.from_state(state)  # type: ignore[arg-type]
+        if fast.legal_actions(row, legal) > 1:
+            rows.append(row)
+        seat = min(state.to_act())
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return rows
+
+
+def test_opponent_playouts_play_the_searching_seat_uniformly_and_the_others_by_their_mix() -> None:
+    rows = _positions_with_choices(4, seed=6)
+    assert len(rows) >= 20
+    all_rules = np.zeros((SEATS, 2))
+    all_rules[:, 0] = 1.0
+    stream = fast.new_rng(5)
+    legal = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
+    weights = shipped_weights()
+    searcher_varied = 0
+    for row in rows:
+        actor = int(row[fast.ACTOR])
+        n = fast.legal_actions(row, legal)
+        # another seat with a mix of all `rules` plays `rules`' one choice every time
+        assert {opponent_action(row, stream, (actor + 1) % 4, weights, all_rules) for _ in range(8)} \
+            == {rules_action(row)}
+        # the searching seat ignores the mix: its draws are legal and, over 40, not all `rules`' choice
+        mine = {opponent_action(row, stream, actor, weights, all_rules) for _ in range(40)}
+        assert mine <= set(legal[:n].tolist())
+        searcher_varied += len(mine) > 1
+    assert searcher_varied == len(rows)
+
+
+def test_an_opponent_playout_of_only_rules_moves_finishes_the_round_as_rules_bots_do() -> None:
+    for seed in range(3):
+        start = _positions_with_choices(3, seed=20 + seed)[0]
+        mix = np.zeros((SEATS, 2))
+        mix[:, 0] = 1.0
+        played = start.copy()
+        play_out(played, fast.new_rng(seed), OPPONENTS, 0.0, shipped_weights(), -1, mix)  # no seat searches
+        by_hand = start.copy()
+        stream = fast.new_rng(seed)
+        while fast.seat_to_act(by_hand) >= 0:
+            fast.step(by_hand, rules_action(by_hand), stream, 0)
+        assert played[fast.PHASE] == fast.OVER
+        assert [int(played[fast.TOTAL + p]) for p in range(3)] == [int(by_hand[fast.TOTAL + p]) for p in range(3)]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_expert_plays_the_others_as_players_in_its_playouts_from_four_players(players: int) -> None:
+    state = get_game("thelast").new(players, {}, seed=players)
+    knowledge = SeatKnowledge(state, min(state.to_act()))
+    expected = OPPONENTS if players >= 4 else RANDOM
+    assert TheLastExpertPolicy(knowledge).playout_of_decision() == expected
+    assert UniformPlayoutPolicy(knowledge).playout_of_decision() == RANDOM
+    mix = TheLastExpertPolicy(knowledge).opponent_mix()
+    assert (mix.sum() > 0) == (players >= 4)

@@ -1,6 +1,7 @@
 """The Last's learned playout policy: its features read only what the seat to act knows, its draws are
 legal and follow the weights, the fit recovers the weights that made a set of choices, and the expert with
-its playouts (or its other settings: a shallow tree, the own-penalty reward) still cannot peek."""
+its playouts (or its other settings: a shallow tree, the own-penalty reward, the opponent-aware playouts)
+still cannot peek."""
 
 from __future__ import annotations
 
@@ -97,8 +98,11 @@ def test_the_packaged_weights_name_every_feature() -> None:
     assert weights.shape == (K,) and np.isfinite(weights).all() and np.abs(weights).sum() > 0
 
 
-@pytest.mark.parametrize("settings", [{"playout_kind": fast_search.LEARNED}, {"max_depth": 3}, {"own_penalty": True}],
-                         ids=["learned_playout", "shallow", "own_penalty"])
+@pytest.mark.parametrize("settings", [
+    {"playout_kind": fast_search.LEARNED}, {"max_depth": 3}, {"own_penalty": True},
+    {"playout_kind": fast_search.OPPONENTS, "opponent_rules": 0.4, "opponent_learned": 0.4},
+    {"playout_kind": fast_search.OPPONENTS, "detect_rules": True, "detect_after": 1}, {},
+], ids=["learned_playout", "shallow", "own_penalty", "opponent_playout", "rules_detected", "as_shipped"])
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_experts_settings_choose_the_same_in_worlds_the_seat_cannot_tell_apart(
         settings: dict[str, object], players: int) -> None:

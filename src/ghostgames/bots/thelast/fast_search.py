@@ -16,10 +16,15 @@ where the time goes:
   holds it to that.
 
 The root's actions are the ones the policy allows (all legal ones here); the most visited is played.
-Playouts are uniform: `rules_action` (the `rules` bot compiled) can play them instead (`RulesPlayoutPolicy`),
-which was measured weaker at equal time and is kept off (docs/bots.md), and so is the logit fitted to the
-search's own moves (`playout_policy.py`, LEARNED). A tree cut at `max_depth` and a reward of the seat's own
-penalty alone (`own_penalty`) are settings too, level at 4 players and off (docs/research/thelast-multiplayer.md).
+At 2-3 players playouts are uniform: `rules_action` (the `rules` bot compiled) can play them instead
+(`RulesPlayoutPolicy`), which was measured weaker at equal time and is kept off (docs/bots.md), and so is the
+logit fitted to the search's own moves (`playout_policy.py`, LEARNED). A tree cut at `max_depth` and a reward
+of the seat's own penalty alone (`own_penalty`) are settings too, level at 4 players and off
+(docs/research/thelast-multiplayer.md).
+From 4 players the playouts are opponent-aware (OPPONENTS): the searching seat plays uniformly and every
+other seat `rules`' move in 40% of its decisions, the logit's in 40%, a uniform one in the rest (measured
+better than uniform playouts at 4-5 players and worse at 3; a per-seat mix that plays as `rules` the seats
+whose moves fit it, opponents.py, was level and is off).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.bots.thelast import fast_rules, playout_policy
 from ghostgames.bots.thelast.fast_rules import rules_action
+from ghostgames.bots.thelast.opponents import records
 from ghostgames.bots.thelast.playout_policy import K, learned_action, shipped_weights
 from ghostgames.bots.thelast.search import TheLastPolicy
 from ghostgames.games.thelast import fast
@@ -56,9 +62,10 @@ _PHASE, _ACTOR, _PLAYERS, _TOTAL = fast.PHASE, fast.ACTOR, fast.PLAYERS, fast.TO
 _DEAL, _OVER = fast.DEAL, fast.OVER
 _SIZE, _ROUNDS = fast.SIZE, fast.ROUNDS
 # playouts: uniform, `rules` (bots/thelast/rules.py) with a share of uniform moves, or the learned logit
-# (bots/thelast/playout_policy.py)
-RANDOM, RULES, LEARNED = 0, 1, 2
+# (bots/thelast/playout_policy.py), or OPPONENTS: the root seat uniform, every other seat by its row of `mix`
+RANDOM, RULES, LEARNED, OPPONENTS = 0, 1, 2, 3
 NO_WEIGHTS = np.zeros(K, dtype=np.float64)
+SEATS = 8  # rows of a mix: more than The Last's 5 seats
 
 
 @fast.compiled
@@ -93,14 +100,32 @@ def seat_rewards(s: Ints, out: Floats, rank_weight: float = 0.5, scale: float = 
 
 
 @fast.compiled
-def play_out(s: Ints, rng: fast.Rng, kind: int, explore: float, weights: Floats) -> None:
+def opponent_action(s: Ints, rng: fast.Rng, root: int, weights: Floats, mix: Floats) -> int:
+    """The OPPONENTS playout's choice for the seat to act: the root seat (the searcher) uniformly, as the
+    search's own playout; any other seat `rules_action` with probability mix[seat, 0], the logit of `weights`
+    with mix[seat, 1], else uniformly. Each reads only the acting seat's cards of the world."""
+    seat = s[_ACTOR]
+    if seat == root:
+        return fast.random_action(s, rng, 0)
+    draw = fast.random_below(rng, 0, 1 << 20) / float(1 << 20)
+    if draw < mix[seat, 0]:
+        return rules_action(s)
+    if draw < mix[seat, 0] + mix[seat, 1]:
+        return learned_action(s, weights, rng)
+    return fast.random_action(s, rng, 0)
+
+
+@fast.compiled
+def play_out(s: Ints, rng: fast.Rng, kind: int, explore: float, weights: Floats, root: int, mix: Floats) -> None:
     """To the end of the match, dealing any round that waits for its cards: uniformly random actions, or
     (RULES) `rules_action` with a uniform one in a share `explore` of the decisions, or (LEARNED) the logit of
-    `weights`."""
+    `weights`, or (OPPONENTS) `opponent_action` with `root` the searching seat."""
     none = np.empty(0, dtype=np.int64)  # random_playout keeps no log
     while s[_PHASE] != _OVER:
         if s[_PHASE] == _DEAL:
             fast.random_deal(s, rng, 0)
+        elif kind == OPPONENTS:
+            fast.step(s, opponent_action(s, rng, root, weights, mix), rng, 0)
         elif kind == RANDOM:
             fast.random_playout(s, rng, 0, none)
         elif kind == LEARNED:
@@ -114,13 +139,14 @@ def play_out(s: Ints, rng: fast.Rng, kind: int, explore: float, weights: Floats)
 @fast.compiled
 def iterate(worlds: Ints, order: Ints, count: int, root_actions: Ints, exploration: float, tree: Ints, reward: Floats,
             size: Ints, rng: fast.Rng, kind: int, explore: float, rank_weight: float, scale: float,
-            paranoid: bool, modelled: bool, own: bool, max_depth: int, weights: Floats) -> None:
+            paranoid: bool, modelled: bool, own: bool, max_depth: int, weights: Floats, mix: Floats) -> None:
     """`count` iterations into the tree (node 0 the root, `size[0]` nodes used; room for `count` more),
     iteration i on a copy of worlds[order[i]]. Each node backs up the reward of the seat that chose it, or
     (`paranoid`) the root seat's at its own nodes and one minus it at every other seat's. With `modelled` the
     other seats do not choose by UCB in the tree but as in a RULES playout (with their own cards of the world),
     and the tree follows their choice. `own`: seat_rewards' own-penalty reward; `weights`: the LEARNED
-    playout's. The tree grows no deeper than `max_depth` actions from the root: past it the playout takes over."""
+    playout's (and the OPPONENTS playout's logit); `mix`: the OPPONENTS playout's shares per seat. The tree
+    grows no deeper than `max_depth` actions from the root: past it the playout takes over."""
     s = np.empty(worlds.shape[1], dtype=np.int64)
     legal = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
     flags = np.zeros(ACTION_COUNT, dtype=np.int8)  # 1: legal here, 2: legal and already a child
@@ -213,7 +239,7 @@ def iterate(worlds: Ints, order: Ints, count: int, root_actions: Ints, explorati
             node = chosen
             if untried > 0:
                 break
-        play_out(s, rng, kind, explore, weights)
+        play_out(s, rng, kind, explore, weights, tree[0, ACTOR], mix)
         seat_rewards(s, rewards, rank_weight, scale, own)
         for d in range(depth):
             visited = path[d]
@@ -260,7 +286,8 @@ class TheLastExpertPolicy(TheLastPolicy):
     its latest decision, for tests and the analysis of a search)."""
 
     last_tree: Tree | None = None
-    playout_kind = RANDOM
+    playout_kind = RANDOM  # at tables smaller than `opponent_players`; from there OPPONENTS
+    opponent_players = 4  # the player count (public) from which the others play as players do in playouts
     playout_explore = 0.25  # RULES playouts: the share of uniform decisions
     rank_weight = 0.5  # the reward's share of rank (the rest: the penalty against the others' mean)
     penalty_scale = 8.0
@@ -270,6 +297,11 @@ class TheLastExpertPolicy(TheLastPolicy):
     modelled = False  # the others choose in the tree as in a RULES playout (True) or by UCB
     own_penalty = False  # the reward: each seat's own penalty, linearly (True), or rank and relative penalty
     max_depth = 1 << 30  # the deepest node of the tree, in actions from the root
+    opponent_rules = 0.4  # OPPONENTS playouts: the other seats' share of `rules` moves
+    opponent_learned = 0.4  # and of the logit's (the rest uniform)
+    detect_rules = False  # OPPONENTS playouts: a seat whose moves this round all fit `rules` plays `rules`
+    detected_share = 0.9  # such a seat's share of `rules` moves
+    detect_after = 3  # moves of a seat checked (opponents.py) before it is taken for `rules`
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
                         rng: random.Random) -> tuple[Action, int] | None:
@@ -278,6 +310,7 @@ class TheLastExpertPolicy(TheLastPolicy):
         root_actions = np.array(sorted(actions), dtype=np.int64)
         stream = np.array([rng.getrandbits(64)], dtype=np.uint64)
         tree = Tree(seat)
+        kind, weights, mix = self.playout_of_decision(), self.playout_weights(), self.opponent_mix()
         clock = budget.clock()
         done = 0
         while True:
@@ -297,8 +330,8 @@ class TheLastExpertPolicy(TheLastPolicy):
             order = self.world_order(sampled, count, rng)
             tree.room_for(count)
             iterate(worlds, order, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
-                    self.playout_kind, self.playout_explore, self.rank_weight, self.penalty_scale, self.paranoid,
-                    self.modelled, self.own_penalty, self.max_depth, self.playout_weights())
+                    kind, self.playout_explore, self.rank_weight, self.penalty_scale, self.paranoid,
+                    self.modelled, self.own_penalty, self.max_depth, weights, mix)
             done += count
         self.last_tree = tree
         visits = tree.root_visits()
@@ -309,11 +342,39 @@ class TheLastExpertPolicy(TheLastPolicy):
 
     def playout_weights(self) -> Floats:
         """The LEARNED playout's weights (the packaged ones; unused by the other playouts)."""
-        return shipped_weights() if self.playout_kind == LEARNED else NO_WEIGHTS
+        return shipped_weights() if self.playout_of_decision() in (LEARNED, OPPONENTS) else NO_WEIGHTS
+
+    def playout_of_decision(self) -> int:
+        """The playout kind of this decision: `playout_kind`, turned into OPPONENTS when it is uniform and the
+        table has `opponent_players` or more (measured better at 4-5 players, worse at 3: the research log)."""
+        if self.playout_kind == RANDOM and self.knowledge.players >= self.opponent_players:
+            return OPPONENTS
+        return self.playout_kind
+
+    def opponent_mix(self) -> Floats:
+        """The OPPONENTS playout's shares per seat (row: `rules`, the logit; the rest uniform): the class's
+        settings, and with `detect_rules` `rules` for the seats whose moves this round fit it (opponents.py,
+        from the seat's view only)."""
+        mix = np.zeros((SEATS, 2), dtype=np.float64)
+        if self.playout_of_decision() == OPPONENTS:
+            mix[:, 0] = self.opponent_rules
+            mix[:, 1] = self.opponent_learned
+            if self.detect_rules:
+                for seat, record in records(self.knowledge.view()).items():
+                    if seat != self.knowledge.seat and record.looks_like_rules(self.detect_after):
+                        mix[seat] = (self.detected_share, 0.0)
+        return mix
 
     def world_order(self, worlds: list[TheLastState], count: int, rng: random.Random) -> Ints:
         """Which world each of `count` iterations plays: in turn (this policy), or as a belief weighs them."""
         return np.arange(count, dtype=np.int64) % len(worlds)
+
+
+class UniformPlayoutPolicy(TheLastExpertPolicy):
+    """The expert as it was before the opponent-aware playouts (uniform playouts at every table): the
+    trainers' player (learn/thelast/), so that the shipped weights still replay, and a baseline to measure."""
+
+    opponent_players = 1 << 30
 
 
 class RulesPlayoutPolicy(TheLastExpertPolicy):

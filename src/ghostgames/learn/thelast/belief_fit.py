@@ -2,7 +2,7 @@
 `ghostgames train thelast-belief`.
 
 Games at 3, 4 and 5 players (and 2, with the ghost) are played to the end between `rules` and the expert's
-search without a belief (`TheLastExpertPolicy` at a small budget, so that the data does not change with the
+search without a belief (`UniformPlayoutPolicy` at a small budget, so that the data does not change with the
 weights fitted on it), each seat the expert with chance `expert_share`, else `rules`. At every decision,
 for the seat to act and each other seat p, every card the acting seat cannot place (and p may hold: not of a
 colour p showed a void in) is a row: its marks (belief.marks of the acting seat's view), the label "p holds
@@ -28,7 +28,7 @@ from ghostgames.bots import Bot, SeatKnowledge, get_bot
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.bots.thelast.belief import FEATURES, marks
-from ghostgames.bots.thelast.fast_search import TheLastExpertPolicy
+from ghostgames.bots.thelast.fast_search import UniformPlayoutPolicy
 from ghostgames.games import get_game
 from ghostgames.games.thelast.cards import COLOUR_BIT
 from ghostgames.games.thelast.deductions import NEVER
@@ -63,7 +63,7 @@ class Rows:
 
 
 def _bots(iterations: int) -> list[Bot]:
-    return [get_bot("rules"), IsmctsBot(Budget(iterations=iterations), TheLastExpertPolicy, 0.5)]
+    return [get_bot("rules"), IsmctsBot(Budget(iterations=iterations), UniformPlayoutPolicy, 0.5)]
 
 
 def _rows_of(state: TheLastState, seat: int) -> tuple[list[Floats], list[float], list[float]]:

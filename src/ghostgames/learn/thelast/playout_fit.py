@@ -1,10 +1,10 @@
 """Fitting The Last's learned playout policy (bots/thelast/playout_policy.py) to the moves of the expert's
 search, for `ghostgames train thelast-playout`.
 
-The expert (`TheLastExpertPolicy` with uniform playouts, a small budget so that the data does not depend on
-the weights fitted on it) plays every seat of games at 3, 4, 5 and 2 players. Every decision with a choice is
-a row group: the features of each legal action (playout_policy.action_features, which read only what the
-seat to act knows) and which one the search chose. The weights are a multinomial logit, L2-regularised, fitted
+The expert with uniform playouts at every table (`UniformPlayoutPolicy`, a small budget so that the data does
+not depend on the weights fitted on it) plays every seat of games at 3, 4, 5 and 2 players. Every decision
+with a choice is a row group: the features of each legal action (playout_policy.action_features, which read only what
+the seat to act knows) and which one the search chose. The weights are a multinomial logit, L2-regularised, fitted
 by Newton steps on the first three quarters of the games; the last quarter is held out, and the report
 compares its log-loss with the uniform choice's.
 """
@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from ghostgames.bots import SeatKnowledge
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
-from ghostgames.bots.thelast.fast_search import TheLastExpertPolicy
+from ghostgames.bots.thelast.fast_search import UniformPlayoutPolicy
 from ghostgames.bots.thelast.playout_policy import FEATURES, K, action_features
 from ghostgames.games import get_game
 from ghostgames.games.thelast import fast
@@ -59,7 +59,7 @@ class Decisions:
 
 def collect(spec: PlayoutFitSpec) -> Decisions:
     """Play the spec's games (player counts in turn) and record the expert's decisions."""
-    bot = IsmctsBot(Budget(iterations=spec.iterations), TheLastExpertPolicy, 0.5)
+    bot = IsmctsBot(Budget(iterations=spec.iterations), UniformPlayoutPolicy, 0.5)
     rows: list[Floats] = []
     groups: list[int] = []
     chosen: list[int] = []

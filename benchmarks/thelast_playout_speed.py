@@ -1,0 +1,70 @@
+"""Iterations a CPU second of The Last's `expert` and its playout variants (`benchmarks/thelast_variants.py`)
+on the same positions in one run, at a fixed iteration budget (CPU time, so other processes on the shared
+machine matter less; still compare within one run and read the load printed with it).
+
+    PYTHONPATH=src:. .venv/bin/python benchmarks/thelast_playout_speed.py \\
+        --variants uniform_playout opp_rules opp_learned opp_mix opp_detect --json OUT.json
+
+`expert` is the shipped one (since 5 December 2026 it plays opp_mix's playouts from 4 players);
+`uniform_playout` the expert before. benchmarks/results/thelast-playout-speed.json was written before that
+change, when `expert` meant `uniform_playout`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import time
+from pathlib import Path
+
+from benchmarks import thelast_variants
+from benchmarks.card_search_speed import positions
+
+from ghostgames.bots import SeatKnowledge
+from ghostgames.bots.base import Bot
+from ghostgames.bots.budget import Budget
+from ghostgames.bots.ismcts import IsmctsBot
+from ghostgames.bots.thelast.fast_search import TheLastExpertPolicy
+
+
+def make(name: str, iterations: int) -> Bot:
+    if name == "expert":
+        return IsmctsBot(Budget(iterations=iterations), TheLastExpertPolicy, 0.5)
+    bot: Bot = getattr(thelast_variants, name)(None)
+    assert isinstance(bot, IsmctsBot) and bot.budget.iterations == iterations, "variants run 4,000 iterations"
+    return bot
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--variants", nargs="+", default=["uniform_playout", "opp_rules", "opp_learned", "opp_mix"])
+    parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 5])
+    parser.add_argument("--positions", type=int, default=6)
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    iterations = thelast_variants.ITERATIONS
+    names = ["expert", *args.variants]
+    rows = []
+    print(f"load {os.getloadavg()[0]:.1f}; {iterations} iterations a decision, {args.positions} positions a count")
+    print(f"{'players':>7} " + " ".join(f"{n:>12}" for n in names))
+    for players in args.players:
+        spots = positions("thelast", players, args.positions, seed=0)
+        rates = {}
+        for name in names:
+            bot = make(name, iterations)
+            bot.choose(SeatKnowledge(*spots[0]), random.Random(0))  # compiles, warms the caches
+            start = time.process_time()
+            for state, seat in spots:
+                bot.choose(SeatKnowledge(state, seat), random.Random(1))
+            rates[name] = len(spots) * iterations / (time.process_time() - start)
+        rows.append({"players": players, "iterations_per_cpu_second": rates})
+        print(f"{players:>7} " + " ".join(f"{rates[n]:>12,.0f}" for n in names))
+    if args.json:
+        args.json.write_text(json.dumps({"load": os.getloadavg()[0], "iterations": iterations, "rows": rows},
+                                        indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
