@@ -20,6 +20,7 @@ from ghostgames.bots.ghooost.fast_rules import rules_action
 from ghostgames.bots.ghooost.fast_search import (
     ACTION,
     EQUITY_SAMPLES,
+    FINISH_SCALE,
     FIRST,
     MATCH_WEIGHT,
     PLAYOUT_LIMIT,
@@ -27,16 +28,19 @@ from ghostgames.bots.ghooost.fast_search import (
     SIBLING,
     VISITS,
     ExpectedPointsPolicy,
+    FittedEquityPolicy,
     GhooostExpertPolicy,
     RulesPlayoutPolicy,
     ShortPlayoutPolicy,
     expected_points_bot,
     expected_round,
     finish_order,
+    fitted_equity_bot,
     match_equity,
     play_out,
     playout_action,
     playout_rewards,
+    rank_shares,
     redeal,
     round_shares,
     rules_playout_action,
@@ -450,3 +454,46 @@ def test_the_expert_scores_matches_by_their_equity_and_plays_two_player_rounds_a
         assert picks[0] == picks[1]
         compared += 1
     assert compared > 5
+
+
+def test_a_tie_worth_one_makes_the_rank_share_the_mean_ranks_own_measure() -> None:
+    """Tied seats share the better rank (scoring.match_outcome), so with a tie counting 1 each seat's share is
+    exactly (players - rank) / (players - 1); with a half (the expert's equity) a tie is worth less than the
+    rank it earns, and without ties the two agree."""
+    out = np.empty(fast.SEATS, dtype=np.float64)
+    for ranks in ([1, 2, 2, 4, 5], [1, 1, 3, 4], [1, 2, 3, 4, 5], [2, 1, 3, 3, 3, 6]):
+        p = len(ranks)
+        array = np.array(ranks, dtype=np.int64)
+        rank_shares(array, p, out, 1.0)
+        assert list(out[:p]) == pytest.approx([(p - r) / (p - 1) for r in ranks])
+        rank_shares(array, p, out)
+        halves = [(p - r - 0.5 * (ranks.count(r) - 1)) / (p - 1) for r in ranks]
+        assert list(out[:p]) == pytest.approx(halves)
+
+
+def test_the_fitted_equity_finishes_rounds_at_the_fitted_scale_and_counts_ties_as_ranks() -> None:
+    """FittedEquityPolicy differs from the expert in these two settings only; finish_order at its scale puts
+    the seat with 3 cards fewer first by that scale's logistic; the plug-in makes a 1200-iteration bot."""
+    assert FittedEquityPolicy.finish_scale == FINISH_SCALE > GhooostExpertPolicy.finish_scale
+    assert FittedEquityPolicy.tie_credit == 1.0 and GhooostExpertPolicy.tie_credit == 0.5
+    assert FittedEquityPolicy.match_weight == GhooostExpertPolicy.match_weight
+    assert FittedEquityPolicy.equity_samples == GhooostExpertPolicy.equity_samples
+    rng = fast.new_rng(5)
+    order = np.empty(fast.SEATS, dtype=np.int64)
+    row = fast.from_state(GAME.new(3, {"match": True}, seed=8), record=False)  # type: ignore[arg-type]
+    row[fast.IS_OUT] = 1
+    row[fast.OUT_ORDER] = 0
+    row[fast.OUT_COUNT] = 1
+    row[fast.SIZES + 1] += 3
+    fewer_first = 0
+    for _ in range(4000):
+        finish_order(row, rng, order, FINISH_SCALE)
+        fewer_first += int(order[1]) == 2
+    assert fewer_first / 4000 == pytest.approx(1 / (1 + np.exp(-3 / FINISH_SCALE)), abs=0.03)
+    bot = fitted_equity_bot()
+    assert isinstance(bot, IsmctsBot) and bot.name == "expert-fitted-equity"
+    state = GAME.new(4, {"match": True}, seed=3)
+    seat = min(state.to_act())
+    knowledge = SeatKnowledge(state, seat)
+    assert isinstance(bot.policy(knowledge), FittedEquityPolicy)
+    assert bot.choose(knowledge, random.Random(1)) in knowledge.legal_actions()

@@ -65,6 +65,9 @@ MATCH_SCALE = 2.0  # points: the logistic of expected match scores
 BOUH_COST = 3.0  # points a Bouh! costs in the match score (a second one ranks its holder below the others)
 MATCH_WEIGHT = 0.5  # the expert before 5 December: the share of a match's reward its match_shares made
 EQUITY_SAMPLES = 4  # match continuations drawn per playout for match_equity (a fifth more time an iteration)
+FINISH_SCALE = 10.8  # cards: the Plackett-Luce scale of a round's finishing order, fitted by maximum likelihood
+# to 26 rounds of 4- and 5-player matches of the expert's table (95% bootstrap 8.3-15.4; SCALE's 3 is far
+# too sure: benchmarks/finish_scale.py, docs/research/ghooost-expert.md)
 
 _P, _TURN, _STATUS = fast.PLAYERS, fast.TURN, fast.STATUS
 _HANDS, _KNOWN, _SIZES = fast.HANDS, fast.KNOWN, fast.SIZES
@@ -175,8 +178,9 @@ def round_shares(s: Row, out: Floats) -> None:
 
 
 @fast.compiled
-def rank_shares(ranks: Ints, p: int, out: Floats) -> None:
-    """policy.rank_rewards: each seat's share of the others it beat (ties half)."""
+def rank_shares(ranks: Ints, p: int, out: Floats, tie: float = 0.5) -> None:
+    """policy.rank_rewards: each seat's share of the others it beat, a tie counting `tie` (a half there; 1 gives
+    exactly (p - rank) / (p - 1), the mean rank's own measure, as tied seats share the better rank)."""
     for seat in range(p):
         beaten = 0.0
         for other in range(p):
@@ -184,7 +188,7 @@ def rank_shares(ranks: Ints, p: int, out: Floats) -> None:
                 if ranks[other] > ranks[seat]:
                     beaten += 1.0
                 elif ranks[other] == ranks[seat]:
-                    beaten += 0.5
+                    beaten += tie
         out[seat] = beaten / (p - 1)
 
 
@@ -245,10 +249,11 @@ def match_shares(s: Row, out: Floats) -> None:
 
 # --- the match's equity: the expected match rank, the rest of the match played as fair rounds --------------
 @fast.compiled
-def finish_order(s: Row, rng: fast.Rng, order: Ints) -> None:
+def finish_order(s: Row, rng: fast.Rng, order: Ints, scale: float = SCALE) -> None:
     """A finishing order of the round under way into `order` (the loser last): the seats already out in
-    their order, then the others drawn one at a time, each next out with weight exp(-cards left / SCALE)
-    (Plackett-Luce: of two seats the one with fewer cards goes first by round_shares' logistic)."""
+    their order, then the others drawn one at a time, each next out with weight exp(-cards left / `scale`)
+    (Plackett-Luce: of two seats the one with fewer cards goes first by a logistic of the difference; SCALE,
+    round_shares' own, or FINISH_SCALE, fitted to how rounds really end)."""
     p = s[_P]
     out = s[_OUT_COUNT]
     for k in range(out):
@@ -256,7 +261,7 @@ def finish_order(s: Row, rng: fast.Rng, order: Ints) -> None:
     weight = np.zeros(p, dtype=np.float64)
     for seat in range(p):
         if s[_IS_OUT + seat] == 0:
-            weight[seat] = math.exp(-cards_left(s, seat) / SCALE)
+            weight[seat] = math.exp(-cards_left(s, seat) / scale)
     for k in range(out, p):
         total = 0.0
         for seat in range(p):
@@ -317,10 +322,11 @@ def match_ranks(p: int, points: Ints, bouh: Ints, round_index: int, max_rounds: 
 
 
 @fast.compiled
-def match_equity(s: Row, rng: fast.Rng, samples: int, out: Floats) -> None:
+def match_equity(s: Row, rng: fast.Rng, samples: int, out: Floats, scale: float = SCALE, tie: float = 0.5) -> None:
     """Each seat's expected share of the others it beats at the match's end (rank_shares of the final
-    ranks), over `samples` continuations: the round under way finished by finish_order, then every later
-    round a uniformly random finishing order (players of equal strength) until the match is decided."""
+    ranks, a tie counting `tie`), over `samples` continuations: the round under way finished by
+    finish_order (at `scale`), then every later round a uniformly random finishing order (players of equal
+    strength) until the match is decided."""
     p = s[_P]
     points = np.empty(p, dtype=np.int64)
     bouh = np.empty(p, dtype=np.int64)
@@ -336,7 +342,7 @@ def match_equity(s: Row, rng: fast.Rng, samples: int, out: Floats) -> None:
         round_index = s[fast.ROUND]
         over = False
         if s[_STATUS] == _RUNNING:
-            finish_order(s, rng, order)
+            finish_order(s, rng, order, scale)
             score_round(p, order, points, bouh)
             over = match_ranks(p, points, bouh, round_index, s[fast.MAX_ROUNDS], ranks)
             round_index += 1
@@ -349,7 +355,7 @@ def match_equity(s: Row, rng: fast.Rng, samples: int, out: Floats) -> None:
             score_round(p, order, points, bouh)
             over = match_ranks(p, points, bouh, round_index, s[fast.MAX_ROUNDS], ranks)
             round_index += 1
-        rank_shares(ranks, p, shares)
+        rank_shares(ranks, p, shares, tie)
         for seat in range(p):
             out[seat] += shares[seat] / samples
 
@@ -397,15 +403,22 @@ def seat_rewards(s: Row, out: Floats, match_weight: float, horizon: int = 0) -> 
 
 @fast.compiled
 def playout_rewards(s: Row, out: Floats, match_weight: float, horizon: int, rng: fast.Rng,
-                    equity_samples: int) -> None:
+                    equity_samples: int, scale: float = SCALE, tie: float = 0.5) -> None:
     """seat_rewards, or in a match not yet over with `equity_samples` > 0 the round's shares mixed with
-    match_equity (`match_weight` of the reward) in place of match_shares."""
-    if equity_samples <= 0 or s[_MATCH_ON] == 0 or s[_STATUS] == _OVER:
+    match_equity (`match_weight` of the reward; its round finished at `scale`, its ties counting `tie`) in
+    place of match_shares; a match the playout ended is scored by its ranks with ties counting `tie`."""
+    if equity_samples <= 0 or s[_MATCH_ON] == 0:
         seat_rewards(s, out, match_weight, horizon)
+        return
+    if s[_STATUS] == _OVER:
+        ranks = np.empty(s[_P], dtype=np.int64)
+        for seat in range(s[_P]):
+            ranks[seat] = s[_RANK + seat]
+        rank_shares(ranks, s[_P], out, tie)
         return
     seat_rewards(s, out, 0.0, horizon)
     match = np.empty(s[_P], dtype=np.float64)
-    match_equity(s, rng, equity_samples, match)
+    match_equity(s, rng, equity_samples, match, scale, tie)
     for seat in range(s[_P]):
         out[seat] = (1.0 - match_weight) * out[seat] + match_weight * match[seat]
 
@@ -436,7 +449,7 @@ def play_out(s: Row, rng: fast.Rng, limit: int, epsilon: float) -> None:
 @fast.compiled
 def iterate(base: Row, seat: int, count: int, root_actions: Ints, exploration: float, tree: Ints, reward: Floats,
             size: Ints, rng: fast.Rng, limit: int, match_weight: float, epsilon: float,
-            horizon: int, equity_samples: int) -> None:
+            horizon: int, equity_samples: int, scale: float, tie: float) -> None:
     """`count` iterations into the tree (node 0 the root, `size[0]` nodes used; room for `count` more), each
     on a copy of `base` with the hidden cards re-dealt."""
     s = np.empty(base.shape[0], dtype=np.int32)
@@ -507,7 +520,7 @@ def iterate(base: Row, seat: int, count: int, root_actions: Ints, exploration: f
             if untried > 0:
                 break
         play_out(s, rng, limit, epsilon)
-        playout_rewards(s, rewards, match_weight, horizon, rng, equity_samples)
+        playout_rewards(s, rewards, match_weight, horizon, rng, equity_samples, scale, tie)
         for d in range(depth):
             visited = path[d]
             tree[visited, VISITS] += 1
@@ -557,6 +570,8 @@ class GhooostExpertPolicy(GhooostPolicy):
     deadline_horizon = 0  # turns before the round's limit over which a round under way loses its worth (0: none)
     equity_samples = EQUITY_SAMPLES  # > 0: a match's share of the reward is match_equity over this many draws;
     # 0: match_shares' logistic of expected points
+    finish_scale = SCALE  # cards: how sure match_equity's guess of the round under way's finishing order is
+    tie_credit = 0.5  # what a tie at the match's end is worth in the equity (1: the mean rank's own measure)
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
                         rng: random.Random) -> tuple[Action, int] | None:
@@ -579,13 +594,32 @@ class GhooostExpertPolicy(GhooostPolicy):
             tree.room_for(count)
             iterate(base, seat, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
                     self.playout_limit, self.match_weight, self.playout_epsilon,
-                    self.deadline_horizon, self.equity_samples)
+                    self.deadline_horizon, self.equity_samples, self.finish_scale, self.tie_credit)
             done += count
         self.last_tree = tree
         visits = tree.root_visits()
         best = max(root_actions, key=lambda code: visits.get(int(code), 0))  # the first of the most visited
         chosen = actions.get(int(best))
         return (chosen if chosen is not None else action_at(int(best))), done
+
+
+class FittedEquityPolicy(GhooostExpertPolicy):
+    """The match equity with the round under way finished at FINISH_SCALE, fitted to how rounds of the table
+    really end (SCALE's 3 made a lead of 3 cards a 73% chance where it is about 57%, so the expert held cards
+    back to go out just before the loser and took the Bouh! in half those rounds), and with a tie at the
+    match's end worth what it is worth to the mean rank: tied seats share the better rank, so the reward is
+    exactly (players - rank) / (players - 1)."""
+
+    finish_scale = FINISH_SCALE
+    tie_credit = 1.0
+
+
+def fitted_equity_bot(seconds: float | None = None) -> IsmctsBot:
+    """A plug-in factory (`--bots ghostgames.bots.ghooost.fast_search:fitted_equity_bot`): FittedEquityPolicy,
+    1200 iterations a move (the expert's budget in the match tables), or `seconds`."""
+    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=1200), FittedEquityPolicy, 0.5)
+    bot.name = "expert-fitted-equity"
+    return bot
 
 
 class ExpectedPointsPolicy(GhooostExpertPolicy):
