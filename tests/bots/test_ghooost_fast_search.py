@@ -436,7 +436,8 @@ def test_the_finishing_order_keeps_who_is_out_and_puts_fewer_cards_first() -> No
 
 def test_the_expert_scores_matches_by_their_equity_and_plays_two_player_rounds_as_before() -> None:
     """The expert's match reward is the equity alone; the expert before (a plug-in) mixed half the round with
-    expected points; on a 2-player round (no match) both choose alike, so the 2-player rows stand."""
+    expected points; on a 2-player round (no match) both, and FittedEquityPolicy (whose changes are to the
+    match equity only), choose alike, so the 2-player rows stand."""
     state = GAME.new(2, {"max_turns": 200}, seed=6)
     seat = min(state.to_act())
     assert GhooostExpertPolicy.match_weight == 1.0 and GhooostExpertPolicy.equity_samples == EQUITY_SAMPLES > 0
@@ -450,8 +451,8 @@ def test_the_expert_scores_matches_by_their_equity_and_plays_two_player_rounds_a
         knowledge = SeatKnowledge(game_state, actor)
         legal = knowledge.legal_actions()
         picks = [cls(knowledge).compiled_choice(legal, Budget(iterations=300), 0.5, random.Random(3))
-                 for cls in (GhooostExpertPolicy, ExpectedPointsPolicy)]
-        assert picks[0] == picks[1]
+                 for cls in (GhooostExpertPolicy, ExpectedPointsPolicy, FittedEquityPolicy)]
+        assert picks[0] == picks[1] == picks[2]
         compared += 1
     assert compared > 5
 
