@@ -32,11 +32,14 @@ from ghostgames.bots.ghooost.fast_search import (
     GhooostExpertPolicy,
     RulesPlayoutPolicy,
     ShortPlayoutPolicy,
+    TabledEquityPolicy,
+    all_orders,
     expected_points_bot,
     expected_round,
     finish_order,
     fitted_equity_bot,
     match_equity,
+    order_rank,
     play_out,
     playout_action,
     playout_rewards,
@@ -47,6 +50,7 @@ from ghostgames.bots.ghooost.fast_search import (
     rules_playout_bot,
     seat_rewards,
     short_playout_bot,
+    tabled_equity,
 )
 from ghostgames.bots.ghooost.search import GhooostPolicy
 from ghostgames.bots.ismcts import IsmctsBot
@@ -498,3 +502,33 @@ def test_the_fitted_equity_finishes_rounds_at_the_fitted_scale_and_counts_ties_a
     knowledge = SeatKnowledge(state, seat)
     assert isinstance(bot.policy(knowledge), FittedEquityPolicy)
     assert bot.choose(knowledge, random.Random(1)) in knowledge.legal_actions()
+
+
+def test_the_tabled_equity_is_the_sampled_one_without_its_noise() -> None:
+    """order_rank finds each order's row of all_orders; at a playout's end (a round under way or just ended)
+    the equity read from the round's table is match_equity's over many draws, at the same scale and ties."""
+    for p in (3, 5):
+        orders = all_orders(p)
+        assert [order_rank(order, p) for order in orders] == list(range(len(orders)))
+    rng = fast.new_rng(6)
+    tabled = np.empty(fast.SEATS, dtype=np.float64)
+    sampled = np.empty(fast.SEATS, dtype=np.float64)
+    policy = TabledEquityPolicy.__new__(TabledEquityPolicy)
+    checked = Counter[str]()
+    for players in (4, 5):
+        for state, _ in positions("ghooost", players, {"max_turns": 500, "match": True}, 1, every=60):
+            row = fast.from_state(state, record=False)  # type: ignore[arg-type]
+            if row[fast.STATUS] != fast.RUNNING:
+                continue
+            orders, table = policy.round_table(row)
+            assert table.shape == (len(orders), players)
+            end = row.copy()
+            play_out(end, rng, 40, -1.0)
+            if end[fast.STATUS] == fast.OVER or not tabled_equity(end, orders, table, FINISH_SCALE, tabled):
+                continue
+            match_equity(end, rng, 20_000, sampled, FINISH_SCALE, 1.0)
+            assert tabled[:players] == pytest.approx(sampled[:players], abs=0.03)
+            checked["ended" if end[fast.STATUS] == fast.DEALING else "running"] += 1
+    assert checked["running"] > 5
+    plain = GhooostExpertPolicy.__new__(GhooostExpertPolicy)
+    assert plain.round_table(row)[1].shape[0] == 0  # the expert samples its equity as before

@@ -29,9 +29,11 @@ The root's actions are the policy's allowed ones (all legal ones); the most visi
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import sys
+import zlib
 from collections.abc import Sequence
 
 import numpy as np
@@ -64,6 +66,9 @@ SCALE = 3.0  # cards: the logistic of cards left (GhooostPolicy.evaluate)
 MATCH_SCALE = 2.0  # points: the logistic of expected match scores
 BOUH_COST = 3.0  # points a Bouh! costs in the match score (a second one ranks its holder below the others)
 MATCH_WEIGHT = 0.5  # the expert before 5 December: the share of a match's reward its match_shares made
+NO_TABLE = np.zeros((0, 1), dtype=np.int64)  # playout_rewards without an equity table
+NO_VALUES = np.zeros((0, 1), dtype=np.float64)
+_TABLES: dict[tuple[object, ...], tuple[NDArray[np.int64], NDArray[np.float64]]] = {}  # round_table's, by round
 EQUITY_SAMPLES = 4  # match continuations drawn per playout for match_equity (a fifth more time an iteration)
 FINISH_SCALE = 10.8  # cards: the Plackett-Luce scale of a round's finishing order, fitted by maximum likelihood
 # to 26 rounds of 4- and 5-player matches of the expert's table (95% bootstrap 8.3-15.4; SCALE's 3 is far
@@ -322,6 +327,23 @@ def match_ranks(p: int, points: Ints, bouh: Ints, round_index: int, max_rounds: 
 
 
 @fast.compiled
+def fair_rounds(p: int, points: Ints, bouh: Ints, round_index: int, max_rounds: int, rng: fast.Rng, order: Ints,
+                ranks: Ints) -> None:
+    """Rounds from `round_index` on, each a uniformly random finishing order, until the match is decided;
+    its final ranks into `ranks` (`points` and `bouh` are played on)."""
+    over = False
+    while not over:
+        for k in range(p):
+            order[k] = k
+        for k in range(p - 1, 0, -1):
+            j = fast.random_below(rng, 0, k + 1)
+            order[k], order[j] = order[j], order[k]
+        score_round(p, order, points, bouh)
+        over = match_ranks(p, points, bouh, round_index, max_rounds, ranks)
+        round_index += 1
+
+
+@fast.compiled
 def match_equity(s: Row, rng: fast.Rng, samples: int, out: Floats, scale: float = SCALE, tie: float = 0.5) -> None:
     """Each seat's expected share of the others it beats at the match's end (rank_shares of the final
     ranks, a tie counting `tie`), over `samples` continuations: the round under way finished by
@@ -346,18 +368,122 @@ def match_equity(s: Row, rng: fast.Rng, samples: int, out: Floats, scale: float 
             score_round(p, order, points, bouh)
             over = match_ranks(p, points, bouh, round_index, s[fast.MAX_ROUNDS], ranks)
             round_index += 1
-        while not over:
-            for k in range(p):
-                order[k] = k
-            for k in range(p - 1, 0, -1):
-                j = fast.random_below(rng, 0, k + 1)
-                order[k], order[j] = order[j], order[k]
-            score_round(p, order, points, bouh)
-            over = match_ranks(p, points, bouh, round_index, s[fast.MAX_ROUNDS], ranks)
-            round_index += 1
+        if not over:
+            fair_rounds(p, points, bouh, round_index, s[fast.MAX_ROUNDS], rng, order, ranks)
         rank_shares(ranks, p, shares, tie)
         for seat in range(p):
             out[seat] += shares[seat] / samples
+
+
+# --- the same equity without sampling noise at the leaves: a table over the round's finishing orders --------
+# Within one search the match's points and Bouh! are fixed (the search stops at the round's end), so the
+# equity after the round depends on its finishing order alone: tabled once a round for every order (fair
+# later rounds sampled many times), then read at each playout's end as the expectation over the
+# Plackett-Luce orders of the seats still in, summed exactly. match_equity's four draws made about three
+# quarters of a playout reward's variance (docs/research/ghooost-expert.md).
+TABLE_DRAWS = 100_000  # fair continuations per table, shared among its orders (a tenth of a second or so)
+
+
+def all_orders(p: int) -> Ints:
+    """Every finishing order of `p` seats in lexicographic order (row k is the order of lexicographic rank k)."""
+    return np.array(list(itertools.permutations(range(p))), dtype=np.int64).reshape(-1, p)
+
+
+@fast.compiled
+def equity_table(p: int, points0: Ints, bouh0: Ints, round_index: int, max_rounds: int, orders: Ints, draws: int,
+                 rng: fast.Rng, tie: float, table: Floats) -> None:
+    """table[k, seat]: `seat`'s expected share of the others it beats at the match's end (ties counting
+    `tie`) when the round `round_index` ends in orders[k]: exact when that round decides the match, else
+    over `draws` continuations of fair rounds."""
+    points = np.empty(p, dtype=np.int64)
+    bouh = np.empty(p, dtype=np.int64)
+    after_points = np.empty(p, dtype=np.int64)
+    after_bouh = np.empty(p, dtype=np.int64)
+    order = np.empty(p, dtype=np.int64)
+    ranks = np.empty(p, dtype=np.int64)
+    shares = np.empty(p, dtype=np.float64)
+    for k in range(orders.shape[0]):
+        for seat in range(p):
+            after_points[seat] = points0[seat]
+            after_bouh[seat] = bouh0[seat]
+            table[k, seat] = 0.0
+        score_round(p, orders[k], after_points, after_bouh)
+        if match_ranks(p, after_points, after_bouh, round_index, max_rounds, ranks):
+            rank_shares(ranks, p, shares, tie)
+            for seat in range(p):
+                table[k, seat] = shares[seat]
+            continue
+        for _ in range(draws):
+            for seat in range(p):
+                points[seat] = after_points[seat]
+                bouh[seat] = after_bouh[seat]
+            fair_rounds(p, points, bouh, round_index + 1, max_rounds, rng, order, ranks)
+            rank_shares(ranks, p, shares, tie)
+            for seat in range(p):
+                table[k, seat] += shares[seat] / draws
+
+
+@fast.compiled
+def order_rank(order: Ints, p: int) -> int:
+    """The lexicographic rank of a permutation of 0..p-1 (its row in all_orders)."""
+    rank = 0
+    for i in range(p):
+        smaller = 0
+        for j in range(i + 1, p):
+            if order[j] < order[i]:
+                smaller += 1
+        factorial = 1
+        for f in range(2, p - i):
+            factorial *= f
+        rank += smaller * factorial
+    return rank
+
+
+@fast.compiled
+def tabled_equity(s: Row, orders: Ints, table: Floats, scale: float, out: Floats) -> bool:
+    """The match equity of a playout's end from `table`: a round just ended by its own order; a round under
+    way summed over every order of the seats still in, each weighed by its Plackett-Luce chance (weight
+    exp(-cards left / `scale`), as finish_order draws them). False where the table does not apply (a round
+    drawn at the turn limit)."""
+    p = s[_P]
+    count = s[_OUT_COUNT]
+    prefix = np.empty(p, dtype=np.int64)
+    for k in range(count):
+        prefix[k] = s[_OUT_ORDER + k]
+    if s[_STATUS] != _RUNNING:
+        loser = s[_NEXT_STARTER]
+        if loser < 0 or count != p - 1:
+            return False
+        prefix[p - 1] = loser
+        row = order_rank(prefix, p)
+        for seat in range(p):
+            out[seat] = table[row, seat]
+        return True
+    rest = 0
+    for seat in range(p):  # the seats still in, ascending: the first order of their block
+        if s[_IS_OUT + seat] == 0:
+            prefix[count + rest] = seat
+            rest += 1
+    first = order_rank(prefix, p)
+    size = 1
+    for f in range(2, rest + 1):
+        size *= f
+    weight = np.zeros(p, dtype=np.float64)
+    for seat in range(p):
+        if s[_IS_OUT + seat] == 0:
+            weight[seat] = math.exp(-cards_left(s, seat) / scale)
+        out[seat] = 0.0
+    for row in range(first, first + size):
+        chance = 1.0
+        left = 0.0
+        for k in range(count, p):
+            left += weight[orders[row, k]]
+        for k in range(count, p - 1):
+            chance *= weight[orders[row, k]] / left
+            left -= weight[orders[row, k]]
+        for seat in range(p):
+            out[seat] += chance * table[row, seat]
+    return True
 
 
 @fast.compiled
@@ -403,10 +529,12 @@ def seat_rewards(s: Row, out: Floats, match_weight: float, horizon: int = 0) -> 
 
 @fast.compiled
 def playout_rewards(s: Row, out: Floats, match_weight: float, horizon: int, rng: fast.Rng,
-                    equity_samples: int, scale: float = SCALE, tie: float = 0.5) -> None:
+                    equity_samples: int, scale: float = SCALE, tie: float = 0.5,
+                    orders: Ints = NO_TABLE, table: Floats = NO_VALUES) -> None:
     """seat_rewards, or in a match not yet over with `equity_samples` > 0 the round's shares mixed with
     match_equity (`match_weight` of the reward; its round finished at `scale`, its ties counting `tie`) in
-    place of match_shares; a match the playout ended is scored by its ranks with ties counting `tie`."""
+    place of match_shares; a match the playout ended is scored by its ranks with ties counting `tie`. With a
+    `table` (equity_table's for this round) the equity is read from it (tabled_equity) where it applies."""
     if equity_samples <= 0 or s[_MATCH_ON] == 0:
         seat_rewards(s, out, match_weight, horizon)
         return
@@ -418,7 +546,8 @@ def playout_rewards(s: Row, out: Floats, match_weight: float, horizon: int, rng:
         return
     seat_rewards(s, out, 0.0, horizon)
     match = np.empty(s[_P], dtype=np.float64)
-    match_equity(s, rng, equity_samples, match, scale, tie)
+    if table.shape[0] == 0 or not tabled_equity(s, orders, table, scale, match):
+        match_equity(s, rng, equity_samples, match, scale, tie)
     for seat in range(s[_P]):
         out[seat] = (1.0 - match_weight) * out[seat] + match_weight * match[seat]
 
@@ -449,7 +578,7 @@ def play_out(s: Row, rng: fast.Rng, limit: int, epsilon: float) -> None:
 @fast.compiled
 def iterate(base: Row, seat: int, count: int, root_actions: Ints, exploration: float, tree: Ints, reward: Floats,
             size: Ints, rng: fast.Rng, limit: int, match_weight: float, epsilon: float,
-            horizon: int, equity_samples: int, scale: float, tie: float) -> None:
+            horizon: int, equity_samples: int, scale: float, tie: float, orders: Ints, table: Floats) -> None:
     """`count` iterations into the tree (node 0 the root, `size[0]` nodes used; room for `count` more), each
     on a copy of `base` with the hidden cards re-dealt."""
     s = np.empty(base.shape[0], dtype=np.int32)
@@ -520,7 +649,7 @@ def iterate(base: Row, seat: int, count: int, root_actions: Ints, exploration: f
             if untried > 0:
                 break
         play_out(s, rng, limit, epsilon)
-        playout_rewards(s, rewards, match_weight, horizon, rng, equity_samples, scale, tie)
+        playout_rewards(s, rewards, match_weight, horizon, rng, equity_samples, scale, tie, orders, table)
         for d in range(depth):
             visited = path[d]
             tree[visited, VISITS] += 1
@@ -572,6 +701,27 @@ class GhooostExpertPolicy(GhooostPolicy):
     # 0: match_shares' logistic of expected points
     finish_scale = SCALE  # cards: how sure match_equity's guess of the round under way's finishing order is
     tie_credit = 0.5  # what a tie at the match's end is worth in the equity (1: the mean rank's own measure)
+    tabled = False  # True: the equity read from a table over the round's finishing orders (equity_table)
+
+    def round_table(self, base: Row) -> tuple[Ints, Floats]:
+        """The orders and equity table of the round `base` is in (empty when not tabled, or outside a match
+        round under way). Kept by the round's points, Bouh! and number, which every seat may know, and drawn
+        from a stream seeded by them, so a decision stays a function of its knowledge and rng."""
+        p = int(base[_P])
+        if not self.tabled or base[_MATCH_ON] == 0 or base[_STATUS] != _RUNNING:
+            return NO_TABLE, NO_VALUES
+        key = (p, tuple(int(v) for v in base[_POINTS:_POINTS + p]), tuple(int(v) for v in base[_BOUH:_BOUH + p]),
+               int(base[fast.ROUND]), int(base[fast.MAX_ROUNDS]), self.tie_credit)
+        if key not in _TABLES:
+            if len(_TABLES) > 64:
+                _TABLES.clear()
+            orders = all_orders(p)
+            table = np.zeros((len(orders), p), dtype=np.float64)
+            stream = fast.new_rng(zlib.crc32(repr(key).encode()))
+            equity_table(p, np.array(key[1], dtype=np.int64), np.array(key[2], dtype=np.int64), key[3], key[4],
+                         orders, max(1, TABLE_DRAWS // len(orders)), stream, self.tie_credit, table)
+            _TABLES[key] = (orders, table)
+        return _TABLES[key]
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
                         rng: random.Random) -> tuple[Action, int] | None:
@@ -594,7 +744,8 @@ class GhooostExpertPolicy(GhooostPolicy):
             tree.room_for(count)
             iterate(base, seat, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
                     self.playout_limit, self.match_weight, self.playout_epsilon,
-                    self.deadline_horizon, self.equity_samples, self.finish_scale, self.tie_credit)
+                    self.deadline_horizon, self.equity_samples, self.finish_scale, self.tie_credit,
+                    *self.round_table(base))
             done += count
         self.last_tree = tree
         visits = tree.root_visits()
@@ -619,6 +770,21 @@ def fitted_equity_bot(seconds: float | None = None) -> IsmctsBot:
     1200 iterations a move (the expert's budget in the match tables), or `seconds`."""
     bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=1200), FittedEquityPolicy, 0.5)
     bot.name = "expert-fitted-equity"
+    return bot
+
+
+class TabledEquityPolicy(FittedEquityPolicy):
+    """FittedEquityPolicy with the equity read from a table over the round's finishing orders (equity_table,
+    tabled_equity): the same quantity without the noise of four draws a playout."""
+
+    tabled = True
+
+
+def tabled_equity_bot(seconds: float | None = None) -> IsmctsBot:
+    """A plug-in factory (`--bots ghostgames.bots.ghooost.fast_search:tabled_equity_bot`): TabledEquityPolicy,
+    1200 iterations a move, or `seconds`."""
+    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=1200), TabledEquityPolicy, 0.5)
+    bot.name = "expert-tabled-equity"
     return bot
 
 
