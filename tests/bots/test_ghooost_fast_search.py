@@ -31,8 +31,8 @@ from ghostgames.bots.ghooost.fast_search import (
     FittedEquityPolicy,
     GhooostExpertPolicy,
     RulesPlayoutPolicy,
+    SampledEquityPolicy,
     ShortPlayoutPolicy,
-    TabledEquityPolicy,
     all_orders,
     expected_points_bot,
     expected_round,
@@ -48,9 +48,11 @@ from ghostgames.bots.ghooost.fast_search import (
     round_shares,
     rules_playout_action,
     rules_playout_bot,
+    sampled_equity_bot,
     seat_rewards,
     short_playout_bot,
     tabled_equity,
+    tabled_equity_bot,
 )
 from ghostgames.bots.ghooost.search import GhooostPolicy
 from ghostgames.bots.ismcts import IsmctsBot
@@ -440,8 +442,9 @@ def test_the_finishing_order_keeps_who_is_out_and_puts_fewer_cards_first() -> No
 
 def test_the_expert_scores_matches_by_their_equity_and_plays_two_player_rounds_as_before() -> None:
     """The expert's match reward is the equity alone; the expert before (a plug-in) mixed half the round with
-    expected points; on a 2-player round (no match) both, and FittedEquityPolicy (whose changes are to the
-    match equity only), choose alike, so the 2-player rows stand."""
+    expected points; on a 2-player round (no match) both, and the expert of the morning of 5 December
+    (SampledEquityPolicy: the expert's changes since are to the match equity only), choose alike, so the
+    2-player rows stand."""
     state = GAME.new(2, {"max_turns": 200}, seed=6)
     seat = min(state.to_act())
     assert GhooostExpertPolicy.match_weight == 1.0 and GhooostExpertPolicy.equity_samples == EQUITY_SAMPLES > 0
@@ -455,7 +458,7 @@ def test_the_expert_scores_matches_by_their_equity_and_plays_two_player_rounds_a
         knowledge = SeatKnowledge(game_state, actor)
         legal = knowledge.legal_actions()
         picks = [cls(knowledge).compiled_choice(legal, Budget(iterations=300), 0.5, random.Random(3))
-                 for cls in (GhooostExpertPolicy, ExpectedPointsPolicy, FittedEquityPolicy)]
+                 for cls in (GhooostExpertPolicy, ExpectedPointsPolicy, SampledEquityPolicy)]
         assert picks[0] == picks[1] == picks[2]
         compared += 1
     assert compared > 5
@@ -477,12 +480,15 @@ def test_a_tie_worth_one_makes_the_rank_share_the_mean_ranks_own_measure() -> No
 
 
 def test_the_fitted_equity_finishes_rounds_at_the_fitted_scale_and_counts_ties_as_ranks() -> None:
-    """FittedEquityPolicy differs from the expert in these two settings only; finish_order at its scale puts
-    the seat with 3 cards fewer first by that scale's logistic; the plug-in makes a 1200-iteration bot."""
-    assert FittedEquityPolicy.finish_scale == FINISH_SCALE > GhooostExpertPolicy.finish_scale
-    assert FittedEquityPolicy.tie_credit == 1.0 and GhooostExpertPolicy.tie_credit == 0.5
-    assert FittedEquityPolicy.match_weight == GhooostExpertPolicy.match_weight
-    assert FittedEquityPolicy.equity_samples == GhooostExpertPolicy.equity_samples
+    """The expert finishes rounds at the fitted scale, counts ties as 1 and tables its equity; the expert
+    before (SampledEquityPolicy) differs in these three settings only, FittedEquityPolicy in the table only;
+    finish_order at the fitted scale puts the seat with 3 cards fewer first by that scale's logistic; the
+    plug-ins make 1200-iteration bots of those policies."""
+    assert GhooostExpertPolicy.finish_scale == FINISH_SCALE > SampledEquityPolicy.finish_scale
+    assert GhooostExpertPolicy.tie_credit == 1.0 and SampledEquityPolicy.tie_credit == 0.5
+    assert GhooostExpertPolicy.tabled and not SampledEquityPolicy.tabled and not FittedEquityPolicy.tabled
+    assert FittedEquityPolicy.match_weight == SampledEquityPolicy.match_weight == GhooostExpertPolicy.match_weight
+    assert FittedEquityPolicy.equity_samples == SampledEquityPolicy.equity_samples == EQUITY_SAMPLES
     rng = fast.new_rng(5)
     order = np.empty(fast.SEATS, dtype=np.int64)
     row = fast.from_state(GAME.new(3, {"match": True}, seed=8), record=False)  # type: ignore[arg-type]
@@ -495,13 +501,14 @@ def test_the_fitted_equity_finishes_rounds_at_the_fitted_scale_and_counts_ties_a
         finish_order(row, rng, order, FINISH_SCALE)
         fewer_first += int(order[1]) == 2
     assert fewer_first / 4000 == pytest.approx(1 / (1 + np.exp(-3 / FINISH_SCALE)), abs=0.03)
-    bot = fitted_equity_bot()
-    assert isinstance(bot, IsmctsBot) and bot.name == "expert-fitted-equity"
     state = GAME.new(4, {"match": True}, seed=3)
     seat = min(state.to_act())
     knowledge = SeatKnowledge(state, seat)
-    assert isinstance(bot.policy(knowledge), FittedEquityPolicy)
-    assert bot.choose(knowledge, random.Random(1)) in knowledge.legal_actions()
+    for factory, policy in ((fitted_equity_bot, FittedEquityPolicy), (sampled_equity_bot, SampledEquityPolicy),
+                            (tabled_equity_bot, GhooostExpertPolicy)):
+        bot = factory()
+        assert isinstance(bot, IsmctsBot) and type(bot.policy(knowledge)) is policy
+        assert bot.choose(knowledge, random.Random(1)) in knowledge.legal_actions()
 
 
 def test_the_tabled_equity_is_the_sampled_one_without_its_noise() -> None:
@@ -513,7 +520,7 @@ def test_the_tabled_equity_is_the_sampled_one_without_its_noise() -> None:
     rng = fast.new_rng(6)
     tabled = np.empty(fast.SEATS, dtype=np.float64)
     sampled = np.empty(fast.SEATS, dtype=np.float64)
-    policy = TabledEquityPolicy.__new__(TabledEquityPolicy)
+    policy = GhooostExpertPolicy.__new__(GhooostExpertPolicy)
     checked = Counter[str]()
     for players in (4, 5):
         for state, _ in positions("ghooost", players, {"max_turns": 500, "match": True}, 1, every=60):
@@ -530,5 +537,5 @@ def test_the_tabled_equity_is_the_sampled_one_without_its_noise() -> None:
             assert tabled[:players] == pytest.approx(sampled[:players], abs=0.03)
             checked["ended" if end[fast.STATUS] == fast.DEALING else "running"] += 1
     assert checked["running"] > 5
-    plain = GhooostExpertPolicy.__new__(GhooostExpertPolicy)
-    assert plain.round_table(row)[1].shape[0] == 0  # the expert samples its equity as before
+    for sampled in (SampledEquityPolicy, ExpectedPointsPolicy):  # the experts before draw or use no equity
+        assert sampled.__new__(sampled).round_table(row)[1].shape[0] == 0

@@ -688,9 +688,10 @@ class Tree:
 
 class GhooostExpertPolicy(GhooostPolicy):
     """Ghooost!'s expert: GhooostPolicy's playouts, searched by the kernel above; in a match its reward is
-    the match's equity alone (match_equity: since 5 December 2026, docs/research/ghooost-expert.md), in a
-    single round the round's shares (`last_tree`: the tree of its latest decision, for tests and the
-    analysis of a search)."""
+    the match's equity alone (since 5 December 2026), finished at the fitted scale, a tie counted as the mean
+    rank counts it and read from the round's table (tabled_equity: since the evening of 5 December,
+    docs/research/ghooost-expert.md); in a single round the round's shares (`last_tree`: the tree of its
+    latest decision, for tests and the analysis of a search)."""
 
     last_tree: Tree | None = None
     match_weight = 1.0
@@ -699,16 +700,17 @@ class GhooostExpertPolicy(GhooostPolicy):
     deadline_horizon = 0  # turns before the round's limit over which a round under way loses its worth (0: none)
     equity_samples = EQUITY_SAMPLES  # > 0: a match's share of the reward is match_equity over this many draws;
     # 0: match_shares' logistic of expected points
-    finish_scale = SCALE  # cards: how sure match_equity's guess of the round under way's finishing order is
-    tie_credit = 0.5  # what a tie at the match's end is worth in the equity (1: the mean rank's own measure)
-    tabled = False  # True: the equity read from a table over the round's finishing orders (equity_table)
+    finish_scale = FINISH_SCALE  # cards: how sure the guess of the round under way's finishing order is
+    tie_credit = 1.0  # what a tie at the match's end is worth in the equity (1: the mean rank's own measure)
+    tabled = True  # the equity read from a table over the round's finishing orders (equity_table); False:
+    # match_equity's equity_samples draws a playout
 
     def round_table(self, base: Row) -> tuple[Ints, Floats]:
         """The orders and equity table of the round `base` is in (empty when not tabled, or outside a match
         round under way). Kept by the round's points, Bouh! and number, which every seat may know, and drawn
         from a stream seeded by them, so a decision stays a function of its knowledge and rng."""
         p = int(base[_P])
-        if not self.tabled or base[_MATCH_ON] == 0 or base[_STATUS] != _RUNNING:
+        if not self.tabled or self.equity_samples <= 0 or base[_MATCH_ON] == 0 or base[_STATUS] != _RUNNING:
             return NO_TABLE, NO_VALUES
         key = (p, tuple(int(v) for v in base[_POINTS:_POINTS + p]), tuple(int(v) for v in base[_BOUH:_BOUH + p]),
                int(base[fast.ROUND]), int(base[fast.MAX_ROUNDS]), self.tie_credit)
@@ -754,15 +756,30 @@ class GhooostExpertPolicy(GhooostPolicy):
         return (chosen if chosen is not None else action_at(int(best))), done
 
 
-class FittedEquityPolicy(GhooostExpertPolicy):
-    """The match equity with the round under way finished at FINISH_SCALE, fitted to how rounds of the table
-    really end (SCALE's 3 made a lead of 3 cards a 73% chance where it is about 57%, so the expert held cards
-    back to go out just before the loser and took the Bouh! in half those rounds), and with a tie at the
-    match's end worth what it is worth to the mean rank: tied seats share the better rank, so the reward is
-    exactly (players - rank) / (players - 1)."""
+class SampledEquityPolicy(GhooostExpertPolicy):
+    """The expert of 5 December 2026 until the evening: the match equity over 4 draws a playout, the round
+    under way finished at SCALE's 3 cards (far too sure: it held cards back to go out just before the loser
+    and took the Bouh! in a third to a half of those rounds at 5 players), a tie counted a half."""
 
-    finish_scale = FINISH_SCALE
-    tie_credit = 1.0
+    finish_scale = SCALE
+    tie_credit = 0.5
+    tabled = False
+
+
+def sampled_equity_bot(seconds: float | None = None) -> IsmctsBot:
+    """A plug-in factory (`--bots ghostgames.bots.ghooost.fast_search:sampled_equity_bot`): the expert of
+    5 December until the evening (`expert:1200` in that day's tables), 1200 iterations a move, or `seconds`."""
+    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=1200), SampledEquityPolicy, 0.5)
+    bot.name = "expert-sampled-equity"
+    return bot
+
+
+class FittedEquityPolicy(GhooostExpertPolicy):
+    """The expert's equity (finished at FINISH_SCALE, fitted to how rounds of the table really end; a tie
+    worth what it is worth to the mean rank, so the reward is exactly (players - rank) / (players - 1)) but
+    sampled by match_equity's draws, not tabled: the fix without its noise cut (written, not measured alone)."""
+
+    tabled = False
 
 
 def fitted_equity_bot(seconds: float | None = None) -> IsmctsBot:
@@ -773,17 +790,10 @@ def fitted_equity_bot(seconds: float | None = None) -> IsmctsBot:
     return bot
 
 
-class TabledEquityPolicy(FittedEquityPolicy):
-    """FittedEquityPolicy with the equity read from a table over the round's finishing orders (equity_table,
-    tabled_equity): the same quantity without the noise of four draws a playout."""
-
-    tabled = True
-
-
 def tabled_equity_bot(seconds: float | None = None) -> IsmctsBot:
-    """A plug-in factory (`--bots ghostgames.bots.ghooost.fast_search:tabled_equity_bot`): TabledEquityPolicy,
-    1200 iterations a move, or `seconds`."""
-    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=1200), TabledEquityPolicy, 0.5)
+    """A plug-in factory (`--bots ghostgames.bots.ghooost.fast_search:tabled_equity_bot`): the expert's policy
+    (the name its screens ran under, kept so that their commands replay), 1200 iterations a move, or `seconds`."""
+    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=1200), GhooostExpertPolicy, 0.5)
     bot.name = "expert-tabled-equity"
     return bot
 
