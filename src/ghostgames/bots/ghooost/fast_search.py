@@ -17,9 +17,13 @@ limit against `rules`: docs/research/ghooost-expert.md). What changes:
   left (fewer cards, sooner out) and then play every later round as a uniformly random order (players of
   equal strength) until somebody's second Bouh! decides it. So the search sees what a round is worth to
   the match: at 3 players the second out scores 3 and the first 2, a Bouh! near the end of a match costs
-  more than at its start, and points count only while the match can still be won. The expert before
-  (`ExpectedPointsPolicy`) scored half the round and half a logistic of expected points; the Python
-  `ismcts` plays on into the next round and scores its cards only.
+  more than at its start, and points count only while the match can still be won. How sure the guess of
+  the round's order is was fitted to real rounds (FINISH_SCALE), a tie counts as the better rank it earns,
+  and the equity after the round is tabled once a round for each finishing order and summed exactly at a
+  playout's end (equity_table, tabled_equity), so four draws add no noise. The experts before
+  (`SampledEquityPolicy`: drawn equity, a hand-set scale; `ExpectedPointsPolicy`: half the round and half a
+  logistic of expected points) are kept as plug-ins; the Python `ismcts` plays on into the next round and
+  scores its cards only.
 - Tree walk, playout and backup run in one kernel call per chunk of iterations; random numbers come from a
   splitmix64 stream seeded from the bot's rng (and the world from the same rng), so under an iteration
   budget a choice is a pure function of (knowledge, rng): the no-peek test holds it to that.
