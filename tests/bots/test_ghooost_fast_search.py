@@ -20,6 +20,7 @@ from ghostgames.bots.ghooost.fast_rules import rules_action
 from ghostgames.bots.ghooost.fast_search import (
     ACTION,
     EQUITY_SAMPLES,
+    FINISH_SCALE,
     FIRST,
     MATCH_WEIGHT,
     PLAYOUT_LIMIT,
@@ -27,22 +28,31 @@ from ghostgames.bots.ghooost.fast_search import (
     SIBLING,
     VISITS,
     ExpectedPointsPolicy,
+    FittedEquityPolicy,
     GhooostExpertPolicy,
     RulesPlayoutPolicy,
+    SampledEquityPolicy,
     ShortPlayoutPolicy,
+    all_orders,
     expected_points_bot,
     expected_round,
     finish_order,
+    fitted_equity_bot,
     match_equity,
+    order_rank,
     play_out,
     playout_action,
     playout_rewards,
+    rank_shares,
     redeal,
     round_shares,
     rules_playout_action,
     rules_playout_bot,
+    sampled_equity_bot,
     seat_rewards,
     short_playout_bot,
+    tabled_equity,
+    tabled_equity_bot,
 )
 from ghostgames.bots.ghooost.search import GhooostPolicy
 from ghostgames.bots.ismcts import IsmctsBot
@@ -432,7 +442,9 @@ def test_the_finishing_order_keeps_who_is_out_and_puts_fewer_cards_first() -> No
 
 def test_the_expert_scores_matches_by_their_equity_and_plays_two_player_rounds_as_before() -> None:
     """The expert's match reward is the equity alone; the expert before (a plug-in) mixed half the round with
-    expected points; on a 2-player round (no match) both choose alike, so the 2-player rows stand."""
+    expected points; on a 2-player round (no match) both, and the expert of the morning of 5 December
+    (SampledEquityPolicy: the expert's changes since are to the match equity only), choose alike, so the
+    2-player rows stand."""
     state = GAME.new(2, {"max_turns": 200}, seed=6)
     seat = min(state.to_act())
     assert GhooostExpertPolicy.match_weight == 1.0 and GhooostExpertPolicy.equity_samples == EQUITY_SAMPLES > 0
@@ -446,7 +458,84 @@ def test_the_expert_scores_matches_by_their_equity_and_plays_two_player_rounds_a
         knowledge = SeatKnowledge(game_state, actor)
         legal = knowledge.legal_actions()
         picks = [cls(knowledge).compiled_choice(legal, Budget(iterations=300), 0.5, random.Random(3))
-                 for cls in (GhooostExpertPolicy, ExpectedPointsPolicy)]
-        assert picks[0] == picks[1]
+                 for cls in (GhooostExpertPolicy, ExpectedPointsPolicy, SampledEquityPolicy)]
+        assert picks[0] == picks[1] == picks[2]
         compared += 1
     assert compared > 5
+
+
+def test_a_tie_worth_one_makes_the_rank_share_the_mean_ranks_own_measure() -> None:
+    """Tied seats share the better rank (scoring.match_outcome), so with a tie counting 1 each seat's share is
+    exactly (players - rank) / (players - 1); with a half (the expert's equity) a tie is worth less than the
+    rank it earns, and without ties the two agree."""
+    out = np.empty(fast.SEATS, dtype=np.float64)
+    for ranks in ([1, 2, 2, 4, 5], [1, 1, 3, 4], [1, 2, 3, 4, 5], [2, 1, 3, 3, 3, 6]):
+        p = len(ranks)
+        array = np.array(ranks, dtype=np.int64)
+        rank_shares(array, p, out, 1.0)
+        assert list(out[:p]) == pytest.approx([(p - r) / (p - 1) for r in ranks])
+        rank_shares(array, p, out)
+        halves = [(p - r - 0.5 * (ranks.count(r) - 1)) / (p - 1) for r in ranks]
+        assert list(out[:p]) == pytest.approx(halves)
+
+
+def test_the_fitted_equity_finishes_rounds_at_the_fitted_scale_and_counts_ties_as_ranks() -> None:
+    """The expert finishes rounds at the fitted scale, counts ties as 1 and tables its equity; the expert
+    before (SampledEquityPolicy) differs in these three settings only, FittedEquityPolicy in the table only;
+    finish_order at the fitted scale puts the seat with 3 cards fewer first by that scale's logistic; the
+    plug-ins make 1200-iteration bots of those policies."""
+    assert GhooostExpertPolicy.finish_scale == FINISH_SCALE > SampledEquityPolicy.finish_scale
+    assert GhooostExpertPolicy.tie_credit == 1.0 and SampledEquityPolicy.tie_credit == 0.5
+    assert GhooostExpertPolicy.tabled and not SampledEquityPolicy.tabled and not FittedEquityPolicy.tabled
+    assert FittedEquityPolicy.match_weight == SampledEquityPolicy.match_weight == GhooostExpertPolicy.match_weight
+    assert FittedEquityPolicy.equity_samples == SampledEquityPolicy.equity_samples == EQUITY_SAMPLES
+    rng = fast.new_rng(5)
+    order = np.empty(fast.SEATS, dtype=np.int64)
+    row = fast.from_state(GAME.new(3, {"match": True}, seed=8), record=False)  # type: ignore[arg-type]
+    row[fast.IS_OUT] = 1
+    row[fast.OUT_ORDER] = 0
+    row[fast.OUT_COUNT] = 1
+    row[fast.SIZES + 1] += 3
+    fewer_first = 0
+    for _ in range(4000):
+        finish_order(row, rng, order, FINISH_SCALE)
+        fewer_first += int(order[1]) == 2
+    assert fewer_first / 4000 == pytest.approx(1 / (1 + np.exp(-3 / FINISH_SCALE)), abs=0.03)
+    state = GAME.new(4, {"match": True}, seed=3)
+    seat = min(state.to_act())
+    knowledge = SeatKnowledge(state, seat)
+    for factory, policy in ((fitted_equity_bot, FittedEquityPolicy), (sampled_equity_bot, SampledEquityPolicy),
+                            (tabled_equity_bot, GhooostExpertPolicy)):
+        bot = factory()
+        assert isinstance(bot, IsmctsBot) and type(bot.policy(knowledge)) is policy
+        assert bot.choose(knowledge, random.Random(1)) in knowledge.legal_actions()
+
+
+def test_the_tabled_equity_is_the_sampled_one_without_its_noise() -> None:
+    """order_rank finds each order's row of all_orders; at a playout's end (a round under way or just ended)
+    the equity read from the round's table is match_equity's over many draws, at the same scale and ties."""
+    for p in (3, 5):
+        orders = all_orders(p)
+        assert [order_rank(order, p) for order in orders] == list(range(len(orders)))
+    rng = fast.new_rng(6)
+    tabled = np.empty(fast.SEATS, dtype=np.float64)
+    sampled = np.empty(fast.SEATS, dtype=np.float64)
+    policy = GhooostExpertPolicy.__new__(GhooostExpertPolicy)
+    checked = Counter[str]()
+    for players in (4, 5):
+        for state, _ in positions("ghooost", players, {"max_turns": 500, "match": True}, 1, every=60):
+            row = fast.from_state(state, record=False)  # type: ignore[arg-type]
+            if row[fast.STATUS] != fast.RUNNING:
+                continue
+            orders, table = policy.round_table(row)
+            assert table.shape == (len(orders), players)
+            end = row.copy()
+            play_out(end, rng, 40, -1.0)
+            if end[fast.STATUS] == fast.OVER or not tabled_equity(end, orders, table, FINISH_SCALE, tabled):
+                continue
+            match_equity(end, rng, 20_000, sampled, FINISH_SCALE, 1.0)
+            assert tabled[:players] == pytest.approx(sampled[:players], abs=0.03)
+            checked["ended" if end[fast.STATUS] == fast.DEALING else "running"] += 1
+    assert checked["running"] > 5
+    for sampled in (SampledEquityPolicy, ExpectedPointsPolicy):  # the experts before draw or use no equity
+        assert sampled.__new__(sampled).round_table(row)[1].shape[0] == 0

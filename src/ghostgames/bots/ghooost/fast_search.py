@@ -17,9 +17,13 @@ limit against `rules`: docs/research/ghooost-expert.md). What changes:
   left (fewer cards, sooner out) and then play every later round as a uniformly random order (players of
   equal strength) until somebody's second Bouh! decides it. So the search sees what a round is worth to
   the match: at 3 players the second out scores 3 and the first 2, a Bouh! near the end of a match costs
-  more than at its start, and points count only while the match can still be won. The expert before
-  (`ExpectedPointsPolicy`) scored half the round and half a logistic of expected points; the Python
-  `ismcts` plays on into the next round and scores its cards only.
+  more than at its start, and points count only while the match can still be won. How sure the guess of
+  the round's order is was fitted to real rounds (FINISH_SCALE), a tie counts as the better rank it earns,
+  and the equity after the round is tabled once a round for each finishing order and summed exactly at a
+  playout's end (equity_table, tabled_equity), so four draws add no noise. The experts before
+  (`SampledEquityPolicy`: drawn equity, a hand-set scale; `ExpectedPointsPolicy`: half the round and half a
+  logistic of expected points) are kept as plug-ins; the Python `ismcts` plays on into the next round and
+  scores its cards only.
 - Tree walk, playout and backup run in one kernel call per chunk of iterations; random numbers come from a
   splitmix64 stream seeded from the bot's rng (and the world from the same rng), so under an iteration
   budget a choice is a pure function of (knowledge, rng): the no-peek test holds it to that.
@@ -29,9 +33,11 @@ The root's actions are the policy's allowed ones (all legal ones); the most visi
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import sys
+import zlib
 from collections.abc import Sequence
 
 import numpy as np
@@ -64,7 +70,13 @@ SCALE = 3.0  # cards: the logistic of cards left (GhooostPolicy.evaluate)
 MATCH_SCALE = 2.0  # points: the logistic of expected match scores
 BOUH_COST = 3.0  # points a Bouh! costs in the match score (a second one ranks its holder below the others)
 MATCH_WEIGHT = 0.5  # the expert before 5 December: the share of a match's reward its match_shares made
+NO_TABLE = np.zeros((0, 1), dtype=np.int64)  # playout_rewards without an equity table
+NO_VALUES = np.zeros((0, 1), dtype=np.float64)
+_TABLES: dict[tuple[object, ...], tuple[NDArray[np.int64], NDArray[np.float64]]] = {}  # round_table's, by round
 EQUITY_SAMPLES = 4  # match continuations drawn per playout for match_equity (a fifth more time an iteration)
+FINISH_SCALE = 10.8  # cards: the Plackett-Luce scale of a round's finishing order, fitted by maximum likelihood
+# to 26 rounds of 4- and 5-player matches of the expert's table (95% bootstrap 8.3-15.4; SCALE's 3 is far
+# too sure: benchmarks/finish_scale.py, docs/research/ghooost-expert.md)
 
 _P, _TURN, _STATUS = fast.PLAYERS, fast.TURN, fast.STATUS
 _HANDS, _KNOWN, _SIZES = fast.HANDS, fast.KNOWN, fast.SIZES
@@ -175,8 +187,9 @@ def round_shares(s: Row, out: Floats) -> None:
 
 
 @fast.compiled
-def rank_shares(ranks: Ints, p: int, out: Floats) -> None:
-    """policy.rank_rewards: each seat's share of the others it beat (ties half)."""
+def rank_shares(ranks: Ints, p: int, out: Floats, tie: float = 0.5) -> None:
+    """policy.rank_rewards: each seat's share of the others it beat, a tie counting `tie` (a half there; 1 gives
+    exactly (p - rank) / (p - 1), the mean rank's own measure, as tied seats share the better rank)."""
     for seat in range(p):
         beaten = 0.0
         for other in range(p):
@@ -184,7 +197,7 @@ def rank_shares(ranks: Ints, p: int, out: Floats) -> None:
                 if ranks[other] > ranks[seat]:
                     beaten += 1.0
                 elif ranks[other] == ranks[seat]:
-                    beaten += 0.5
+                    beaten += tie
         out[seat] = beaten / (p - 1)
 
 
@@ -245,10 +258,11 @@ def match_shares(s: Row, out: Floats) -> None:
 
 # --- the match's equity: the expected match rank, the rest of the match played as fair rounds --------------
 @fast.compiled
-def finish_order(s: Row, rng: fast.Rng, order: Ints) -> None:
+def finish_order(s: Row, rng: fast.Rng, order: Ints, scale: float = SCALE) -> None:
     """A finishing order of the round under way into `order` (the loser last): the seats already out in
-    their order, then the others drawn one at a time, each next out with weight exp(-cards left / SCALE)
-    (Plackett-Luce: of two seats the one with fewer cards goes first by round_shares' logistic)."""
+    their order, then the others drawn one at a time, each next out with weight exp(-cards left / `scale`)
+    (Plackett-Luce: of two seats the one with fewer cards goes first by a logistic of the difference; SCALE,
+    round_shares' own, or FINISH_SCALE, fitted to how rounds really end)."""
     p = s[_P]
     out = s[_OUT_COUNT]
     for k in range(out):
@@ -256,7 +270,7 @@ def finish_order(s: Row, rng: fast.Rng, order: Ints) -> None:
     weight = np.zeros(p, dtype=np.float64)
     for seat in range(p):
         if s[_IS_OUT + seat] == 0:
-            weight[seat] = math.exp(-cards_left(s, seat) / SCALE)
+            weight[seat] = math.exp(-cards_left(s, seat) / scale)
     for k in range(out, p):
         total = 0.0
         for seat in range(p):
@@ -317,10 +331,28 @@ def match_ranks(p: int, points: Ints, bouh: Ints, round_index: int, max_rounds: 
 
 
 @fast.compiled
-def match_equity(s: Row, rng: fast.Rng, samples: int, out: Floats) -> None:
+def fair_rounds(p: int, points: Ints, bouh: Ints, round_index: int, max_rounds: int, rng: fast.Rng, order: Ints,
+                ranks: Ints) -> None:
+    """Rounds from `round_index` on, each a uniformly random finishing order, until the match is decided;
+    its final ranks into `ranks` (`points` and `bouh` are played on)."""
+    over = False
+    while not over:
+        for k in range(p):
+            order[k] = k
+        for k in range(p - 1, 0, -1):
+            j = fast.random_below(rng, 0, k + 1)
+            order[k], order[j] = order[j], order[k]
+        score_round(p, order, points, bouh)
+        over = match_ranks(p, points, bouh, round_index, max_rounds, ranks)
+        round_index += 1
+
+
+@fast.compiled
+def match_equity(s: Row, rng: fast.Rng, samples: int, out: Floats, scale: float = SCALE, tie: float = 0.5) -> None:
     """Each seat's expected share of the others it beats at the match's end (rank_shares of the final
-    ranks), over `samples` continuations: the round under way finished by finish_order, then every later
-    round a uniformly random finishing order (players of equal strength) until the match is decided."""
+    ranks, a tie counting `tie`), over `samples` continuations: the round under way finished by
+    finish_order (at `scale`), then every later round a uniformly random finishing order (players of equal
+    strength) until the match is decided."""
     p = s[_P]
     points = np.empty(p, dtype=np.int64)
     bouh = np.empty(p, dtype=np.int64)
@@ -336,22 +368,126 @@ def match_equity(s: Row, rng: fast.Rng, samples: int, out: Floats) -> None:
         round_index = s[fast.ROUND]
         over = False
         if s[_STATUS] == _RUNNING:
-            finish_order(s, rng, order)
+            finish_order(s, rng, order, scale)
             score_round(p, order, points, bouh)
             over = match_ranks(p, points, bouh, round_index, s[fast.MAX_ROUNDS], ranks)
             round_index += 1
-        while not over:
-            for k in range(p):
-                order[k] = k
-            for k in range(p - 1, 0, -1):
-                j = fast.random_below(rng, 0, k + 1)
-                order[k], order[j] = order[j], order[k]
-            score_round(p, order, points, bouh)
-            over = match_ranks(p, points, bouh, round_index, s[fast.MAX_ROUNDS], ranks)
-            round_index += 1
-        rank_shares(ranks, p, shares)
+        if not over:
+            fair_rounds(p, points, bouh, round_index, s[fast.MAX_ROUNDS], rng, order, ranks)
+        rank_shares(ranks, p, shares, tie)
         for seat in range(p):
             out[seat] += shares[seat] / samples
+
+
+# --- the same equity without sampling noise at the leaves: a table over the round's finishing orders --------
+# Within one search the match's points and Bouh! are fixed (the search stops at the round's end), so the
+# equity after the round depends on its finishing order alone: tabled once a round for every order (fair
+# later rounds sampled many times), then read at each playout's end as the expectation over the
+# Plackett-Luce orders of the seats still in, summed exactly. match_equity's four draws made about three
+# quarters of a playout reward's variance (docs/research/ghooost-expert.md).
+TABLE_DRAWS = 100_000  # fair continuations per table, shared among its orders (a tenth of a second or so)
+
+
+def all_orders(p: int) -> Ints:
+    """Every finishing order of `p` seats in lexicographic order (row k is the order of lexicographic rank k)."""
+    return np.array(list(itertools.permutations(range(p))), dtype=np.int64).reshape(-1, p)
+
+
+@fast.compiled
+def equity_table(p: int, points0: Ints, bouh0: Ints, round_index: int, max_rounds: int, orders: Ints, draws: int,
+                 rng: fast.Rng, tie: float, table: Floats) -> None:
+    """table[k, seat]: `seat`'s expected share of the others it beats at the match's end (ties counting
+    `tie`) when the round `round_index` ends in orders[k]: exact when that round decides the match, else
+    over `draws` continuations of fair rounds."""
+    points = np.empty(p, dtype=np.int64)
+    bouh = np.empty(p, dtype=np.int64)
+    after_points = np.empty(p, dtype=np.int64)
+    after_bouh = np.empty(p, dtype=np.int64)
+    order = np.empty(p, dtype=np.int64)
+    ranks = np.empty(p, dtype=np.int64)
+    shares = np.empty(p, dtype=np.float64)
+    for k in range(orders.shape[0]):
+        for seat in range(p):
+            after_points[seat] = points0[seat]
+            after_bouh[seat] = bouh0[seat]
+            table[k, seat] = 0.0
+        score_round(p, orders[k], after_points, after_bouh)
+        if match_ranks(p, after_points, after_bouh, round_index, max_rounds, ranks):
+            rank_shares(ranks, p, shares, tie)
+            for seat in range(p):
+                table[k, seat] = shares[seat]
+            continue
+        for _ in range(draws):
+            for seat in range(p):
+                points[seat] = after_points[seat]
+                bouh[seat] = after_bouh[seat]
+            fair_rounds(p, points, bouh, round_index + 1, max_rounds, rng, order, ranks)
+            rank_shares(ranks, p, shares, tie)
+            for seat in range(p):
+                table[k, seat] += shares[seat] / draws
+
+
+@fast.compiled
+def order_rank(order: Ints, p: int) -> int:
+    """The lexicographic rank of a permutation of 0..p-1 (its row in all_orders)."""
+    rank = 0
+    for i in range(p):
+        smaller = 0
+        for j in range(i + 1, p):
+            if order[j] < order[i]:
+                smaller += 1
+        factorial = 1
+        for f in range(2, p - i):
+            factorial *= f
+        rank += smaller * factorial
+    return rank
+
+
+@fast.compiled
+def tabled_equity(s: Row, orders: Ints, table: Floats, scale: float, out: Floats) -> bool:
+    """The match equity of a playout's end from `table`: a round just ended by its own order; a round under
+    way summed over every order of the seats still in, each weighed by its Plackett-Luce chance (weight
+    exp(-cards left / `scale`), as finish_order draws them). False where the table does not apply (a round
+    drawn at the turn limit)."""
+    p = s[_P]
+    count = s[_OUT_COUNT]
+    prefix = np.empty(p, dtype=np.int64)
+    for k in range(count):
+        prefix[k] = s[_OUT_ORDER + k]
+    if s[_STATUS] != _RUNNING:
+        loser = s[_NEXT_STARTER]
+        if loser < 0 or count != p - 1:
+            return False
+        prefix[p - 1] = loser
+        row = order_rank(prefix, p)
+        for seat in range(p):
+            out[seat] = table[row, seat]
+        return True
+    rest = 0
+    for seat in range(p):  # the seats still in, ascending: the first order of their block
+        if s[_IS_OUT + seat] == 0:
+            prefix[count + rest] = seat
+            rest += 1
+    first = order_rank(prefix, p)
+    size = 1
+    for f in range(2, rest + 1):
+        size *= f
+    weight = np.zeros(p, dtype=np.float64)
+    for seat in range(p):
+        if s[_IS_OUT + seat] == 0:
+            weight[seat] = math.exp(-cards_left(s, seat) / scale)
+        out[seat] = 0.0
+    for row in range(first, first + size):
+        chance = 1.0
+        left = 0.0
+        for k in range(count, p):
+            left += weight[orders[row, k]]
+        for k in range(count, p - 1):
+            chance *= weight[orders[row, k]] / left
+            left -= weight[orders[row, k]]
+        for seat in range(p):
+            out[seat] += chance * table[row, seat]
+    return True
 
 
 @fast.compiled
@@ -397,15 +533,25 @@ def seat_rewards(s: Row, out: Floats, match_weight: float, horizon: int = 0) -> 
 
 @fast.compiled
 def playout_rewards(s: Row, out: Floats, match_weight: float, horizon: int, rng: fast.Rng,
-                    equity_samples: int) -> None:
+                    equity_samples: int, scale: float = SCALE, tie: float = 0.5,
+                    orders: Ints = NO_TABLE, table: Floats = NO_VALUES) -> None:
     """seat_rewards, or in a match not yet over with `equity_samples` > 0 the round's shares mixed with
-    match_equity (`match_weight` of the reward) in place of match_shares."""
-    if equity_samples <= 0 or s[_MATCH_ON] == 0 or s[_STATUS] == _OVER:
+    match_equity (`match_weight` of the reward; its round finished at `scale`, its ties counting `tie`) in
+    place of match_shares; a match the playout ended is scored by its ranks with ties counting `tie`. With a
+    `table` (equity_table's for this round) the equity is read from it (tabled_equity) where it applies."""
+    if equity_samples <= 0 or s[_MATCH_ON] == 0:
         seat_rewards(s, out, match_weight, horizon)
+        return
+    if s[_STATUS] == _OVER:
+        ranks = np.empty(s[_P], dtype=np.int64)
+        for seat in range(s[_P]):
+            ranks[seat] = s[_RANK + seat]
+        rank_shares(ranks, s[_P], out, tie)
         return
     seat_rewards(s, out, 0.0, horizon)
     match = np.empty(s[_P], dtype=np.float64)
-    match_equity(s, rng, equity_samples, match)
+    if table.shape[0] == 0 or not tabled_equity(s, orders, table, scale, match):
+        match_equity(s, rng, equity_samples, match, scale, tie)
     for seat in range(s[_P]):
         out[seat] = (1.0 - match_weight) * out[seat] + match_weight * match[seat]
 
@@ -436,7 +582,7 @@ def play_out(s: Row, rng: fast.Rng, limit: int, epsilon: float) -> None:
 @fast.compiled
 def iterate(base: Row, seat: int, count: int, root_actions: Ints, exploration: float, tree: Ints, reward: Floats,
             size: Ints, rng: fast.Rng, limit: int, match_weight: float, epsilon: float,
-            horizon: int, equity_samples: int) -> None:
+            horizon: int, equity_samples: int, scale: float, tie: float, orders: Ints, table: Floats) -> None:
     """`count` iterations into the tree (node 0 the root, `size[0]` nodes used; room for `count` more), each
     on a copy of `base` with the hidden cards re-dealt."""
     s = np.empty(base.shape[0], dtype=np.int32)
@@ -507,7 +653,7 @@ def iterate(base: Row, seat: int, count: int, root_actions: Ints, exploration: f
             if untried > 0:
                 break
         play_out(s, rng, limit, epsilon)
-        playout_rewards(s, rewards, match_weight, horizon, rng, equity_samples)
+        playout_rewards(s, rewards, match_weight, horizon, rng, equity_samples, scale, tie, orders, table)
         for d in range(depth):
             visited = path[d]
             tree[visited, VISITS] += 1
@@ -546,9 +692,10 @@ class Tree:
 
 class GhooostExpertPolicy(GhooostPolicy):
     """Ghooost!'s expert: GhooostPolicy's playouts, searched by the kernel above; in a match its reward is
-    the match's equity alone (match_equity: since 5 December 2026, docs/research/ghooost-expert.md), in a
-    single round the round's shares (`last_tree`: the tree of its latest decision, for tests and the
-    analysis of a search)."""
+    the match's equity alone (since 5 December 2026), finished at the fitted scale, a tie counted as the mean
+    rank counts it and read from the round's table (tabled_equity: since the evening of 5 December,
+    docs/research/ghooost-expert.md); in a single round the round's shares (`last_tree`: the tree of its
+    latest decision, for tests and the analysis of a search)."""
 
     last_tree: Tree | None = None
     match_weight = 1.0
@@ -557,6 +704,30 @@ class GhooostExpertPolicy(GhooostPolicy):
     deadline_horizon = 0  # turns before the round's limit over which a round under way loses its worth (0: none)
     equity_samples = EQUITY_SAMPLES  # > 0: a match's share of the reward is match_equity over this many draws;
     # 0: match_shares' logistic of expected points
+    finish_scale = FINISH_SCALE  # cards: how sure the guess of the round under way's finishing order is
+    tie_credit = 1.0  # what a tie at the match's end is worth in the equity (1: the mean rank's own measure)
+    tabled = True  # the equity read from a table over the round's finishing orders (equity_table); False:
+    # match_equity's equity_samples draws a playout
+
+    def round_table(self, base: Row) -> tuple[Ints, Floats]:
+        """The orders and equity table of the round `base` is in (empty when not tabled, or outside a match
+        round under way). Kept by the round's points, Bouh! and number, which every seat may know, and drawn
+        from a stream seeded by them, so a decision stays a function of its knowledge and rng."""
+        p = int(base[_P])
+        if not self.tabled or self.equity_samples <= 0 or base[_MATCH_ON] == 0 or base[_STATUS] != _RUNNING:
+            return NO_TABLE, NO_VALUES
+        key = (p, tuple(int(v) for v in base[_POINTS:_POINTS + p]), tuple(int(v) for v in base[_BOUH:_BOUH + p]),
+               int(base[fast.ROUND]), int(base[fast.MAX_ROUNDS]), self.tie_credit)
+        if key not in _TABLES:
+            if len(_TABLES) > 64:
+                _TABLES.clear()
+            orders = all_orders(p)
+            table = np.zeros((len(orders), p), dtype=np.float64)
+            stream = fast.new_rng(zlib.crc32(repr(key).encode()))
+            equity_table(p, np.array(key[1], dtype=np.int64), np.array(key[2], dtype=np.int64), key[3], key[4],
+                         orders, max(1, TABLE_DRAWS // len(orders)), stream, self.tie_credit, table)
+            _TABLES[key] = (orders, table)
+        return _TABLES[key]
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
                         rng: random.Random) -> tuple[Action, int] | None:
@@ -579,13 +750,56 @@ class GhooostExpertPolicy(GhooostPolicy):
             tree.room_for(count)
             iterate(base, seat, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
                     self.playout_limit, self.match_weight, self.playout_epsilon,
-                    self.deadline_horizon, self.equity_samples)
+                    self.deadline_horizon, self.equity_samples, self.finish_scale, self.tie_credit,
+                    *self.round_table(base))
             done += count
         self.last_tree = tree
         visits = tree.root_visits()
         best = max(root_actions, key=lambda code: visits.get(int(code), 0))  # the first of the most visited
         chosen = actions.get(int(best))
         return (chosen if chosen is not None else action_at(int(best))), done
+
+
+class SampledEquityPolicy(GhooostExpertPolicy):
+    """The expert of 5 December 2026 until the evening: the match equity over 4 draws a playout, the round
+    under way finished at SCALE's 3 cards (far too sure: it held cards back to go out just before the loser
+    and took the Bouh! in a third to a half of those rounds at 5 players), a tie counted a half."""
+
+    finish_scale = SCALE
+    tie_credit = 0.5
+    tabled = False
+
+
+def sampled_equity_bot(seconds: float | None = None) -> IsmctsBot:
+    """A plug-in factory (`--bots ghostgames.bots.ghooost.fast_search:sampled_equity_bot`): the expert of
+    5 December until the evening (`expert:1200` in that day's tables), 1200 iterations a move, or `seconds`."""
+    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=1200), SampledEquityPolicy, 0.5)
+    bot.name = "expert-sampled-equity"
+    return bot
+
+
+class FittedEquityPolicy(GhooostExpertPolicy):
+    """The expert's equity (finished at FINISH_SCALE, fitted to how rounds of the table really end; a tie
+    worth what it is worth to the mean rank, so the reward is exactly (players - rank) / (players - 1)) but
+    sampled by match_equity's draws, not tabled: the fix without its noise cut (written, not measured alone)."""
+
+    tabled = False
+
+
+def fitted_equity_bot(seconds: float | None = None) -> IsmctsBot:
+    """A plug-in factory (`--bots ghostgames.bots.ghooost.fast_search:fitted_equity_bot`): FittedEquityPolicy,
+    1200 iterations a move (the expert's budget in the match tables), or `seconds`."""
+    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=1200), FittedEquityPolicy, 0.5)
+    bot.name = "expert-fitted-equity"
+    return bot
+
+
+def tabled_equity_bot(seconds: float | None = None) -> IsmctsBot:
+    """A plug-in factory (`--bots ghostgames.bots.ghooost.fast_search:tabled_equity_bot`): the expert's policy
+    (the name its screens ran under, kept so that their commands replay), 1200 iterations a move, or `seconds`."""
+    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=1200), GhooostExpertPolicy, 0.5)
+    bot.name = "expert-tabled-equity"
+    return bot
 
 
 class ExpectedPointsPolicy(GhooostExpertPolicy):
