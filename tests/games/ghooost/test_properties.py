@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ghostgames.games import get_game
+from ghostgames.games.ghooost.actions import PASS
 from ghostgames.games.ghooost.cards import MISS_COPY, composition, held_mask
 from ghostgames.games.ghooost.state import GhooostState
 from tests import contract_checks as checks
@@ -196,6 +197,18 @@ def test_review_10_a_pass_after_midnight_means_a_hand_of_miss_copy_only() -> Non
             assert world.hands[0] == state.hands[0]  # Miss Copy twice, nothing else
             assert world.view(seat) == state.view(seat)
             assert world.legal_texts(seat) == state.legal_texts(seat)
+
+
+def test_a_spectator_who_watches_a_pass_deals_the_passer_miss_copy_only() -> None:
+    """`revealed_by` (the worlds a spectator deals while the move is shown) keeps what the pass shows: in every
+    world the pass is legal again (CI found a world where the passer could play a 5)."""
+    state = build(["X", "6 6 2", "9 13"], mansions=["9", "9", "10"], turn=0)
+    watched = state.revealed_by(0, PASS)
+    rng = random.Random(5)
+    for _ in range(40):
+        world = watched.sample_world(None, rng)
+        assert world.hands[0] == state.hands[0]
+        assert world.legal_texts(0) == ["pass"]
 
 
 def test_review_10_the_passers_hand_stays_known_after_a_take_until_it_is_played() -> None:

@@ -704,13 +704,16 @@ class GhooostState(State[GhooostAction]):
         return kept
 
     def revealed_by(self, seat: int, action: GhooostAction) -> GhooostState:
-        """Every Ghooost! action is public; a play shows that its cards were in the hand."""
+        """Every Ghooost! action is public; a play shows that its cards were in the hand, and a pass the whole
+        hand (only a hand of Miss Copy alone may pass, as `_apply` records in `known`)."""
         copy = self.clone()
         if type(action) is Play:
             cards = [0] * KINDS
             cards[action.value] += action.count
             cards[MISS_COPY] += action.copies
             copy._watched = (seat, cards)
+        elif action == PASS:
+            copy._watched = (seat, self.hands[seat][:])
         return copy
 
     def to_json(self) -> JSON:
