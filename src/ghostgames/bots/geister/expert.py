@@ -182,13 +182,18 @@ class BeliefPolicy(GeisterPolicy):
             return []
         out = []
         for g in p.ghosts(p.enemy):
-            if self.guard_chance(g) < self.near_good:
-                continue
-            for corner in EXITS[p.enemy]:
-                steps = distance(p.square[g], corner)
-                if steps <= self.race_steps:
-                    out.append((p.square[g], corner, steps))
+            if self.guard_chance(g) >= self.near_good:
+                out += self.races_from(p.square[g])
         return sorted(out, key=lambda race: race[2])
+
+    def races_from(self, square: int) -> list[tuple[int, int, int]]:
+        """The races an enemy ghost on `square` runs: each exit within `race_steps` of it, with the steps."""
+        out = []
+        for corner in EXITS[self.picture.enemy]:
+            steps = distance(square, corner)
+            if steps <= self.race_steps:
+                out.append((square, corner, steps))
+        return out
 
     def blocks(self, legal: list[Action]) -> list[Action]:
         """The moves after which every race (`races`) is still held, when some move breaks one; none when no
@@ -390,12 +395,8 @@ class HeldRacePolicy(HalfwayPolicy):
             return out
         racing = {race[0] for race in out}
         for g in self.threats():
-            if p.square[g] in racing:
-                continue
-            for corner in EXITS[p.enemy]:
-                steps = distance(p.square[g], corner)
-                if steps <= self.race_steps:
-                    out.append((p.square[g], corner, steps))
+            if p.square[g] not in racing:
+                out += self.races_from(p.square[g])
         return sorted(out, key=lambda race: race[2])
 
     def allowed(self, legal: list[Action]) -> list[Action]:
