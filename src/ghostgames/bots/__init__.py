@@ -27,13 +27,15 @@ from ghostgames.bots.rules_bot import RulesBot
 from ghostgames.bots.style_bots import GeisterStyleBot
 from ghostgames.bots.value_bot import ValueBot
 
+# Geister experts before today's and variants measured and not kept, on the same compiled search
+# (search_bots.older_expert; what each plays: bots/geister/__init__.py's SEARCH_POLICIES).
+OLDER_EXPERTS = (
+    "expert-wary", "expert-race2", "expert-race3", "expert-race4", "expert-race6", "expert-race7", "expert-race8",
+    "expert-race9", "expert-race10", "expert-race11", "expert-v5", "expert-v4", "expert-v3", "expert-belief2",
+)
+SEARCH_BOTS = ("ismcts", "expert", "expert-hand", "expert-learned", *OLDER_EXPERTS, "expert-v2", "expert-v1")
 # Iterations a search bot uses when it is given neither seconds nor an iteration count.
-DEFAULT_ITERATIONS = {
-    "ismcts": 400, "expert": 400, "expert-wary": 400, "expert-race2": 400, "expert-race3": 400, "expert-race4": 400,
-    "expert-race6": 400, "expert-race7": 400, "expert-race8": 400, "expert-race9": 400, "expert-race10": 400,
-    "expert-race11": 400, "expert-v5": 400, "expert-v4": 400, "expert-v3": 400, "expert-hand": 400, "expert-v2": 400,
-    "expert-v1": 400, "expert-learned": 400, "expert-belief2": 400,
-}
+DEFAULT_ITERATIONS = dict.fromkeys(SEARCH_BOTS, 400)
 
 
 def _search(name: str) -> Callable[[float | None], Bot]:
@@ -46,24 +48,12 @@ def _search(name: str) -> Callable[[float | None], Bot]:
 def _make_search(name: str, budget: Budget) -> Bot:
     from ghostgames.bots import search_bots
 
+    if name in OLDER_EXPERTS:
+        return search_bots.older_expert(name, budget)
     makers: dict[str, Callable[[Budget], Bot]] = {
         "expert": search_bots.expert,
         "expert-hand": search_bots.expert_hand,
         "expert-learned": search_bots.expert_learned,
-        "expert-wary": search_bots.expert_wary,
-        "expert-race2": search_bots.expert_race2,
-        "expert-race3": search_bots.expert_race3,
-        "expert-race4": search_bots.expert_race4,
-        "expert-race6": search_bots.expert_race6,
-        "expert-race7": search_bots.expert_race7,
-        "expert-race8": search_bots.expert_race8,
-        "expert-race9": search_bots.expert_race9,
-        "expert-race10": search_bots.expert_race10,
-        "expert-race11": search_bots.expert_race11,
-        "expert-v5": search_bots.expert_v5,
-        "expert-v4": search_bots.expert_v4,
-        "expert-v3": search_bots.expert_v3,
-        "expert-belief2": search_bots.expert_belief2,
         "expert-v2": search_bots.expert_v2,
         "expert-v1": search_bots.expert_v1,
         "ismcts": search_bots.ismcts,
@@ -83,26 +73,7 @@ BOTS: dict[str, Callable[[float | None], Bot]] = {
     "runner-3": lambda seconds: GeisterStyleBot("runner-3"),
     "mixture": lambda seconds: GeisterStyleBot("mixture"),
     "value": lambda seconds: ValueBot(),
-    "ismcts": _search("ismcts"),
-    "expert": _search("expert"),
-    "expert-hand": _search("expert-hand"),
-    "expert-learned": _search("expert-learned"),
-    "expert-wary": _search("expert-wary"),
-    "expert-race2": _search("expert-race2"),
-    "expert-race3": _search("expert-race3"),
-    "expert-race4": _search("expert-race4"),
-    "expert-race6": _search("expert-race6"),
-    "expert-race7": _search("expert-race7"),
-    "expert-race8": _search("expert-race8"),
-    "expert-race9": _search("expert-race9"),
-    "expert-race10": _search("expert-race10"),
-    "expert-race11": _search("expert-race11"),
-    "expert-v5": _search("expert-v5"),
-    "expert-v4": _search("expert-v4"),
-    "expert-v3": _search("expert-v3"),
-    "expert-belief2": _search("expert-belief2"),
-    "expert-v2": _search("expert-v2"),
-    "expert-v1": _search("expert-v1"),
+    **{name: _search(name) for name in SEARCH_BOTS},
 }
 plugins.remember_builtins(frozenset(BOTS))
 # level -> (bot name, seconds per move)

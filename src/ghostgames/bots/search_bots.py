@@ -105,8 +105,9 @@ def _geister_policy(kind: str) -> Callable[[SeatKnowledge], SearchPolicy]:
     return policy
 
 
-def _older_expert(kind: str, budget: Budget) -> IsmctsBot:
-    """Another Geister `expert` on the same compiled search, kept for measuring; in the card games the same
+def older_expert(kind: str, budget: Budget) -> IsmctsBot:
+    """Another Geister `expert` on the same compiled search, kept for measuring (`kind` names its policy in
+    bots/geister/__init__.py's SEARCH_POLICIES, whose class says what it does); in the card games the same
     as `expert`."""
     from ghostgames.bots.geister.fast_search import FastExpertBot
     from ghostgames.bots.geister.playout_policy import shipped_table
@@ -114,91 +115,6 @@ def _older_expert(kind: str, budget: Budget) -> IsmctsBot:
     bot = FastExpertBot(budget, _geister_policy(kind), exploration=0.5, playout_table=shipped_table())
     bot.name = kind
     return bot
-
-
-def expert_wary(budget: Budget) -> IsmctsBot:
-    """`expert` with its worlds leaning towards runners (`geister.expert.WaryPolicy`): measured and not kept
-    (it loses to the learned `runner`, docs/research/geister-expert.md), kept for measuring."""
-    return _older_expert("expert-wary", budget)
-
-
-def expert_race2(budget: Budget) -> IsmctsBot:
-    """`expert` whose guard reads a ghost that has just come to a step from its exit at no less than the
-    count's even guess (`geister.expert.ArrivalPolicy`): measured against the learned `runner`
-    (docs/research/geister-expert.md)."""
-    return _older_expert("expert-race2", budget)
-
-
-def expert_race3(budget: Budget) -> IsmctsBot:
-    """`expert-race2` whose search also deals the arriving ghost good at least that often
-    (`geister.expert.ArrivalWorldsPolicy`)."""
-    return _older_expert("expert-race3", budget)
-
-
-def expert_race4(budget: Budget) -> IsmctsBot:
-    """`expert-race3` whose search may take a ghost about to leave when the enemy has one bad ghost left
-    (`geister.expert.GambleWorldsPolicy`)."""
-    return _older_expert("expert-race4", budget)
-
-
-def expert_race6(budget: Budget) -> IsmctsBot:
-    """`expert` whose guard lets a capture a step or two from our corner wait while the race to the corner
-    is held (`geister.expert.HeldRacePolicy`)."""
-    return _older_expert("expert-race6", budget)
-
-
-def expert_race7(budget: Budget) -> IsmctsBot:
-    """`expert-race6` that does not offer that capture at all while the race is held
-    (`geister.expert.WaitPolicy`)."""
-    return _older_expert("expert-race7", budget)
-
-
-def expert_race8(budget: Budget) -> IsmctsBot:
-    """`expert-race7` that waits only while the corner's keeper is out of every enemy ghost's reach
-    (`geister.expert.SafeWaitPolicy`)."""
-    return _older_expert("expert-race8", budget)
-
-
-def expert_race9(budget: Budget) -> IsmctsBot:
-    """`expert-race8` that waits only when the capture could be the enemy's third bad ghost
-    (`geister.expert.ThirdBadWaitPolicy`)."""
-    return _older_expert("expert-race9", budget)
-
-
-def expert_race10(budget: Budget) -> IsmctsBot:
-    """`expert-race8` that waits only when that ghost's race is the only one run
-    (`geister.expert.LoneRaceWaitPolicy`)."""
-    return _older_expert("expert-race10", budget)
-
-
-def expert_race11(budget: Budget) -> IsmctsBot:
-    """`expert-race10` that also waits in the endgame of the enemy's last bad ghost
-    (`geister.expert.EndgameWaitPolicy`)."""
-    return _older_expert("expert-race11", budget)
-
-
-def expert_v5(budget: Budget) -> IsmctsBot:
-    """`expert` before its guard let a capture a step or two out wait while the race was held
-    (`geister.expert.HalfwayPolicy`, the expert on 5 December 2026 until issue 39's `expert-race10`)."""
-    return _older_expert("expert-v5", budget)
-
-
-def expert_v4(budget: Budget) -> IsmctsBot:
-    """`expert` before the guard read arrivals near our exits (`geister.expert.RacePolicy`, the expert from 4 to
-    5 December 2026)."""
-    return _older_expert("expert-v4", budget)
-
-
-def expert_belief2(budget: Budget) -> IsmctsBot:
-    """`expert` whose belief also reads the enemy as a learned runner (`geister.runner_belief`), kept for
-    measuring (docs/research/geister-belief.md)."""
-    return _older_expert("expert-belief2", budget)
-
-
-def expert_v3(budget: Budget) -> IsmctsBot:
-    """`expert` before the exit races were defended (`geister.expert.BeliefPolicy`, the expert until
-    4 December 2026)."""
-    return _older_expert("expert-v3", budget)
 
 
 def expert_hand(budget: Budget) -> IsmctsBot:
