@@ -95,6 +95,9 @@ def test_leave_in_a_running_game_hands_the_seat_to_a_bot_and_the_result_says_so(
         assert seat["takeover"] == "left" and seat["name"] == bob.name
         refused = await bob.act(table_id, "play R1")
         assert refused["code"] == "bot_playing"
+        # the bot's moves make any version bob holds stale; he still hears why a fresh one would not help
+        assert (await bob.act(table_id, "play R1", version=0))["code"] == "bot_playing"
+        assert (await bob.command(table_id, "/play R1", version=0))["code"] == "bot_playing"
         await play_until_over(alice, table_id, 5)
         final = alice.tables[table_id]["table"]
         assert final["result"]["takeovers"] == {"1": "left"}

@@ -121,6 +121,8 @@ def decide(table: Table, user: str | None, command: Command, version: int | None
     if isinstance(command, Chat):
         seat = table.seat_of(user)
         return Decision([Chatted(user, seat.index if seat else None, command.text, ctx.wall)])
+    if isinstance(command, GameAction):
+        _refuse_when_a_bot_plays(table, user)
     if not isinstance(command, READ_ONLY) and version is not None and version != table.version:
         raise TableError("stale_version", f"the table changed (version {table.version}, you sent {version})",
                          sent=version, current=table.version)
@@ -151,6 +153,7 @@ def decide_action(table: Table, user: str | None, action: Any, version: int | No
     """A game action sent as JSON (or text) by a button."""
     if user is None:
         raise TableError("auth_required", "choose a name first (send hello with a token or a guest name)")
+    _refuse_when_a_bot_plays(table, user)
     if version is not None and version != table.version:
         raise TableError("stale_version", f"the table changed (version {table.version}, you sent {version})",
                          sent=version, current=table.version)
@@ -397,13 +400,20 @@ def _action(table: Table, user: str, text: str, ctx: Context) -> list[TableEvent
         raise TableError("not_seated", "you have no seat at this table; /join first")
     _need_status(table, "started")
     assert table.state is not None
-    if seat.bot_level() is not None:
-        raise TableError("bot_playing", "a bot plays your seat now", seat=seat.index,
-                         reason=seat.takeover or "timeout")
+    _refuse_when_a_bot_plays(table, user)
     to_act = table.state.to_act()
     if seat.index not in to_act:
         raise TableError("not_your_turn", "it is not your turn", seat=seat.index, to_act=sorted(to_act))
     return _checked_action(table, seat.index, str(action), "player", ctx)
+
+
+def _refuse_when_a_bot_plays(table: Table, user: str) -> None:
+    """A move from a player whose seat a bot has taken over is refused as such before its version is
+    checked: the bot's own moves make the version stale, and a fresh version would not help."""
+    seat = table.seat_of(user)
+    if seat is not None and table.status == "started" and seat.bot_level() is not None:
+        raise TableError("bot_playing", "a bot plays your seat now", seat=seat.index,
+                         reason=seat.takeover or "timeout")
 
 
 def _unreadable(table: Table, text: str, reason: str) -> TableError:
