@@ -20,6 +20,8 @@ from rich.table import Table
 from ghostgames.commands.backend import RateColumn, WhereColumn, address_option, backend_option, open_executor
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from ghostgames.executor import Executor
     from ghostgames.learn.geister.positions import Part, Positions
 
@@ -31,6 +33,33 @@ def _written(console: Console, out: Path, result: dict[str, Any], json_file: Pat
         json_file.parent.mkdir(parents=True, exist_ok=True)
         json_file.write_text(json.dumps(result, indent=1))
         console.print(f"wrote {json_file}")
+
+
+def _finish(console: Console, out: Path, report: dict[str, Any], json_file: Path | None, started: float,
+            recipe: str | None = None) -> None:
+    """Every command's last step: put the recipe (if it has one) and the seconds the run took in its account,
+    then say where the weights went and write the account."""
+    if recipe is not None:
+        report["recipe"] = recipe
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    _written(console, out, report, json_file)
+
+
+def _held_out(console: Console, title: str, first: str, scores: Mapping[str, Mapping[str, float]],
+              loss: str = "log-loss") -> None:
+    """Print how each evaluation (or set of weights) did on the held-out games, a row each: its log-loss and,
+    where it was measured, its accuracy. A table with accuracies right-aligns its names too."""
+    accuracy = all("accuracy" in score for score in scores.values())
+    table = Table(title=title)
+    table.add_column(first, justify="right" if accuracy else "left")
+    for column in [loss, "accuracy"] if accuracy else [loss]:
+        table.add_column(column, justify="right")
+    for name, score in scores.items():
+        cells = [f"{score['log_loss']:.4f}"]
+        if accuracy:
+            cells.append(f"{100 * score['accuracy']:.1f}%")
+        table.add_row(name, *cells)
+    console.print(table)
 
 
 def _progress(console: Console, executor: Executor) -> Progress:
@@ -157,7 +186,6 @@ def train_geister(
         if compare_games:
             progress.update(task, description="comparing with the hand evaluation")
             result["comparison"] = value_training.compare_with_hand(model, seed, compare_games, keep, executor)
-    result["seconds"] = round(time.perf_counter() - started, 1)
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
     table = Table(title=f"Geister value, seed {seed}: the value bot's win rate at each checkpoint")
@@ -173,7 +201,7 @@ def train_geister(
                       f"{c['learned']['log_loss']:.4f} / {100 * c['learned']['accuracy']:.1f}%,  hand "
                       f"{c['hand']['log_loss']:.4f} / {100 * c['hand']['accuracy']:.1f}%,  hand recalibrated "
                       f"{c['hand_calibrated']['log_loss']:.4f}")
-    _written(console, out, result, json_file)
+    _finish(console, out, result, json_file, started)
     if plot_file:
         plot_file.parent.mkdir(parents=True, exist_ok=True)
         value_training.plot_curve(result, str(plot_file))
@@ -224,15 +252,9 @@ def train_geister_search(
                                                  positions.games, spec)
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
-    report["recipe"] = _recipe(parts, seed)
-    report["seconds"] = round(time.perf_counter() - started, 1)
-    table = Table(title=f"held out: {report['held_positions']} positions, of one game in {held_every}")
-    for column in ("evaluation", "log-loss", "accuracy"):
-        table.add_column(column, justify="right")
-    for name in ("constant", "hand", "hand_calibrated", "start", "trained"):
-        table.add_row(name.replace("_", " "), f"{report[name]['log_loss']:.4f}",
-                      f"{100 * report[name]['accuracy']:.1f}%")
-    console.print(table)
+    _held_out(console, f"held out: {report['held_positions']} positions, of one game in {held_every}", "evaluation",
+              {name.replace("_", " "): report[name] for name in ("constant", "hand", "hand_calibrated", "start",
+                                                                 "trained")})
     report["setups"] = {}
     for rule, escape in (("escape", True), ("reach", False)):
         values = setups.setup_values(model, escape)
@@ -240,7 +262,7 @@ def train_geister_search(
         report["setups"][rule] = {"best": list(setups.best_setups(values)), "predicted_gain": gain}
         console.print(f"{rule}: the best quarter of the setups, by these weights, is worth {100 * gain:+.1f} "
                       f"points against a uniform setup")
-    _written(console, out, report, json_file)
+    _finish(console, out, report, json_file, started, _recipe(parts, seed))
 
 
 # The search against the sparring partners that run, and against itself (docs/research/geister-learned-value.md)
@@ -281,15 +303,9 @@ def train_geister_info(
         model, report = info_value_fit.fit(positions.rows, positions.results, positions.games, spec)
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
-    report["recipe"] = _recipe(parts, seed)
-    report["seconds"] = round(time.perf_counter() - started, 1)
-    table = Table(title=f"held out: {report['held_examples']} examples (both seats), of one game in {held_every}")
-    for column in ("evaluation", "log-loss", "accuracy"):
-        table.add_column(column, justify="right")
-    for name in ("constant", "hand", "trained"):
-        table.add_row(name, f"{report[name]['log_loss']:.4f}", f"{100 * report[name]['accuracy']:.1f}%")
-    console.print(table)
-    _written(console, out, report, json_file)
+    _held_out(console, f"held out: {report['held_examples']} examples (both seats), of one game in {held_every}",
+              "evaluation", {name: report[name] for name in ("constant", "hand", "trained")})
+    _finish(console, out, report, json_file, started, _recipe(parts, seed))
 
 
 PLAYOUT_RECIPE = "expert-hand:20000=400"  # see SEARCH_RECIPE
@@ -317,7 +333,7 @@ def train_geister_playout(
 
     from ghostgames.bots.geister.playout_policy import FEATURES, PlayoutPolicy
     from ghostgames.bots.geister.search import GeisterPolicy
-    from ghostgames.learn.geister.playout_fit import Decisions
+    from ghostgames.learn.geister.playout_fit import Decisions, plot_curve
 
     parts = _parts(games)
     _check_npz(out=out, data=data)
@@ -337,12 +353,8 @@ def train_geister_playout(
     losses = {"uniform": test.log_loss(np.zeros(len(FEATURES))),
               "hand playout": test.hand_log_loss(GeisterPolicy.heuristic.hunt, GeisterPolicy.heuristic.push),
               "learned": test.log_loss(weights)}
-    table = Table(title=f"held out: {len(test)} moves, of one game in {held_every}")
-    table.add_column("playout policy")
-    table.add_column("log-loss of the search's moves", justify="right")
-    for name, loss in losses.items():
-        table.add_row(name, f"{loss:.4f}")
-    console.print(table)
+    _held_out(console, f"held out: {len(test)} moves, of one game in {held_every}", "playout policy",
+              {name: {"log_loss": loss} for name, loss in losses.items()}, "log-loss of the search's moves")
     weight_table = Table(title="weights (log-odds a move gains by each feature)")
     weight_table.add_column("feature")
     weight_table.add_column("weight", justify="right")
@@ -354,35 +366,12 @@ def train_geister_playout(
     report: dict[str, Any] = {"recipe": _recipe(parts, seed), "decisions": len(decisions),
                               "held_out": len(test), "log_loss": losses,
                               "weights": dict(zip(FEATURES, map(float, weights), strict=True)),
-                              "curve": curve, "seconds": round(time.perf_counter() - started, 1)}
+                              "curve": curve}
     if plot_file:
         plot_file.parent.mkdir(parents=True, exist_ok=True)
-        _plot_playout_curve(curve, losses, len(test), plot_file)
+        plot_curve(curve, losses, len(test), plot_file)
         console.print(f"learning curve: {plot_file}")
-    _written(console, out, report, json_file)
-
-
-def _plot_playout_curve(curve: list[dict[str, float]], losses: dict[str, float], held_out: int, path: Path) -> None:
-    """The learned policy's held-out log-loss by the number of games it was fitted on, beside the two fixed
-    policies it replaces or is measured against (uniform and the hand playout)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(figsize=(6, 4))
-    axes.plot([p["games"] for p in curve], [p["log_loss"] for p in curve], marker="o", label="learned policy")
-    for name, style in (("uniform", ":"), ("hand playout", "--")):
-        axes.axhline(losses[name], linestyle=style, color="grey", label=name)
-    axes.set_xscale("log", base=2)
-    axes.set_xticks([p["games"] for p in curve], [f"{p['games']:.0f}" for p in curve])
-    axes.set_xlabel("games of the search fitted on")
-    axes.set_ylabel("log-loss of the search's moves")
-    axes.set_title(f"held out: {held_out} moves")
-    axes.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    _finish(console, out, report, json_file, started)
 
 
 @train_app.command("geister-belief")
@@ -423,16 +412,9 @@ def train_geister_belief(
     out.parent.mkdir(parents=True, exist_ok=True)
     save_weights(out, fitted, spec)
     for part, scores in report["held_out"].items():
-        table = Table(title=f"held out: the last quarter of the games of {part} ({scores['ghosts']} ghost-snapshots)")
-        for column in ("weights", "log-loss", "accuracy"):
-            table.add_column(column, justify="right")
-        for name, score in scores.items():
-            if name != "ghosts":
-                table.add_row(name, f"{score['log_loss']:.4f}", f"{100 * score['accuracy']:.1f}%")
-        console.print(table)
-    report["recipe"] = spec.recipe()
-    report["seconds"] = round(time.perf_counter() - started, 1)
-    _written(console, out, report, json_file)
+        _held_out(console, f"held out: the last quarter of the games of {part} ({scores['ghosts']} ghost-snapshots)",
+                  "weights", {name: score for name, score in scores.items() if name != "ghosts"})
+    _finish(console, out, report, json_file, started, spec.recipe())
 
 
 @train_app.command("thelast-belief")
@@ -462,15 +444,9 @@ def train_thelast_belief(
     fitted, report = fit_weights(spec, rows)
     out.parent.mkdir(parents=True, exist_ok=True)
     save_weights(out, fitted, spec)
-    table = Table(title=f"held out: the last quarter of the games ({report['rows']['held_out']} card rows)")
-    table.add_column("weights")
-    table.add_column("log-loss", justify="right")
-    for name, loss in report["held_out_log_loss"].items():
-        table.add_row(name, f"{loss:.4f}")
-    console.print(table)
-    report["recipe"] = spec.recipe()
-    report["seconds"] = round(time.perf_counter() - started, 1)
-    _written(console, out, report, json_file)
+    _held_out(console, f"held out: the last quarter of the games ({report['rows']['held_out']} card rows)", "weights",
+              {name: {"log_loss": loss} for name, loss in report["held_out_log_loss"].items()})
+    _finish(console, out, report, json_file, started, spec.recipe())
 
 
 @train_app.command("geister-runner")
@@ -509,8 +485,7 @@ def train_geister_runner(
     for name, value in result["curve"][-1]["mean_result"].items():
         table.add_row(name, f"{value:+.2f}")
     console.print(table)
-    result["seconds"] = round(time.perf_counter() - started, 1)
-    _written(console, out, result, json_file)
+    _finish(console, out, result, json_file, started)
 
 
 def register(app: typer.Typer) -> None:
@@ -541,5 +516,4 @@ def train_thelast_playout(
     out.parent.mkdir(parents=True, exist_ok=True)
     write(report, out)
     console.print(f"held-out log-loss: {report.get('held_out_log_loss')}")
-    report["seconds"] = round(time.perf_counter() - started, 1)
-    _written(console, out, report, json_file)
+    _finish(console, out, report, json_file, started)

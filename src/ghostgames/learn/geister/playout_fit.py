@@ -1,11 +1,13 @@
 """Fitting the learned playout policy (`bots/geister/playout_policy.py`) to the moves a search made: each
 decision read back from two consecutive positions of its games, its moves as the policy's feature bits, and
-the weights of a multinomial logit fitted by Newton's method (`ghostgames train geister-playout`)."""
+the weights of a multinomial logit fitted by Newton's method, and the plot of its learning curve
+(`ghostgames train geister-playout`)."""
 
 from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
@@ -136,3 +138,26 @@ class Decisions:
             if np.max(np.abs(step)) < 1e-6:
                 break
         return w
+
+
+def plot_curve(curve: list[dict[str, float]], losses: dict[str, float], held_out: int, path: Path) -> None:
+    """The learned policy's held-out log-loss by the number of games it was fitted on, beside the two fixed
+    policies it replaces or is measured against (uniform and the hand playout)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(figsize=(6, 4))
+    axes.plot([p["games"] for p in curve], [p["log_loss"] for p in curve], marker="o", label="learned policy")
+    for name, style in (("uniform", ":"), ("hand playout", "--")):
+        axes.axhline(losses[name], linestyle=style, color="grey", label=name)
+    axes.set_xscale("log", base=2)
+    axes.set_xticks([p["games"] for p in curve], [f"{p['games']:.0f}" for p in curve])
+    axes.set_xlabel("games of the search fitted on")
+    axes.set_ylabel("log-loss of the search's moves")
+    axes.set_title(f"held out: {held_out} moves")
+    axes.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
