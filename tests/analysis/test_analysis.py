@@ -15,7 +15,7 @@ from ghostgames.analysis.sense import measure
 from ghostgames.games import get_game
 from ghostgames.rules.contract import State
 from ghostgames.rules.record import GameRecord
-from tests.games.geister.positions import position
+from tests.games.geister.positions import escape_at_hand
 
 BUDGET = 24  # enough for every code path; the judgements themselves are checked at larger budgets below
 SEEDS = st.integers(0, 2**31)  # the secrecy properties hold for any recorded game: hypothesis picks them
@@ -164,16 +164,7 @@ def test_the_same_record_seat_and_budget_give_the_same_analysis() -> None:
 
 
 def test_not_escaping_with_a_good_ghost_on_the_exit_is_a_missed_win() -> None:
-    state = position(
-        {
-            "a6": (0, "good"), "b2": (0, "good"), "c2": (0, "good"), "d2": (0, "good"),
-            "b1": (0, "bad"), "c1": (0, "bad"), "d1": (0, "bad"), "e1": (0, "bad"),
-            "b5": (1, "good"), "c5": (1, "good"), "d5": (1, "good"), "e5": (1, "good"),
-            "b6": (1, "bad"), "c6": (1, "bad"), "d6": (1, "bad"), "e6": (1, "bad"),
-        },
-        turn=0,
-        options={"exit": "escape"},
-    )
+    state = escape_at_hand()
     wrong = judge_decision(state, 0, "b2 n", 0, 200)
     assert wrong.missed_win
     assert wrong.label in ("mistake", "blunder")

@@ -1,11 +1,13 @@
-"""Positions along seeded random games of every game, for the bot property tests."""
+"""Positions along seeded random games of every game, and games played out by bots, for the bot property
+tests."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
+from ghostgames.bots import Bot, SeatKnowledge
 from ghostgames.games import get_game
 from ghostgames.rules.contract import State
 
@@ -34,3 +36,13 @@ def positions(
             yield state, seat
         state.apply(seat, rng.choice(state.legal_actions(seat)))
         step += 1
+
+
+def play_to_the_end(state: State[Any], bots: Sequence[Bot], rng: random.Random) -> None:
+    """`bots` (one a seat) play `state` out, sharing `rng`; each action must be legal and the game must end."""
+    while state.to_act():
+        seat = min(state.to_act())
+        action = bots[seat].choose(SeatKnowledge(state, seat), rng)
+        assert str(action) in state.legal_texts(seat)
+        state.apply(seat, action)
+    assert state.outcome() is not None

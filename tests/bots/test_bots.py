@@ -10,7 +10,7 @@ import pytest
 from ghostgames.bots import BOTS, LEVELS, SeatKnowledge, choose_action, get_bot
 from ghostgames.bots.budget import Budget
 from ghostgames.games import get_game
-from tests.bots.positions import TABLES
+from tests.bots.positions import TABLES, play_to_the_end
 
 LINEUP = ["rules", "ismcts:5", "expert:5", "random"]
 # Short Ghooost! rounds keep this test fast; the round then ends as a draw at the limit.
@@ -20,14 +20,7 @@ SHORT = [(g, p, {**o, "max_turns": 40} if g == "ghooost" else o) for g, p, o in 
 @pytest.mark.parametrize(("game", "players", "options"), SHORT, ids=lambda v: str(v))
 def test_every_bot_finishes_a_game_with_legal_actions_only(game: str, players: int, options: dict[str, Any]) -> None:
     state = get_game(game).new(players, options, seed=3)
-    bots = [get_bot(LINEUP[s % len(LINEUP)]) for s in range(players)]
-    rng = random.Random(3)
-    while state.to_act():
-        seat = min(state.to_act())
-        action = bots[seat].choose(SeatKnowledge(state, seat), rng)
-        assert str(action) in state.legal_texts(seat)
-        state.apply(seat, action)
-    assert state.outcome() is not None
+    play_to_the_end(state, [get_bot(LINEUP[s % len(LINEUP)]) for s in range(players)], random.Random(3))
 
 
 def test_levels_name_a_bot_and_a_thinking_time_of_at_most_a_second() -> None:
@@ -67,17 +60,8 @@ def test_choose_action_works_from_json_and_is_reproducible() -> None:
 
 
 def test_the_geister_expert_takes_a_winning_escape_at_once() -> None:
-    from tests.games.geister.positions import position
+    from tests.games.geister.positions import escape_at_hand
 
-    state = position(
-        {
-            "a6": (0, "good"), "b2": (0, "good"), "c2": (0, "good"), "d2": (0, "good"),
-            "b1": (0, "bad"), "c1": (0, "bad"), "d1": (0, "bad"), "e1": (0, "bad"),
-            "b5": (1, "good"), "c5": (1, "good"), "d5": (1, "good"), "e5": (1, "good"),
-            "b6": (1, "bad"), "c6": (1, "bad"), "d6": (1, "bad"), "e6": (1, "bad"),
-        },
-        turn=0,
-        options={"exit": "escape"},
-    )
+    state = escape_at_hand()
     action = get_bot("expert:50").choose(SeatKnowledge(state, 0), random.Random(0))
     assert str(action) in ("a6 n", "a6 w")

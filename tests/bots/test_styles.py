@@ -15,6 +15,7 @@ from ghostgames.games import get_game
 from ghostgames.games.geister.actions import parse_action
 from ghostgames.games.geister.board import OFF_BOARD, parse_square
 from ghostgames.tournament import TournamentSpec, run_tournament
+from tests.bots.positions import play_to_the_end
 from tests.games.geister.positions import position
 
 ESCAPE = {"exit": "escape"}
@@ -143,14 +144,7 @@ def test_rush_leaves_the_board_when_a_good_ghost_stands_on_an_exit() -> None:
 def test_the_styles_finish_geister_games_with_legal_moves_only(exit_rule: str, pair: tuple[str, str]) -> None:
     for seed in (1, 2, 3):
         state = get_game("geister").new(2, {"exit": exit_rule, "max_plies": 300}, seed=seed)
-        bots = [get_bot(name) for name in pair]
-        rng = random.Random(seed)
-        while state.to_act():
-            seat = min(state.to_act())
-            action = bots[seat].choose(SeatKnowledge(state, seat), rng)
-            assert str(action) in state.legal_texts(seat)
-            state.apply(seat, action)
-        assert state.outcome() is not None
+        play_to_the_end(state, [get_bot(name) for name in pair], random.Random(seed))
 
 
 @pytest.mark.parametrize("style", ["charge", "defender", "rush", "runner", "runner-2", "runner-3", "mixture"])

@@ -134,25 +134,23 @@ class ServerProcess:
 
     def fetch(self, path: str, token: str | None = None) -> tuple[int, Any]:
         """GET with an optional Bearer token: (status, JSON body), refusals included (not raised)."""
-        request = urllib.request.Request(self.http_url + path)
-        if token:
-            request.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(request, timeout=10) as answer:
-                return answer.status, json.loads(answer.read())
-        except urllib.error.HTTPError as err:
-            return err.code, json.loads(err.read())
+        return _answer(urllib.request.Request(self.http_url + path), token)
 
     def post(self, path: str, body: Mapping[str, Any], token: str | None = None) -> tuple[int, Any]:
-        request = urllib.request.Request(self.http_url + path, data=json.dumps(body).encode(), method="POST",
-                                         headers={"Content-Type": "application/json"})
-        if token:
-            request.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(request, timeout=10) as answer:
-                return answer.status, json.loads(answer.read())
-        except urllib.error.HTTPError as err:
-            return err.code, json.loads(err.read())
+        """POST a JSON body, as `fetch`."""
+        return _answer(urllib.request.Request(self.http_url + path, data=json.dumps(body).encode(), method="POST",
+                                              headers={"Content-Type": "application/json"}), token)
+
+
+def _answer(request: urllib.request.Request, token: str | None) -> tuple[int, Any]:
+    """Send `request` with the Bearer token if there is one: (status, JSON body), refusals included."""
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
 
 
 class ServerError(Exception):

@@ -45,6 +45,21 @@ def position(
     return state
 
 
+
+def escape_at_hand() -> GeisterState:
+    """Seat 0 to move under `escape` with a good ghost on its exit corner a6: leaving the board wins at once,
+    and nothing else on the board is close to deciding the game."""
+    return position(
+        {
+            "a6": (0, "good"), "b2": (0, "good"), "c2": (0, "good"), "d2": (0, "good"),
+            "b1": (0, "bad"), "c1": (0, "bad"), "d1": (0, "bad"), "e1": (0, "bad"),
+            "b5": (1, "good"), "c5": (1, "good"), "d5": (1, "good"), "e5": (1, "good"),
+            "b6": (1, "bad"), "c6": (1, "bad"), "d6": (1, "bad"), "e6": (1, "bad"),
+        },
+        turn=0,
+        options={"exit": "escape"},
+    )
+
 def start_squares(seat: int) -> list[str]:
     from ghostgames.games.geister.board import square_name
 
