@@ -57,6 +57,12 @@ def test_options_name_what_is_wrong() -> None:
         GAME.new(3, {"max_turns": 0})
 
 
+def test_by_default_the_deck_is_tarot_a_round_ends_at_1000_turns_and_a_match_at_30_rounds() -> None:
+    options = GAME.options(3)
+    assert (options.deck, options.max_turns, options.max_rounds) == ("tarot", 1000, 30)
+    assert where_cards_are(GAME.new(3, {}, seed=1)) == composition("tarot")
+
+
 def test_match_is_on_by_default_for_three_or_more_players_only() -> None:
     assert GAME.new(3, {}, seed=1).match_on
     assert not GAME.new(2, {}, seed=1).match_on
@@ -195,6 +201,15 @@ def test_an_8_with_two_players_has_no_visible_effect() -> None:
     assert state.turn == 0
 
 
+@pytest.mark.parametrize("cards", ["8 8", "8 X", "8 8 8"])
+def test_a_power_applies_once_per_play_so_two_or_three_8s_reverse_the_direction_once(cards: str) -> None:
+    state = build(["8 8 8 X", "6 6 6 2", "7 7 7 2", "2 3 3 4"], crypt="10 10 13 13 4 4 14 14")
+    state.apply(0, "play " + cards)
+    assert state.direction == -1 and state.turn == 0  # reversed once, and the double's or triple's extra turn
+    state.apply(0, "done")
+    assert state.turn == 3
+
+
 def test_kitty_is_always_playable_and_skips_the_next_player_with_three_or_more() -> None:
     state = build(["K 5 6 9", "6 6 6 2", "7 7 7 2"], cemetery="3", crypt="2 2 3 3 4 5 5 5")
     state.apply(0, "play K")
@@ -213,6 +228,14 @@ def test_several_kitty_in_one_play_skip_one_player_and_never_make_a_double() -> 
     state.apply(0, "play K K")
     assert state.turn == 2
 
+
+
+@pytest.mark.parametrize("cards", ["K K K", "K K K K"])
+def test_kitty_never_makes_a_triple_or_a_quartet(cards: str) -> None:
+    # three or four Kitty skip one player, as one does: no extra turn, and the cemetery stays
+    state = build(["K K K K", "6 6 6 2", "7 7 7 2", "2 3 3 4"], cemetery="9 10", crypt="10 10 13 13 4 4 14 14")
+    state.apply(0, "play " + cards)
+    assert state.turn == 2 and state.cemetery == [9, 10] and state.kitty == len(cards.split())
 
 def test_kitty_is_played_alone() -> None:
     for text in ("play K 7", "play K X"):
