@@ -9,13 +9,16 @@ Ray is an optional extra (pip install 'ghostgames[ray]'); without it the local b
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from ghostgames.executor.base import Executor, Task
 from ghostgames.executor.local import LocalExecutor
 
 BACKENDS = ("local", "ray")
 INSTALL_RAY = "the ray backend needs Ray: pip install 'ghostgames[ray]' (or pip install 'ray==2.60.0')"
 
-__all__ = ["BACKENDS", "INSTALL_RAY", "Executor", "LocalExecutor", "Task", "make_executor"]
+__all__ = ["BACKENDS", "INSTALL_RAY", "Executor", "LocalExecutor", "Task", "given_or_local", "make_executor"]
 
 
 def make_executor(backend: str = "local", workers: int = 1, address: str | None = None,
@@ -38,3 +41,14 @@ def make_executor(backend: str = "local", workers: int = 1, address: str | None 
 
         return RayExecutor(address or "auto", workers, modules)
     raise ValueError(f"backend is one of {', '.join(BACKENDS)}, not {backend!r}")
+
+
+@contextmanager
+def given_or_local(executor: Executor | None, workers: int = 1) -> Iterator[Executor]:
+    """The caller's `executor`, left open (it is the caller's to close), or else `workers` local processes,
+    closed when the block ends: for the loops that take an optional executor."""
+    if executor is not None:
+        yield executor
+    else:
+        with LocalExecutor(workers) as local:
+            yield local

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ghostgames.bots import Bot, SeatKnowledge, get_bot
-from ghostgames.executor import Executor, LocalExecutor
+from ghostgames.executor import Executor, given_or_local
 from ghostgames.games import get_game
 from ghostgames.rules.chance import derive_rng
 from ghostgames.rules.contract import State
@@ -151,13 +151,9 @@ def iter_games(spec: TournamentSpec, workers: int = 1, executor: Executor | None
     local processes); the game numbers in `skip` are not played."""
     finished = set(skip)
     todo = [index for index in range(spec.games) if index not in finished]
-    runner = executor or LocalExecutor(workers)
-    try:
+    with given_or_local(executor, workers) as runner:
         for _, result in runner.run(functools.partial(play_game, spec), todo):
             yield result
-    finally:
-        if executor is None:
-            runner.close()
 
 
 def run_tournament(

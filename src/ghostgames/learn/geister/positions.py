@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ghostgames.executor import Executor, LocalExecutor
+from ghostgames.executor import Executor, given_or_local
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.state import GeisterState
 from ghostgames.rules.contract import State
@@ -100,13 +100,9 @@ def play_games(games: list[tuple[Bots, int]], seed: int, workers: int = 1,
                executor: Executor | None = None) -> Iterator[Game]:
     """(game number, rows, result) of each game, in the order they end; `executor` plays them (default:
     `workers` local processes)."""
-    runner = executor or LocalExecutor(workers)
-    try:
+    with given_or_local(executor, workers) as runner:
         for _, game in runner.run(functools.partial(_play, seed), games):
             yield game
-    finally:
-        if executor is None:
-            runner.close()
 
 
 @dataclass

@@ -26,7 +26,7 @@ from ghostgames.bots.geister import fast_search, heuristic, value
 from ghostgames.bots.geister.fast_search import rollout_move, uniform
 from ghostgames.bots.geister.search import GeisterPolicy
 from ghostgames.bots.geister.value import GeisterValue, value_of_row
-from ghostgames.executor import Executor, LocalExecutor
+from ghostgames.executor import Executor, given_or_local
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.encoding import SETUP_COUNT
 from ghostgames.jit import compiled, forget_stale_kernels
@@ -160,11 +160,7 @@ def positions(games: int, keep: int, seed: int, stream: str, guided: float = 0.0
     chunks = [(number, min(CHUNK, games - number * CHUNK)) for number in range(-(-games // CHUNK))]
     arrays = (model or GeisterValue.zeros(1)).kernel_arrays
     task = functools.partial(_chunk, keep, seed, stream, guided if model is not None else 0.0, arrays)
-    runner = executor or LocalExecutor()
-    try:
+    with given_or_local(executor) as runner:
         played = dict(runner.run(task, chunks))
-    finally:
-        if executor is None:
-            runner.close()
     return (np.concatenate([played[c][0] for c in chunks]).reshape(-1, fast.FIELDS),
             np.concatenate([played[c][1] for c in chunks]))

@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ghostgames.bots.geister.value import FEATURES, GeisterValue, features_batch
-from ghostgames.executor import Executor, LocalExecutor
+from ghostgames.executor import Executor, given_or_local
 from ghostgames.games.geister import fast
 from ghostgames.learn.geister.self_play import GAME_PLIES, positions
 from ghostgames.rules.chance import derive_rng
@@ -206,13 +206,9 @@ def eval_game(model: GeisterValue, opponent: str, seed: int, worlds: int, index:
 def play_against(model: GeisterValue, opponent: str, games: int, seed: int, worlds: int,
                  executor: Executor | None = None) -> dict[str, float]:
     """`games` games of the value bot against `opponent` (`eval_game`), run by `executor` (default: here)."""
-    runner = executor or LocalExecutor()
-    try:
+    with given_or_local(executor) as runner:
         results = [result for _, result in runner.run(functools.partial(eval_game, model, opponent, seed, worlds),
                                                       range(games))]
-    finally:
-        if executor is None:
-            runner.close()
     wins = results.count("win")
     draws = results.count("draw")
     return {"games": games, "wins": wins, "draws": draws, "win_rate": wins / games}
