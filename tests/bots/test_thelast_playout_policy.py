@@ -14,7 +14,15 @@ from ghostgames.bots import SeatKnowledge
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.bots.thelast import fast_search
-from ghostgames.bots.thelast.playout_policy import FEATURES, K, action_features, learned_action, shipped_weights
+from ghostgames.bots.thelast.playout_policy import (
+    FEATURES,
+    K,
+    action_features,
+    learned_action,
+    learned_action_tabled,
+    score_tables,
+    shipped_weights,
+)
 from ghostgames.games import get_game
 from ghostgames.games.thelast import fast
 from ghostgames.learn.thelast.playout_fit import Decisions, fit, log_loss
@@ -71,6 +79,33 @@ def test_a_learned_draw_is_legal_and_follows_a_strong_weight() -> None:
         assert action in set(legal[:n].tolist())
         action_features(found, action, features)
         assert features[FEATURES.index("last_takes")] == 0.0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_tabled_draw_is_the_feature_draw(players: int) -> None:
+    # Same stream, same draw: the per-card tables give learned_action's distribution, not an approximation
+    # of it. Checked for the packaged weights and for random ones (every table row then matters), at random
+    # positions of every kind (lead, follow over/under, discard, last taking/ducking, keep or swap).
+    gen = np.random.default_rng(players)
+    weight_sets = [shipped_weights(), *(gen.normal(0.0, 3.0, K) for _ in range(3))]
+    legal = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
+    draws = differed = 0
+    for seed in range(4):
+        for state, _seat in positions("thelast", players, {}, seed=100 * players + seed, every=1):
+            row = fast.from_state(state)  # type: ignore[arg-type]
+            n = fast.legal_actions(row, legal)
+            for w, weights in enumerate(weight_sets):
+                tables = score_tables(weights)
+                plain, tabled = fast.new_rng(seed * 7 + w), fast.new_rng(seed * 7 + w)
+                picked = set()
+                for _ in range(6):
+                    action = learned_action(row, weights, plain)
+                    assert learned_action_tabled(row, tables, tabled) == action
+                    picked.add(action)
+                    draws += 1
+                assert picked <= set(legal[:n].tolist())
+                differed += len(picked) > 1
+    assert draws > 1000 and differed > 50
 
 
 def test_the_fit_recovers_the_weights_that_made_the_choices() -> None:
