@@ -45,6 +45,7 @@ from ghostgames.bots.thelast.fast_rules import rules_action
 from ghostgames.bots.thelast.opponents import records
 from ghostgames.bots.thelast.playout_policy import TABLES, learned_action_tabled, score_tables, shipped_weights
 from ghostgames.bots.thelast.search import TheLastPolicy
+from ghostgames.bots.thelast.seat_models import posterior
 from ghostgames.games.thelast import fast
 from ghostgames.games.thelast.encoding import ACTION_COUNT, action_at, action_index
 from ghostgames.games.thelast.state import TheLastState
@@ -327,6 +328,9 @@ class TheLastExpertPolicy(TheLastPolicy):
     detect_rules = False  # OPPONENTS playouts: a seat whose moves this round all fit `rules` plays `rules`
     detected_share = 0.9  # such a seat's share of `rules` moves
     detect_after = 3  # moves of a seat checked (opponents.py) before it is taken for `rules`
+    bayes_mix = False  # OPPONENTS playouts: each other seat's shares by Bayes' rule from its moves (seat_models.py)
+    bayes_slip = 0.05  # the likelihood of a move `rules` would not make from the cards known held
+    bayes_temper = 1.0  # the power of the likelihoods
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
                         rng: random.Random) -> tuple[Action, int] | None:
@@ -378,12 +382,19 @@ class TheLastExpertPolicy(TheLastPolicy):
 
     def opponent_mix(self) -> Floats:
         """The OPPONENTS playout's shares per seat (row: `rules`, the logit; the rest uniform): the class's
-        settings, and with `detect_rules` `rules` for the seats whose moves this round fit it (opponents.py,
+        settings, with `bayes_mix` those as a prior updated by each seat's moves this round (seat_models.py),
+        and with `detect_rules` `rules` for the seats whose moves this round fit it (opponents.py,
         from the seat's view only)."""
         mix = np.zeros((SEATS, 2), dtype=np.float64)
         if self.playout_of_decision() == OPPONENTS:
             mix[:, 0] = self.opponent_rules
             mix[:, 1] = self.opponent_learned
+            if self.bayes_mix:
+                prior = (self.opponent_rules, self.opponent_learned, 1.0 - self.opponent_rules - self.opponent_learned)
+                shares = posterior(self.knowledge.view(), prior, shipped_tables(), self.bayes_slip, self.bayes_temper)
+                for seat, (rules, logit, _) in shares.items():
+                    if seat != self.knowledge.seat:
+                        mix[seat] = (rules, logit)
             if self.detect_rules:
                 for seat, record in records(self.knowledge.view()).items():
                     if seat != self.knowledge.seat and record.looks_like_rules(self.detect_after):
