@@ -24,7 +24,9 @@ of the seat's own penalty alone (`own_penalty`) are settings too, level at 4 pla
 From 4 players the playouts are opponent-aware (OPPONENTS): the searching seat plays uniformly and every
 other seat `rules`' move in 40% of its decisions, the logit's in 40%, a uniform one in the rest (measured
 better than uniform playouts at 4-5 players and worse at 3; a per-seat mix that plays as `rules` the seats
-whose moves fit it, opponents.py, was level and is off).
+whose moves fit it, opponents.py, was level and is off, and so is a per-seat mix by Bayes' rule from the
+seats' moves, seat_models.py). The logit is drawn from per-card score tables (playout_policy.score_tables)
+and the choice is written into the playout loop, so these playouts cost about what uniform ones do.
 """
 
 from __future__ import annotations

@@ -11,6 +11,10 @@ The features of a card played (`card_features`): its value; leading with it; fol
 led colour's top; last in the trick, whether it takes the trick, and the points card's and its own value
 then; dropping another colour. Of a decision after a trick taken: swapping (against keeping), by how much the
 card laid down is under the points card, and its value.
+
+Playouts draw from `learned_action_tabled`, not `learned_action`: a score splits into factors that depend on
+one card and its situation, tabled once per set of weights (`score_tables`), which gives the same draws
+without the features of every legal action (the fit and the tests keep the features as the definition).
 """
 
 from __future__ import annotations
