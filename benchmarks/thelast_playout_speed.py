@@ -7,7 +7,8 @@ machine matter less; still compare within one run and read the load printed with
 
 `expert` is the shipped one (since 5 December 2026 it plays opp_mix's playouts from 4 players);
 `uniform_playout` the expert before. benchmarks/results/thelast-playout-speed.json was written before that
-change, when `expert` meant `uniform_playout`.
+change, when `expert` meant `uniform_playout`. thelast-playout-speed-before-cheap.json and
+thelast-playout-speed-cheap.json are the code before and after the learned move was made cheap (`--positions 12`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,22 @@ from ghostgames.bots import SeatKnowledge
 from ghostgames.bots.base import Bot
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
+from ghostgames.bots.thelast import fast_search
 from ghostgames.bots.thelast.fast_search import TheLastExpertPolicy
+
+
+class KernelClock:
+    """CPU seconds spent inside the compiled kernel (`fast_search.iterate`): the rest of a decision is Python,
+    mostly dealing the worlds (`sample_world`) and converting them (`fast.from_state`)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._kernel = fast_search.iterate
+
+    def __call__(self, *args: object) -> None:
+        start = time.process_time()
+        self._kernel(*args)  # type: ignore[arg-type]
+        self.seconds += time.process_time() - start
 
 
 def make(name: str, iterations: int) -> Bot:
@@ -43,7 +59,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 5])
     parser.add_argument("--positions", type=int, default=6)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--kernel-share", action="store_true",
+                        help="also print the share of each bot's CPU time spent inside the compiled kernel")
     args = parser.parse_args()
+    kernel = KernelClock()
+    if args.kernel_share:
+        fast_search.iterate = kernel  # type: ignore[assignment]  # timed; compiled_choice looks it up per chunk
     iterations = thelast_variants.ITERATIONS
     names = ["expert", *args.variants]
     rows = []
@@ -51,16 +72,23 @@ def main() -> None:
     print(f"{'players':>7} " + " ".join(f"{n:>12}" for n in names))
     for players in args.players:
         spots = positions("thelast", players, args.positions, seed=0)
-        rates = {}
+        rates, shares = {}, {}
         for name in names:
             bot = make(name, iterations)
             bot.choose(SeatKnowledge(*spots[0]), random.Random(0))  # compiles, warms the caches
+            kernel.seconds = 0.0
             start = time.process_time()
             for state, seat in spots:
                 bot.choose(SeatKnowledge(state, seat), random.Random(1))
-            rates[name] = len(spots) * iterations / (time.process_time() - start)
-        rows.append({"players": players, "iterations_per_cpu_second": rates})
+            spent = time.process_time() - start
+            rates[name] = len(spots) * iterations / spent
+            shares[name] = kernel.seconds / spent
+        row: dict[str, object] = {"players": players, "iterations_per_cpu_second": rates}
         print(f"{players:>7} " + " ".join(f"{rates[n]:>12,.0f}" for n in names))
+        if args.kernel_share:
+            row["kernel_share"] = shares
+            print(f"{'kernel':>7} " + " ".join(f"{shares[n]:>12.2f}" for n in names))
+        rows.append(row)
     if args.json:
         args.json.write_text(json.dumps({"load": os.getloadavg()[0], "iterations": iterations, "rows": rows},
                                         indent=1) + "\n")

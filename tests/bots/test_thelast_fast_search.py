@@ -29,7 +29,7 @@ from ghostgames.bots.thelast.fast_search import (
     play_out,
     seat_rewards,
 )
-from ghostgames.bots.thelast.playout_policy import shipped_weights
+from ghostgames.bots.thelast.playout_policy import score_tables, shipped_weights
 from ghostgames.games import get_game
 from ghostgames.games.thelast import fast
 from ghostgames.games.thelast.encoding import action_index
@@ -176,16 +176,16 @@ def test_opponent_playouts_play_the_searching_seat_uniformly_and_the_others_by_t
     all_rules[:, 0] = 1.0
     stream = fast.new_rng(5)
     legal = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
-    weights = shipped_weights()
+    tables = score_tables(shipped_weights())
     searcher_varied = 0
     for row in rows:
         actor = int(row[fast.ACTOR])
         n = fast.legal_actions(row, legal)
         # another seat with a mix of all `rules` plays `rules`' one choice every time
-        assert {opponent_action(row, stream, (actor + 1) % 4, weights, all_rules) for _ in range(8)} \
+        assert {opponent_action(row, stream, (actor + 1) % 4, tables, all_rules) for _ in range(8)} \
             == {rules_action(row)}
         # the searching seat ignores the mix: its draws are legal and, over 40, not all `rules`' choice
-        mine = {opponent_action(row, stream, actor, weights, all_rules) for _ in range(40)}
+        mine = {opponent_action(row, stream, actor, tables, all_rules) for _ in range(40)}
         assert mine <= set(legal[:n].tolist())
         searcher_varied += len(mine) > 1
     assert searcher_varied == len(rows)
@@ -197,7 +197,8 @@ def test_an_opponent_playout_of_only_rules_moves_finishes_the_round_as_rules_bot
         mix = np.zeros((SEATS, 2))
         mix[:, 0] = 1.0
         played = start.copy()
-        play_out(played, fast.new_rng(seed), OPPONENTS, 0.0, shipped_weights(), -1, mix)  # no seat searches
+        tables = score_tables(shipped_weights())
+        play_out(played, fast.new_rng(seed), OPPONENTS, 0.0, tables, -1, mix)  # no seat searches
         by_hand = start.copy()
         stream = fast.new_rng(seed)
         while fast.seat_to_act(by_hand) >= 0:

@@ -14,7 +14,16 @@ from ghostgames.bots import SeatKnowledge
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.bots.thelast import fast_search
-from ghostgames.bots.thelast.playout_policy import FEATURES, K, action_features, learned_action, shipped_weights
+from ghostgames.bots.thelast.playout_policy import (
+    FEATURES,
+    K,
+    action_features,
+    learned_action,
+    learned_action_tabled,
+    learned_probability,
+    score_tables,
+    shipped_weights,
+)
 from ghostgames.games import get_game
 from ghostgames.games.thelast import fast
 from ghostgames.learn.thelast.playout_fit import Decisions, fit, log_loss
@@ -73,6 +82,44 @@ def test_a_learned_draw_is_legal_and_follows_a_strong_weight() -> None:
         assert features[FEATURES.index("last_takes")] == 0.0
 
 
+def _probabilities(row: np.ndarray, weights: np.ndarray) -> dict[int, float]:
+    """The logit's choice probabilities from the features, as the fit defines them."""
+    scores = {int(action): float(np.dot(weights, features)) for action, *features in _features(row)}
+    top = max(scores.values())
+    total = sum(np.exp(v - top) for v in scores.values())
+    return {action: float(np.exp(v - top) / total) for action, v in scores.items()}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_tabled_draw_and_probabilities_are_the_features_logits(players: int) -> None:
+    # Same stream, same draw: the per-card tables give learned_action's distribution, not an approximation
+    # of it. Checked for the packaged weights and for random ones (every table row then matters), at random
+    # positions of every kind (lead, follow over/under, discard, last taking/ducking, keep or swap).
+    gen = np.random.default_rng(players)
+    weight_sets = [shipped_weights(), *(gen.normal(0.0, 3.0, K) for _ in range(3))]
+    legal = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
+    draws = differed = 0
+    for seed in range(4):
+        for state, _seat in positions("thelast", players, {}, seed=100 * players + seed, every=1):
+            row = fast.from_state(state)  # type: ignore[arg-type]
+            n = fast.legal_actions(row, legal)
+            for w, weights in enumerate(weight_sets):
+                tables = score_tables(weights)
+                plain, tabled = fast.new_rng(seed * 7 + w), fast.new_rng(seed * 7 + w)
+                picked = set()
+                for _ in range(6):
+                    action = learned_action(row, weights, plain)
+                    assert learned_action_tabled(row, tables, tabled) == action
+                    picked.add(action)
+                    draws += 1
+                assert picked <= set(legal[:n].tolist())
+                differed += len(picked) > 1
+                # and the probabilities the tables give equal the features' softmax
+                for action, probability in _probabilities(row, weights).items():
+                    assert abs(learned_probability(row, tables, action) - probability) < 1e-9
+    assert draws > 1000 and differed > 50
+
+
 def test_the_fit_recovers_the_weights_that_made_the_choices() -> None:
     truth = np.array([1.5, -2.0, 0.5, 1.0, -1.0, 0.0, 0.8, -0.5, 0.3, 0.7, 2.0, -1.2])
     gen = np.random.default_rng(0)
@@ -101,8 +148,9 @@ def test_the_packaged_weights_name_every_feature() -> None:
 @pytest.mark.parametrize("settings", [
     {"playout_kind": fast_search.LEARNED}, {"max_depth": 3}, {"own_penalty": True},
     {"playout_kind": fast_search.OPPONENTS, "opponent_rules": 0.4, "opponent_learned": 0.4},
-    {"playout_kind": fast_search.OPPONENTS, "detect_rules": True, "detect_after": 1}, {},
-], ids=["learned_playout", "shallow", "own_penalty", "opponent_playout", "rules_detected", "as_shipped"])
+    {"playout_kind": fast_search.OPPONENTS, "detect_rules": True, "detect_after": 1},
+    {"playout_kind": fast_search.OPPONENTS, "bayes_mix": True}, {},
+], ids=["learned_playout", "shallow", "own_penalty", "opponent_playout", "rules_detected", "bayes_mix", "as_shipped"])
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_experts_settings_choose_the_same_in_worlds_the_seat_cannot_tell_apart(
         settings: dict[str, object], players: int) -> None:

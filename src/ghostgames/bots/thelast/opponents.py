@@ -93,9 +93,24 @@ def _rules_would(kind: str, card: int, before: list[int], points: int, held: set
     return not any(k < card for k in held)  # over the top: rules plays its lowest of the colour
 
 
-def records(view: JSON) -> dict[int, Record]:
-    """Per seat (the ghost left out), its moves this round checked against `rules`."""
-    out = {p: Record() for p in range(int(view["players"]))}
+@dataclass(frozen=True)
+class Move:
+    """One public move of a seat this round, with the cards it is known to have held then besides the card it
+    played (`held`: those it played later, unless a public swap brought them in after the move). `kind` is
+    "play", "keep" or "swap"; a play has the trick before it, `last` if it closed the trick."""
+
+    kind: str
+    who: int
+    card: int
+    before: tuple[int, ...]
+    points: int
+    held: frozenset[int]
+    last: bool
+
+
+def moves(view: JSON) -> list[Move]:
+    """The round's moves of the seats (the ghost left out), in order, each with what is known of its hand."""
+    out: list[Move] = []
     events = _events(view)
     last = len(view["order"]) - 1
     for i, (kind, who, card, before, points) in enumerate(events):
@@ -110,10 +125,18 @@ def records(view: JSON) -> dict[int, Record]:
                 gained.update(later_taken)
             if later_card >= 0 and later_card not in gained:
                 held.add(later_card)
-        position = len(before) if kind == "play" else -1
-        verdict = _rules_would(kind, card, before if kind == "play" else [], points, held,
-                               kind == "play" and position == last)
+        play = kind == "play"
+        out.append(Move(kind, who, card, tuple(before) if play else (), points, frozenset(held),
+                        play and len(before) == last))
+    return out
+
+
+def records(view: JSON) -> dict[int, Record]:
+    """Per seat (the ghost left out), its moves this round checked against `rules`."""
+    out = {p: Record() for p in range(int(view["players"]))}
+    for move in moves(view):
+        verdict = _rules_would(move.kind, move.card, list(move.before), move.points, set(move.held), move.last)
         if verdict is not None:
-            out[who].checked += 1
-            out[who].broken += not verdict
+            out[move.who].checked += 1
+            out[move.who].broken += not verdict
     return out

@@ -11,6 +11,10 @@ The features of a card played (`card_features`): its value; leading with it; fol
 led colour's top; last in the trick, whether it takes the trick, and the points card's and its own value
 then; dropping another colour. Of a decision after a trick taken: swapping (against keeping), by how much the
 card laid down is under the points card, and its value.
+
+Playouts draw from `learned_action_tabled`, not `learned_action`: a score splits into factors that depend on
+one card and its situation, tabled once per set of weights (`score_tables`), which gives the same draws
+without the features of every legal action (the fit and the tests keep the features as the definition).
 """
 
 from __future__ import annotations
@@ -107,6 +111,144 @@ def learned_action(s: NDArray[np.int64], weights: Floats, rng: fast.Rng) -> int:
         if pick < 0.0:
             return int(legal[j])
     return int(legal[n - 1])
+
+
+# Rows of `score_tables`: exp of a feature score's part that depends on one card only, for each situation.
+LEAD, DISCARD, OVER, UNDER, TAKES, DUCKS, TAKES_POINTS, SWAP_CARD, SWAP_POINTS = range(9)
+TABLES = 9
+
+
+@fast.compiled
+def score_tables(weights: Floats) -> Floats:
+    """exp(weights . features) split into per-card factors, once per set of weights: row LEAD holds, for each
+    card c, the exp of the score of leading with c; DISCARD, OVER, UNDER of following with it (another colour,
+    over the led colour's top, under it); TAKES and DUCKS of playing it last in the trick (taking it: times
+    TAKES_POINTS[points card]); SWAP_CARD of laying c down in a swap (times SWAP_POINTS[points card]). Keeping
+    scores 0, so its factor is 1. `learned_action_tabled` then draws as `learned_action` does with a product
+    of two looked-up numbers per action instead of twelve features and an exp."""
+    w = weights
+    out = np.empty((TABLES, fast.VALUE.shape[0]), dtype=np.float64)
+    for c in range(fast.VALUE.shape[0]):
+        v = fast.VALUE[c] / 12.0
+        out[LEAD, c] = np.exp((w[0] + w[1]) * v)
+        out[DISCARD, c] = np.exp((w[0] + w[7]) * v)
+        out[OVER, c] = np.exp(w[0] * v + w[2])
+        out[UNDER, c] = np.exp((w[0] + w[3]) * v)
+        out[TAKES, c] = np.exp((w[0] + w[8]) * v + w[4])
+        out[DUCKS, c] = np.exp((w[0] + w[6]) * v)
+        out[TAKES_POINTS, c] = np.exp(w[5] * v)
+        out[SWAP_CARD, c] = np.exp((w[11] - w[10]) * v)
+        out[SWAP_POINTS, c] = np.exp(w[9] + w[10] * v)
+    return out
+
+
+@fast.compiled
+def _card_weight(c: int, first: int, second: int, factor: float, tables: Floats, mask: int) -> float:
+    return float(tables[first, c] if (mask >> c) & 1 else tables[second, c] * factor)
+
+
+@fast.compiled
+def _situation(s: NDArray[np.int64], tables: Floats) -> tuple[int, int, int, int, float, float]:
+    """What `learned_probability` needs of the seat to act's decision: the cards it may play or lay down, the
+    two table rows its cards' factors come from (`first` for the cards of the mask `split`, `second` times
+    `factor` for the rest) and the factor of keeping (0 in play). `learned_action_tabled` works the same out
+    in its own body, because a call returning this tuple made the playouts a fifth slower; the tests hold
+    both to the features' logit."""
+    seat = s[_ACTOR]
+    if s[_PHASE] == _DECIDE:
+        return s[_HAND + seat], SWAP_CARD, SWAP_CARD, 0, tables[SWAP_POINTS, s[_POINTS_CARD]], 1.0
+    cards = fast.playable(s)
+    n = s[_TRICK_N]
+    if n == 0:
+        return cards, LEAD, LEAD, 0, 1.0, 0.0
+    if n == s[_COUNT] - 1:
+        split = 0  # the cards that duck: under a card of their colour in the trick
+        for k in range(n):
+            other = s[_TRICK_CARD + k]
+            split |= fast.COLOUR_CARDS[1 << fast.COLOUR[other]] & ((1 << other) - 1)
+        return cards, DUCKS, TAKES, split, tables[TAKES_POINTS, s[_POINTS_CARD]], 0.0
+    led = fast.COLOUR[s[_TRICK_CARD]]
+    if not cards & fast.COLOUR_CARDS[1 << led]:
+        return cards, DISCARD, DISCARD, 0, 1.0, 0.0
+    top = -1
+    for k in range(n):
+        if fast.COLOUR[s[_TRICK_CARD + k]] == led:
+            top = max(top, s[_TRICK_CARD + k])
+    return cards, UNDER, OVER, fast.COLOUR_CARDS[1 << led] & ((1 << top) - 1), 1.0, 0.0
+
+
+@fast.compiled
+def learned_action_tabled(s: NDArray[np.int64], tables: Floats, rng: fast.Rng) -> int:
+    """`learned_action` with the weights' `score_tables`: the same distribution and, on the same random stream,
+    the same draw (up to float rounding; tests/bots/test_thelast_playout_policy.py holds them equal). A
+    decision's cards fall into at most two situations told apart by one mask (`split`: under/over the led
+    colour's top, ducking/taking when last, one of them empty otherwise), so the playable cards are walked
+    twice, once to total the factors and once to draw, with nothing allocated."""
+    seat = s[_ACTOR]
+    if s[_PHASE] == _DECIDE:
+        cards = s[_HAND + seat]
+        first, second, split, factor = SWAP_CARD, SWAP_CARD, 0, tables[SWAP_POINTS, s[_POINTS_CARD]]
+        total = 1.0  # keeping
+    else:
+        cards = fast.playable(s)
+        total = 0.0
+        n = s[_TRICK_N]
+        factor = 1.0
+        if n == 0:
+            first, second, split = LEAD, LEAD, 0
+        elif n == s[_COUNT] - 1:
+            split = 0  # the cards that duck: under a card of their colour in the trick
+            for k in range(n):
+                other = s[_TRICK_CARD + k]
+                split |= fast.COLOUR_CARDS[1 << fast.COLOUR[other]] & ((1 << other) - 1)
+            first, second, factor = DUCKS, TAKES, tables[TAKES_POINTS, s[_POINTS_CARD]]
+        else:
+            led = fast.COLOUR[s[_TRICK_CARD]]
+            top = -1
+            for k in range(n):
+                if fast.COLOUR[s[_TRICK_CARD + k]] == led:
+                    top = max(top, s[_TRICK_CARD + k])
+            first, second = UNDER, OVER
+            split = fast.COLOUR_CARDS[1 << led] & ((1 << top) - 1)
+            if not cards & fast.COLOUR_CARDS[1 << led]:
+                first, second, split = DISCARD, DISCARD, 0
+    rest = cards
+    while rest:
+        low = rest & -rest
+        total += _card_weight(fast.lowest_card(low), first, second, factor, tables, split)
+        rest ^= low
+    pick = fast.random_below(rng, 0, 1 << 30) / float(1 << 30) * total
+    if s[_PHASE] == _DECIDE:
+        pick -= 1.0
+        if pick < 0.0:
+            return KEEP_INDEX
+    base = SWAP_BASE if s[_PHASE] == _DECIDE else 0
+    last = -1
+    rest = cards
+    while rest:
+        low = rest & -rest
+        last = fast.lowest_card(low)
+        pick -= _card_weight(last, first, second, factor, tables, split)
+        if pick < 0.0:
+            return base + last
+        rest ^= low
+    return base + last if last >= 0 else KEEP_INDEX
+
+
+@fast.compiled
+def learned_probability(s: NDArray[np.int64], tables: Floats, action: int) -> float:
+    """The logit's probability of `action` (legal) for the seat to act: what the per-seat model of the
+    opponent-aware playouts (seat_models.py) weighs a seat's moves by."""
+    cards, first, second, split, factor, keep = _situation(s, tables)
+    total = keep
+    while cards:
+        low = cards & -cards
+        total += _card_weight(fast.lowest_card(low), first, second, factor, tables, split)
+        cards ^= low
+    if action == KEEP_INDEX:
+        return keep / total
+    card = action - SWAP_BASE if action > KEEP_INDEX else action
+    return _card_weight(card, first, second, factor, tables, split) / total
 
 
 @cache
