@@ -216,3 +216,32 @@ def test_the_expert_plays_the_others_as_players_in_its_playouts_from_four_player
     assert UniformPlayoutPolicy(knowledge).playout_of_decision() == RANDOM
     mix = TheLastExpertPolicy(knowledge).opponent_mix()
     assert (mix.sum() > 0) == (players >= 4)
+
+
+class _StateWorlds(TheLastExpertPolicy):
+    state_worlds = True  # the worlds as states, converted by fast.from_state: the path before fast.WorldRows
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_expert_grows_the_same_tree_from_rows_as_from_converted_states(players: int) -> None:
+    """The rows `fast.WorldRows` writes are the worlds `sample_world` deals (tests/games/thelast), so at an
+    iteration budget the expert's decision, and its whole tree, is what it was when it converted states."""
+    game, rng, checked = get_game("thelast"), random.Random(players), 0
+    state = game.new(players, {}, seed=players)
+    while state.outcome() is None and checked < 6:
+        seat = min(state.to_act())
+        legal = SeatKnowledge(state, seat).legal_actions()
+        if len(legal) > 1:
+            trees = []
+            for kind in (TheLastExpertPolicy, _StateWorlds):
+                policy = kind(SeatKnowledge(state, seat))
+                choice, _ = policy.compiled_choice(legal, Budget(iterations=300), 0.5, random.Random(checked)) \
+                    or (None, 0)
+                tree = policy.last_tree
+                assert tree is not None
+                size = int(tree.size[0])
+                trees.append((choice, tree.nodes[:size].tolist(), tree.reward[:size].tolist()))
+            assert trees[0] == trees[1]
+            checked += 1
+        state.apply(seat, rng.choice(legal))
+    assert checked == 6

@@ -248,3 +248,32 @@ def test_random_deals_hold_every_card_once_and_random_actions_are_legal() -> Non
                     row[fast.TRICK_N]) + (row[fast.POINTS_CARD] >= 0) + sum(
                     bin(int(row[fast.PLAYED + p])).count("1") for p in range(int(row[fast.COUNT]))) == 48
             assert row[fast.ROUNDS_DONE] == rounds
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_world_rows_are_the_rows_of_sampled_worlds_from_the_same_draws(players: int) -> None:
+    """`fast.WorldRows` (the expert's worlds) writes exactly `from_state(sample_world(...))`, field for field,
+    and leaves the random stream where `sample_world` leaves it, at every position of random matches, for
+    every seat and a spectator, several worlds in a row from one stream."""
+    rng = random.Random(100 + players)
+    positions = redealt = 0
+    while positions < 300:
+        state = GAME.new(players, random_options(rng, players), seed=rng.randrange(2**32))
+        assert isinstance(state, TheLastState)
+        while state.outcome() is None:
+            positions += 1
+            for seat in [*range(players), None]:
+                rows = fast.WorldRows(state, seat)
+                real = fast.from_state(state)
+                seed = rng.randrange(2**32)
+                ours, theirs = random.Random(seed), random.Random(seed)
+                row = np.empty(fast.FIELDS, dtype=np.int64)
+                for _ in range(3):
+                    rows.sample(ours, row)
+                    expected = fast.from_state(state.sample_world(seat, theirs))
+                    assert np.array_equal(row, expected), f"{players} players, seat {seat}:\n{state}"
+                    redealt += not np.array_equal(row, real)
+                assert ours.getstate() == theirs.getstate()
+            seat = min(state.to_act())
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert redealt > positions  # the hidden cards were dealt afresh, not copied from the real position

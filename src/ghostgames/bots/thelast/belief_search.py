@@ -30,9 +30,10 @@ class BeliefExpertPolicy(TheLastExpertPolicy):
     strength = 1.0
     pool = 32  # more worlds a chunk, fewer iterations each: the weights thin them out
     reuse = 4
+    state_worlds = True  # world_order reads the worlds' hands
     _table: Floats | None = None
 
-    def world_order(self, worlds: list[TheLastState], count: int, rng: random.Random) -> Ints:
+    def world_order(self, worlds: list[TheLastState], pool: int, count: int, rng: random.Random) -> Ints:
         seat = self.knowledge.seat
         if self._table is None:  # a policy serves one decision: read the view once
             self._table = scores(self.knowledge.view(), self.strength * np.array(_weights()))

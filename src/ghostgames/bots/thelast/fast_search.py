@@ -6,8 +6,10 @@ reward is `search.TheLastPolicy`'s (half rank, half the penalty against the othe
 where the time goes:
 
 - Worlds come from the seat's knowledge (`SeatKnowledge.sample_world`: the voids and the swaps it keeps)
-  and are turned into rows of the compiled core (`fast.from_state`). Sampling and converting cost about
-  ten playouts, so a pool of `POOL` worlds is drawn per chunk and each serves `REUSE` iterations, taken in
+  as rows of the compiled core: `fast.WorldRows` writes each world's dealt cards over the position's row,
+  the same rows as `fast.from_state` of `sample_world`'s states from the same draws, at a fraction of the
+  cost (copying and converting a state cost more than dealing it). Dealing still costs several
+  playouts, so a pool of `POOL` worlds is drawn per chunk and each serves `REUSE` iterations, taken in
   turn (iteration i plays world i mod POOL): many more iterations, still many different worlds.
 - Tree walk, uniform random playout and backup run in one kernel call per chunk. The tree is a set of
   preallocated arrays (actor, action, first child, next sibling, visits, availability; summed reward).
@@ -333,6 +335,7 @@ class TheLastExpertPolicy(TheLastPolicy):
     bayes_mix = False  # OPPONENTS playouts: each other seat's shares by Bayes' rule from its moves (seat_models.py)
     bayes_slip = 0.05  # the likelihood of a move `rules` would not make from the cards known held
     bayes_temper = 1.0  # the power of the likelihoods
+    state_worlds = False  # world_order reads the sampled worlds as states (else it gets an empty list)
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
                         rng: random.Random) -> tuple[Action, int] | None:
@@ -342,6 +345,8 @@ class TheLastExpertPolicy(TheLastPolicy):
         stream = np.array([rng.getrandbits(64)], dtype=np.uint64)
         tree = Tree(seat)
         kind, tables, mix = self.playout_of_decision(), self.playout_tables(), self.opponent_mix()
+        # the rows straight from the dealt cards (the same worlds from the same draws) unless world_order reads states
+        rows = None if self.state_worlds else self.knowledge.world_sampler(fast.WorldRows)
         clock = budget.clock()
         done = 0
         while True:
@@ -354,11 +359,14 @@ class TheLastExpertPolicy(TheLastPolicy):
             worlds = np.empty((pool, fast.FIELDS), dtype=np.int64)
             sampled: list[TheLastState] = []
             for w in range(pool):
+                if rows is not None:
+                    rows.sample(rng, worlds[w])
+                    continue
                 world = self.knowledge.sample_world(rng)
                 assert isinstance(world, TheLastState)
                 worlds[w] = fast.from_state(world)
                 sampled.append(world)
-            order = self.world_order(sampled, count, rng)
+            order = self.world_order(sampled, pool, count, rng)
             tree.room_for(count)
             iterate(worlds, order, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
                     kind, self.playout_explore, self.rank_weight, self.penalty_scale, self.paranoid,
@@ -403,9 +411,11 @@ class TheLastExpertPolicy(TheLastPolicy):
                         mix[seat] = (self.detected_share, 0.0)
         return mix
 
-    def world_order(self, worlds: list[TheLastState], count: int, rng: random.Random) -> Ints:
-        """Which world each of `count` iterations plays: in turn (this policy), or as a belief weighs them."""
-        return np.arange(count, dtype=np.int64) % len(worlds)
+    def world_order(self, worlds: list[TheLastState], pool: int, count: int, rng: random.Random) -> Ints:
+        """Which of the `pool` worlds each of `count` iterations plays: in turn (this policy), or as a belief
+        weighs them (a policy that reads `worlds` sets `state_worlds`; otherwise the worlds come as rows alone
+        and the list is empty)."""
+        return np.arange(count, dtype=np.int64) % pool
 
 
 class UniformPlayoutPolicy(TheLastExpertPolicy):
