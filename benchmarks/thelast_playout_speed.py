@@ -9,6 +9,11 @@ machine matter less; still compare within one run and read the load printed with
 `uniform_playout` the expert before. benchmarks/results/thelast-playout-speed.json was written before that
 change, when `expert` meant `uniform_playout`. thelast-playout-speed-before-cheap.json and
 thelast-playout-speed-cheap.json are the code before and after the learned move was made cheap (`--positions 12`).
+`expert_states` is the expert converting whole sampled states into rows, as before `fast.WorldRows` (the same
+worlds and decisions); `--seconds 0.2` adds the mean iterations a decision at that time:
+
+    PYTHONPATH=src:. .venv/bin/python benchmarks/thelast_playout_speed.py --variants expert_states \
+        --players 3 4 5 --kernel-share --seconds 0.2 --json OUT.json
 """
 
 from __future__ import annotations
@@ -45,9 +50,17 @@ class KernelClock:
         self.seconds += time.process_time() - start
 
 
-def make(name: str, iterations: int) -> Bot:
-    if name == "expert":
-        return IsmctsBot(Budget(iterations=iterations), TheLastExpertPolicy, 0.5)
+class StateWorldsPolicy(TheLastExpertPolicy):
+    """The expert dealing its worlds as states and converting each (`fast.from_state`): how it was before
+    `fast.WorldRows`, which gives the same worlds from the same draws (so the same decisions)."""
+
+    state_worlds = True
+
+
+def make(name: str, iterations: int, seconds: float | None = None) -> Bot:
+    budget = Budget(seconds=seconds) if seconds else Budget(iterations=iterations)
+    if name in ("expert", "expert_states"):
+        return IsmctsBot(budget, TheLastExpertPolicy if name == "expert" else StateWorldsPolicy, 0.5)
     bot: Bot = getattr(thelast_variants, name)(None)
     assert isinstance(bot, IsmctsBot) and bot.budget.iterations == iterations, "variants run 4,000 iterations"
     return bot
@@ -61,6 +74,8 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--kernel-share", action="store_true",
                         help="also print the share of each bot's CPU time spent inside the compiled kernel")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="also print the mean iterations a decision of each bot at this many seconds a decision")
     args = parser.parse_args()
     kernel = KernelClock()
     if args.kernel_share:
@@ -72,7 +87,7 @@ def main() -> None:
     print(f"{'players':>7} " + " ".join(f"{n:>12}" for n in names))
     for players in args.players:
         spots = positions("thelast", players, args.positions, seed=0)
-        rates, shares = {}, {}
+        rates, shares, timed = {}, {}, {}
         for name in names:
             bot = make(name, iterations)
             bot.choose(SeatKnowledge(*spots[0]), random.Random(0))  # compiles, warms the caches
@@ -83,14 +98,26 @@ def main() -> None:
             spent = time.process_time() - start
             rates[name] = len(spots) * iterations / spent
             shares[name] = kernel.seconds / spent
+            if args.seconds:
+                bot = make(name, iterations, args.seconds)
+                done = []
+                for state, seat in spots:
+                    bot.choose(SeatKnowledge(state, seat), random.Random(1))
+                    assert isinstance(bot, IsmctsBot)
+                    done.append(bot.last_iterations)
+                timed[name] = sum(done) / len(done)
         row: dict[str, object] = {"players": players, "iterations_per_cpu_second": rates}
         print(f"{players:>7} " + " ".join(f"{rates[n]:>12,.0f}" for n in names))
         if args.kernel_share:
             row["kernel_share"] = shares
             print(f"{'kernel':>7} " + " ".join(f"{shares[n]:>12.2f}" for n in names))
+        if args.seconds:
+            row["iterations_at_seconds"] = timed
+            print(f"{'at ' + str(args.seconds) + 's':>7} " + " ".join(f"{timed[n]:>12,.0f}" for n in names))
         rows.append(row)
     if args.json:
-        args.json.write_text(json.dumps({"load": os.getloadavg()[0], "iterations": iterations, "rows": rows},
+        args.json.write_text(json.dumps({"load": os.getloadavg()[0], "iterations": iterations,
+                                         "seconds": args.seconds, "rows": rows},
                                         indent=1) + "\n")
 
 
