@@ -68,7 +68,7 @@ class SeatKnowledge:
         return self._state.sample_world(self.seat, rng)
 
     def world_sampler(self, make: Callable[[Any, int], T]) -> T:
-        """`make(state, seat)`: a game's own, faster form of `sample_world` (The Last's `fast.WorldRows`),
+        """`make(state, seat)`: a game's own, faster form of `sample_world` (The Last's `fast_worlds.WorldRows`),
         which keeps the true state to itself as this class does and must deal exactly `sample_world`'s
         worlds (its tests say so)."""
         return make(self._state, self.seat)

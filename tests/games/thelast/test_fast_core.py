@@ -20,6 +20,7 @@ import pytest
 from ghostgames.games import get_game
 from ghostgames.games.thelast import TheLastState, fast
 from ghostgames.games.thelast.cards import COLOUR_BIT
+from ghostgames.games.thelast.fast_worlds import WorldRows
 from ghostgames.games.thelast.state import DECIDE, HAND_SIZE, PLAY
 from ghostgames.rules.contract import Event
 
@@ -252,9 +253,9 @@ def test_random_deals_hold_every_card_once_and_random_actions_are_legal() -> Non
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_world_rows_are_the_rows_of_sampled_worlds_from_the_same_draws(players: int) -> None:
-    """`fast.WorldRows` (the expert's worlds) writes exactly `from_state(sample_world(...))`, field for field,
-    and leaves the random stream where `sample_world` leaves it, at every position of random matches, for
-    every seat and a spectator, several worlds in a row from one stream."""
+    """`fast_worlds.WorldRows` (the expert's worlds, dealt in the core) writes exactly
+    `from_state(sample_world(...))`, field for field, and leaves the random stream where `sample_world` leaves
+    it, at every position of random matches, for every seat and a spectator, several worlds from one stream."""
     rng = random.Random(100 + players)
     positions = redealt = 0
     while positions < 300:
@@ -263,13 +264,13 @@ def test_world_rows_are_the_rows_of_sampled_worlds_from_the_same_draws(players: 
         while state.outcome() is None:
             positions += 1
             for seat in [*range(players), None]:
-                rows = fast.WorldRows(state, seat)
+                rows = WorldRows(state, seat)
                 real = fast.from_state(state)
                 seed = rng.randrange(2**32)
                 ours, theirs = random.Random(seed), random.Random(seed)
-                row = np.empty(fast.FIELDS, dtype=np.int64)
-                for _ in range(3):
-                    rows.sample(ours, row)
+                out = np.empty((3, fast.FIELDS), dtype=np.int64)
+                rows.sample(ours, out)
+                for row in out:
                     expected = fast.from_state(state.sample_world(seat, theirs))
                     assert np.array_equal(row, expected), f"{players} players, seat {seat}:\n{state}"
                     redealt += not np.array_equal(row, real)

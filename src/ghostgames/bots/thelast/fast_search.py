@@ -6,9 +6,9 @@ reward is `search.TheLastPolicy`'s (half rank, half the penalty against the othe
 where the time goes:
 
 - Worlds come from the seat's knowledge (`SeatKnowledge.sample_world`: the voids and the swaps it keeps)
-  as rows of the compiled core: `fast.WorldRows` writes each world's dealt cards over the position's row,
-  the same rows as `fast.from_state` of `sample_world`'s states from the same draws, at a fraction of the
-  cost (copying and converting a state cost more than dealing it). Dealing still costs several
+  as rows of the compiled core: `fast_worlds.WorldRows` deals them in the core and writes each world's
+  dealt cards over the position's row, the same rows as `fast.from_state` of `sample_world`'s states from
+  the same draws of the same `random.Random`, at a fraction of the cost. Dealing still costs a few
   playouts, so a pool of `POOL` worlds is drawn per chunk and each serves `REUSE` iterations, taken in
   turn (iteration i plays world i mod POOL): many more iterations, still many different worlds.
 - Tree walk, uniform random playout and backup run in one kernel call per chunk. The tree is a set of
@@ -52,6 +52,7 @@ from ghostgames.bots.thelast.search import TheLastPolicy
 from ghostgames.bots.thelast.seat_models import posterior
 from ghostgames.games.thelast import fast
 from ghostgames.games.thelast.encoding import ACTION_COUNT, action_at, action_index
+from ghostgames.games.thelast.fast_worlds import WorldRows
 from ghostgames.games.thelast.state import TheLastState
 from ghostgames.jit import forget_stale_kernels, own_kernels
 from ghostgames.rules.contract import Action
@@ -346,7 +347,7 @@ class TheLastExpertPolicy(TheLastPolicy):
         tree = Tree(seat)
         kind, tables, mix = self.playout_of_decision(), self.playout_tables(), self.opponent_mix()
         # the rows straight from the dealt cards (the same worlds from the same draws) unless world_order reads states
-        rows = None if self.state_worlds else self.knowledge.world_sampler(fast.WorldRows)
+        rows = None if self.state_worlds else self.knowledge.world_sampler(WorldRows)
         clock = budget.clock()
         done = 0
         while True:
@@ -358,10 +359,9 @@ class TheLastExpertPolicy(TheLastPolicy):
             pool = min(self.pool, count)
             worlds = np.empty((pool, fast.FIELDS), dtype=np.int64)
             sampled: list[TheLastState] = []
-            for w in range(pool):
-                if rows is not None:
-                    rows.sample(rng, worlds[w])
-                    continue
+            if rows is not None:
+                rows.sample(rng, worlds)
+            for w in range(pool if rows is None else 0):
                 world = self.knowledge.sample_world(rng)
                 assert isinstance(world, TheLastState)
                 worlds[w] = fast.from_state(world)

@@ -43,7 +43,6 @@ one per game of a batch. Every function is compiled once per machine and cached 
 
 from __future__ import annotations
 
-import random
 import sys
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -733,37 +732,6 @@ def from_state(state: TheLastState) -> Row:
             s[entry + L_WHO + k], s[entry + L_CARD + k] = who, card
             s[PLAYED + who] |= 1 << card
     return s
-
-
-class WorldRows:
-    """`from_state(state.sample_world(seat, rng))` without the state: the row of `state` is made once, and each
-    world writes only what `sample_world` deals (`TheLastState.sample_hidden`, the same random draws) over a
-    copy of it. A search samples hundreds of worlds from one position, and copying and converting each state
-    cost more than dealing it. Every field `sample_hidden` leaves alone is the state's own, as in the clone
-    that `sample_world` makes; the rest is written afresh for each world (tests/games/thelast/test_worlds.py
-    holds the rows equal)."""
-
-    def __init__(self, state: TheLastState, seat: int | None) -> None:
-        self._state = state
-        self._seat = seat
-        self._base = from_state(state)
-        self._kept = {p: sum(1 << c for c in state.shown_pile[p] if c in state.piles[p])
-                      for p in range(len(state.hands))}
-
-    def sample(self, rng: random.Random, out: Row) -> None:
-        """One world's row into `out` (FIELDS long), drawing from `rng` as `sample_world` does."""
-        hidden = self._state.sample_hidden(self._seat, rng)
-        out[:] = self._base
-        for p, hand in hidden.hands.items():
-            out[HAND + p] = _mask(hand)
-        for p, laid in hidden.laid.items():
-            out[PILE + p] = self._kept[p] | _mask(laid)
-        ghost = self._state.ghost
-        if ghost >= 0:
-            out[HAND + ghost] = _mask(hidden.ghost)
-            out[GHOST_PILE : GHOST_PILE + len(hidden.ghost)] = hidden.ghost
-        out[POINTS : POINTS + len(hidden.points)] = hidden.points
-        out[SPARE] = _mask(hidden.spare)
 
 
 def dealt_deck(state: TheLastState) -> NDArray[np.int64]:

@@ -579,36 +579,21 @@ class TheLastState(State[TheLastAction]):
         A spectator (seat None) sees no hand: every seat's hidden cards are dealt so.
         """
         world = self.clone()
-        hidden = self.sample_hidden(seat, rng)
-        world.seed = hidden.seed
-        for p, hand in hidden.hands.items():
-            world.hands[p] = hand
-        for p, laid in hidden.laid.items():
-            world.piles[p] = self._pile_with(p, laid)
-        if self.ghost >= 0:
-            world.hands[self.ghost] = hidden.ghost
-        world.points = hidden.points
-        world.spare = hidden.spare
-        return world
-
-    def sample_hidden(self, seat: int | None, rng: random.Random) -> Hidden:
-        """The hidden parts of `sample_world(seat, rng)` alone, from the same random draws, without copying the
-        state: for a search that writes them straight into its own rows (the compiled core's `fast.WorldRows`)."""
-        seed = rng.randrange(2**63)
+        world.seed = rng.randrange(2**63)
         plan = self._world_plan(seat)
         dealt = deal(plan.pool, COLOUR_OF, plan.groups, plan.known, rng)
         rest = dealt[0]
-        hands: dict[int, list[int]] = {}
-        laid: dict[int, list[int]] = {}
         g = 1
         for p, slots in zip(plan.others, plan.slots, strict=True):
-            hands[p] = sorted(dealt[g])
-            laid[p] = [dealt[g + 1 + k][0] for k in range(slots)]
+            world.hands[p] = sorted(dealt[g])
+            laid = [dealt[g + 1 + k][0] for k in range(slots)]
             g += 1 + slots
-        ghost = [rest.pop() for _ in self.hands[self.ghost]] if self.ghost >= 0 else []
-        points = [rest.pop() for _ in self.points]
-        spare = [rest.pop() for _ in self.spare]
-        return Hidden(seed, hands, laid, ghost, points, spare)
+            world.piles[p] = self._pile_with(p, laid)
+        if self.ghost >= 0:
+            world.hands[self.ghost] = [rest.pop() for _ in self.hands[self.ghost]]
+        world.points = [rest.pop() for _ in self.points]
+        world.spare = [rest.pop() for _ in self.spare]
+        return world
 
     def _world_plan(self, seat: int | None) -> WorldPlan:
         """What `sample_world(seat)` deals and where it may go. Kept until the next action (a search samples
@@ -800,19 +785,6 @@ class TheLastState(State[TheLastAction]):
 
     def _who(self, p: int) -> str:
         return GHOST_NAME if p == self.ghost else f"seat {p + 1}"
-
-
-class Hidden(NamedTuple):
-    """What `sample_world` draws: the future rounds' seed, the other participants' hands (sorted) and the
-    cards face down in their swap slots (oldest first), the ghost's hand, the points pile and the spare cards
-    (in order, the top card last)."""
-
-    seed: int
-    hands: dict[int, list[int]]
-    laid: dict[int, list[int]]
-    ghost: list[int]
-    points: list[int]
-    spare: list[int]
 
 
 class WorldPlan(NamedTuple):
