@@ -230,13 +230,13 @@ class WorldRows:
                               self._order, self._hand_group, self._seats, self._first_slot, self._slots,
                               self._kept, self._state.ghost, *self._sizes, out[done:])
             if done < out.shape[0]:  # a dead end of the quick deal: this world by deal.py's exact fill
-                rng.setstate((version, (*(int(w) for w in mt), int(at[0])), gauss))
+                rng.setstate((version, (*mt.tolist(), int(at[0])), gauss))
                 out[done] = fast.from_state(self._state.sample_world(self._seat, rng))
                 version, words, gauss = rng.getstate()
                 mt[:] = words[:_N]
                 at[0] = words[_N]
                 done += 1
-        rng.setstate((version, (*(int(w) for w in mt), int(at[0])), gauss))
+        rng.setstate((version, (*mt.tolist(), int(at[0])), gauss))
 
 
 # numba checks a cached kernel against its own file only: compile afresh when what it inlines changes
