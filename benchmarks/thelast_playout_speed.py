@@ -9,7 +9,7 @@ machine matter less; still compare within one run and read the load printed with
 `uniform_playout` the expert before. benchmarks/results/thelast-playout-speed.json was written before that
 change, when `expert` meant `uniform_playout`. thelast-playout-speed-before-cheap.json and
 thelast-playout-speed-cheap.json are the code before and after the learned move was made cheap (`--positions 12`).
-`expert_states` is the expert converting whole sampled states into rows, as before `fast.WorldRows` (the same
+`expert_states` is the expert converting whole sampled states into rows, as before `fast_worlds.WorldRows` (the same
 worlds and decisions); `--seconds 0.2` adds the mean iterations a decision at that time:
 
     PYTHONPATH=src:. .venv/bin/python benchmarks/thelast_playout_speed.py --variants expert_states \
@@ -52,7 +52,7 @@ class KernelClock:
 
 class StateWorldsPolicy(TheLastExpertPolicy):
     """The expert dealing its worlds as states and converting each (`fast.from_state`): how it was before
-    `fast.WorldRows`, which gives the same worlds from the same draws (so the same decisions)."""
+    `fast_worlds.WorldRows`, which gives the same worlds from the same draws (so the same decisions)."""
 
     state_worlds = True
 

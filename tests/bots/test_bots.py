@@ -51,6 +51,21 @@ def test_a_time_budget_stops_the_search() -> None:
     assert bot.last_iterations >= 1  # type: ignore[attr-defined]
 
 
+def test_taking_iterations_in_chunks_grants_what_asking_one_by_one_would() -> None:
+    one_by_one, chunked = Budget(iterations=300).clock(), Budget(iterations=300).clock()
+    for most in (128, 128, 128, 128):
+        asked = 0
+        while asked < most and one_by_one.more():
+            asked += 1
+        assert chunked.take(most) == asked
+    assert chunked.done == one_by_one.done == 300
+    timed = Budget(seconds=0.001).clock()
+    assert timed.take(64) == 64  # a first chunk always, so that a move is never chosen blind
+    while timed.take(64):
+        pass
+    assert timed.take(64) == 0 and timed.done % 64 == 0
+
+
 def test_choose_action_works_from_json_and_is_reproducible() -> None:
     state = get_game("thelast").new(3, {}, seed=8)
     seat = min(state.to_act())

@@ -219,12 +219,12 @@ def test_the_expert_plays_the_others_as_players_in_its_playouts_from_four_player
 
 
 class _StateWorlds(TheLastExpertPolicy):
-    state_worlds = True  # the worlds as states, converted by fast.from_state: the path before fast.WorldRows
+    state_worlds = True  # the worlds as states, converted by fast.from_state: the path before fast_worlds.WorldRows
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_the_expert_grows_the_same_tree_from_rows_as_from_converted_states(players: int) -> None:
-    """The rows `fast.WorldRows` writes are the worlds `sample_world` deals (tests/games/thelast), so at an
+    """The rows `fast_worlds.WorldRows` writes are the worlds `sample_world` deals (tests/games/thelast), so at an
     iteration budget the expert's decision, and its whole tree, is what it was when it converted states."""
     game, rng, checked = get_game("thelast"), random.Random(players), 0
     state = game.new(players, {}, seed=players)

@@ -52,3 +52,14 @@ class BudgetClock:
         if ok:
             self._done += 1
         return ok
+
+    def take(self, most: int) -> int:
+        """Up to `most` iterations at once (0 when the budget is spent), for a search that runs them in one
+        compiled call: the iterations left, or with a time budget all of them while time is left. The same
+        count as calling `more()` that often under an iteration budget, without a Python call per iteration."""
+        if self._limit is not None:
+            granted = max(0, min(most, self._limit - self._done))
+        else:
+            granted = most if self._done == 0 or time.perf_counter() < (self._deadline or 0.0) else 0
+        self._done += granted
+        return granted

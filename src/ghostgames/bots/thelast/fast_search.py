@@ -351,9 +351,7 @@ class TheLastExpertPolicy(TheLastPolicy):
         clock = budget.clock()
         done = 0
         while True:
-            count = 0
-            while count < self.pool * self.reuse and clock.more():
-                count += 1
+            count = clock.take(self.pool * self.reuse)
             if count == 0:
                 break
             pool = min(self.pool, count)
