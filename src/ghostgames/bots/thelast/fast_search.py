@@ -8,9 +8,9 @@ where the time goes:
 - Worlds come from the seat's knowledge (`SeatKnowledge.sample_world`: the voids and the swaps it keeps)
   as rows of the compiled core: `fast_worlds.WorldRows` deals them in the core and writes each world's
   dealt cards over the position's row, the same rows as `fast.from_state` of `sample_world`'s states from
-  the same draws of the same `random.Random`, at a fraction of the cost. Dealing still costs a few
-  playouts, so a pool of `POOL` worlds is drawn per chunk and each serves `REUSE` iterations, taken in
-  turn (iteration i plays world i mod POOL): many more iterations, still many different worlds.
+  the same draws of the same `random.Random`, at a fraction of the cost. A pool of `POOL` worlds is drawn
+  per chunk and each serves `REUSE` iterations, taken in turn (iteration i plays world i mod POOL): chosen
+  when a world cost about ten playouts, and kept so that the decisions stay what they were.
 - Tree walk, uniform random playout and backup run in one kernel call per chunk. The tree is a set of
   preallocated arrays (actor, action, first child, next sibling, visits, availability; summed reward).
 - Random numbers come from a splitmix64 stream seeded from the bot's rng, and the worlds from the same
@@ -359,11 +359,12 @@ class TheLastExpertPolicy(TheLastPolicy):
             sampled: list[TheLastState] = []
             if rows is not None:
                 rows.sample(rng, worlds)
-            for w in range(pool if rows is None else 0):
-                world = self.knowledge.sample_world(rng)
-                assert isinstance(world, TheLastState)
-                worlds[w] = fast.from_state(world)
-                sampled.append(world)
+            else:
+                for w in range(pool):
+                    world = self.knowledge.sample_world(rng)
+                    assert isinstance(world, TheLastState)
+                    worlds[w] = fast.from_state(world)
+                    sampled.append(world)
             order = self.world_order(sampled, pool, count, rng)
             tree.room_for(count)
             iterate(worlds, order, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
