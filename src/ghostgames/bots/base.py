@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ghostgames.rules.contract import JSON, Action, Game, State
-
-T = TypeVar("T")
 
 
 class SeatKnowledge:
@@ -67,11 +64,9 @@ class SeatKnowledge:
         """A full state the seat cannot tell from the real one (fresh hidden parts each call)."""
         return self._state.sample_world(self.seat, rng)
 
-    def world_sampler(self, make: Callable[[Any, int], T]) -> T:
-        """`make(state, seat)`: a game's own, faster form of `sample_world` (The Last's `fast_worlds.WorldRows`),
-        which keeps the true state to itself as this class does and must deal exactly `sample_world`'s
-        worlds (its tests say so)."""
-        return make(self._state, self.seat)
+    def fast_worlds(self) -> Any:
+        """The game's compiled dealer of this seat's `sample_world` worlds (`State.fast_worlds`), or None."""
+        return self._state.fast_worlds(self.seat)
 
 
 class Bot(ABC):

@@ -431,6 +431,13 @@ class State(ABC, Generic[A]):
         `seat` None: a spectator, as in `view`: every hidden part is re-dealt from the public facts alone
         (a spectator's post-game analysis searches such worlds)."""
 
+    def fast_worlds(self, seat: int | None) -> Any:
+        """A dealer of many of `sample_world(seat, ...)`'s worlds at once as rows of the game's compiled core,
+        for a search that keeps its worlds as rows; None (the default) when the game has none. It deals
+        exactly the worlds `sample_world` deals from the same rng (the game's tests hold it so), and like
+        `SeatKnowledge` it keeps this state to itself."""
+        return None
+
     def revealed_by(self, seat: int, action: A) -> State[A] | None:
         """This position as a spectator knows it after watching `seat` take `action` here: a copy whose
         `sample_world(None, ...)` deals only worlds in which `action` is legal, keeping what the action

@@ -264,7 +264,8 @@ def test_world_rows_are_the_rows_of_sampled_worlds_from_the_same_draws(players: 
         while state.outcome() is None:
             positions += 1
             for seat in [*range(players), None]:
-                rows = WorldRows(state, seat)
+                rows = state.fast_worlds(seat)  # the capability a seat's search asks for
+                assert isinstance(rows, WorldRows)
                 real = fast.from_state(state)
                 seed = rng.randrange(2**32)
                 ours, theirs = random.Random(seed), random.Random(seed)

@@ -347,7 +347,7 @@ class TheLastExpertPolicy(TheLastPolicy):
         tree = Tree(seat)
         kind, tables, mix = self.playout_of_decision(), self.playout_tables(), self.opponent_mix()
         # the rows straight from the dealt cards (the same worlds from the same draws) unless world_order reads states
-        rows = None if self.state_worlds else self.knowledge.world_sampler(WorldRows)
+        rows: WorldRows | None = None if self.state_worlds else self.knowledge.fast_worlds()
         clock = budget.clock()
         done = 0
         while True:

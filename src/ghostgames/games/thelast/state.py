@@ -47,6 +47,7 @@ from ghostgames.rules.contract import JSON, Event, IllegalAction, Outcome, SeatR
 from ghostgames.rules.reasons import UNREADABLE
 
 if TYPE_CHECKING:
+    from ghostgames.games.thelast.fast_worlds import WorldRows
     from ghostgames.games.thelast.game import TheLastGame
 
 PLAY, DECIDE, OVER = 0, 1, 2
@@ -594,6 +595,13 @@ class TheLastState(State[TheLastAction]):
         world.points = [rest.pop() for _ in self.points]
         world.spare = [rest.pop() for _ in self.spare]
         return world
+
+    def fast_worlds(self, seat: int | None) -> WorldRows:
+        """`sample_world`'s worlds dealt in the compiled core (fast_worlds.py; imported here, when a search
+        asks, so that the rules load without the compiler)."""
+        from ghostgames.games.thelast.fast_worlds import WorldRows
+
+        return WorldRows(self, seat)
 
     def _world_plan(self, seat: int | None) -> WorldPlan:
         """What `sample_world(seat)` deals and where it may go. Kept until the next action (a search samples
