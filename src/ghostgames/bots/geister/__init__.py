@@ -16,6 +16,7 @@ SEARCH_POLICIES = {
     "expert-race9": "ghostgames.bots.geister.expert:ThirdBadWaitPolicy",
     "expert-race10": "ghostgames.bots.geister.expert:LoneRaceWaitPolicy",
     "expert-race11": "ghostgames.bots.geister.expert:EndgameWaitPolicy",
+    "expert-race-eval": "ghostgames.bots.geister.expert:RaceLeafPolicy",
     "expert-v4": "ghostgames.bots.geister.expert:RacePolicy",
     "expert-v3": "ghostgames.bots.geister.expert:BeliefPolicy",
     "expert-belief2": "ghostgames.bots.geister.runner_belief:LearnedBeliefPolicy",

@@ -25,6 +25,9 @@ with the learned value (`setups.py`, `learned_setups`).
   when the ghost stands on it, and no other race is run: a ghost that walks on is taken on the corner, one
   that stops (a decoy, most often) is not taken, so the enemy keeps its bad ghosts longer and we enter less
   often the endgame where any capture may be its fourth.
+- Races at the leaves (`RaceLeafPolicy`, `expert-race-eval`): the compiled search's leaves score a race to
+  an exit that one side has won (a good ghost no ghost of the other side can take in time, solved exactly in
+  `races.py`) as that side's win, so that the search sees the race two and three moves out, not only the guard.
 - Runner worlds (`WaryPolicy`, `expert-wary`; measured and not kept: it stops `rush` but loses to the
   learned `runner`): the search deals its worlds leaning towards the colourings whose good ghosts stand near
   our exits (`world_probabilities`); the guard still reads the belief as it is.
@@ -59,6 +62,7 @@ class BeliefPolicy(GeisterPolicy):
     # left to the search (`gambles`) instead of being ruled out with the other possible fourth bad ghosts.
     search_gambles = False
     runner_tilt = 0.0  # > 0: the search's worlds lean towards colourings whose good ghosts are near our exits
+    leaf_races = False  # True: the compiled search's hand leaf scores a race to an exit won as the game won (RACE)
     belief_models: Models | None = None  # how the belief reads the enemy (None: belief.MODELS)
     # Setups among the best quarter by the learned value (`setups.py`); False: uniform, as v1. Off: they beat
     # uniform setups at a tenth of `hard`, not `expert-v1` at `hard` (docs/research/geister-expert.md, "Setups
@@ -511,3 +515,14 @@ class EndgameWaitPolicy(LoneRaceWaitPolicy):
     taken, one that walks on is judged on the corner as before."""
 
     wait_below_bad = 4
+
+
+class RaceLeafPolicy(LoneRaceWaitPolicy):
+    """`expert-race-eval`: `LoneRaceWaitPolicy` (the expert's) whose compiled search scores its leaves with the
+    races to an exit (`fast_search.RACE`, `races.py`). Traced, the expert lost its escapes two and three moves
+    out, where the guard sees only what it is told to hold and the leaf's hand evaluation counts a good
+    ghost's steps to its exit, not whether one of the other side will be there in time to take it. With the
+    race solved exactly (one runner against each keeper, on the empty board), a leaf whose runner nothing can
+    stop is a game lost (or won, for our own runners), in every world the belief deals."""
+
+    leaf_races = True
