@@ -17,6 +17,8 @@ SEARCH_POLICIES = {
     "expert-race10": "ghostgames.bots.geister.expert:LoneRaceWaitPolicy",
     "expert-race11": "ghostgames.bots.geister.expert:EndgameWaitPolicy",
     "expert-race-eval": "ghostgames.bots.geister.expert:RaceLeafPolicy",
+    "expert-race-eval2": "ghostgames.bots.geister.expert:RaceStartPolicy",
+    "expert-race-eval3": "ghostgames.bots.geister.expert:RacePlayoutPolicy",
     "expert-v4": "ghostgames.bots.geister.expert:RacePolicy",
     "expert-v3": "ghostgames.bots.geister.expert:BeliefPolicy",
     "expert-belief2": "ghostgames.bots.geister.runner_belief:LearnedBeliefPolicy",

@@ -63,6 +63,7 @@ class BeliefPolicy(GeisterPolicy):
     search_gambles = False
     runner_tilt = 0.0  # > 0: the search's worlds lean towards colourings whose good ghosts are near our exits
     leaf_races = False  # True: the compiled search's hand leaf scores a race to an exit won as the game won (RACE)
+    race_plies = 0  # > 0: ...and so does its playout in its first this many plies (the race ends it there)
     belief_models: Models | None = None  # how the belief reads the enemy (None: belief.MODELS)
     # Setups among the best quarter by the learned value (`setups.py`); False: uniform, as v1. Off: they beat
     # uniform setups at a tenth of `hard`, not `expert-v1` at `hard` (docs/research/geister-expert.md, "Setups
@@ -526,3 +527,17 @@ class RaceLeafPolicy(LoneRaceWaitPolicy):
     stop is a game lost (or won, for our own runners), in every world the belief deals."""
 
     leaf_races = True
+
+
+class RaceStartPolicy(RaceLeafPolicy):
+    """`expert-race-eval2`: `RaceLeafPolicy` whose playouts also stop at their first ply when a race to an exit
+    is won there, so that the nodes the tree adds (one to three moves from the root) are scored by the race
+    itself, not by a 14-ply playout whose moves may lose or let slip what the race says."""
+
+    race_plies = 1
+
+
+class RacePlayoutPolicy(RaceLeafPolicy):
+    """`expert-race-eval3`: `RaceLeafPolicy` whose playouts stop at any ply where a race to an exit is won."""
+
+    race_plies = 1_000_000

@@ -96,6 +96,7 @@ class Playouts(NamedTuple):
     evaluator: int  # HAND, LEARNED, BLEND, RACE, or INFO + the root's seat
     value: Weights  # the learned value (passed for HAND too: one compiled kernel)
     table: Floats  # the learned playout policy's table; empty: the hand playout (`rollout_move`)
+    race_plies: int = 0  # a race to an exit won (`races.race_winner`) before this many plies ends the playout
 
 
 class Steering(NamedTuple):
@@ -252,11 +253,16 @@ def leaf_value(row: Row, seat: int, evaluator: int, h: Heuristic, value: Weights
 def playout(row: Row, rng: fast.Rng, how: Playouts, legal: NDArray[np.int32], forward: NDArray[np.int32],
             captures: NDArray[np.int32], cumulative: NDArray[np.float64]) -> float:
     """Seat 0's reward for playing `row` on for at most `how.limit` plies: 1 / 0 / 0.5 for a finished game,
-    else `leaf_value`. The moves are `rollout_move`'s, or with a nonempty table the learned playout policy's
+    else `leaf_value`; in its first `how.race_plies` plies a race to an exit won scores as the game won. The
+    moves are `rollout_move`'s, or with a nonempty table the learned playout policy's
     (`playout_policy.learned_move`). The arrays after `how`: scratch."""
     steps = 0
     learned = how.table.shape[0] > 0
     while row[_WINNER] == _RUNNING:
+        if steps < how.race_plies:
+            winner = race_winner(row)
+            if winner >= 0:
+                return 1.0 if winner == 0 else 0.0
         if steps >= how.limit:
             return leaf_value(row, 0, how.evaluator, how.heuristic, how.value)
         if learned:
@@ -496,7 +502,7 @@ class FastExpertBot(IsmctsBot):
         if evaluator == HAND and policy.leaf_races:
             evaluator = RACE
         how = Playouts(NO_LIMIT if limit is None else int(limit), policy.heuristic, evaluator, self.value,
-                       self.playout_table)
+                       self.playout_table, policy.race_plies)
         steering = Steering(self.exploration, self.prior_visits, self.prior_after)
         tree = Tree(seat)
         done = 0
