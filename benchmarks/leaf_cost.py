@@ -4,13 +4,14 @@ expert's 14-ply playouts, the learned value with no playout (`learned-0`), the m
 (`blend-4`) and the hand leaf with each node started from the learned value counted as 4 visits, scored
 when the node is made (`prior-4`) or on its second visit (`prior-4-late`), and with `--playout FILE` the
 hand leaf after playouts of the learned playout policy in FILE (`playout`), and the shipped expert's search with
-the race leaf of `expert-race-eval` (`expert-race-eval`, against `expert`), on the same positions (from
+the race leaf of `expert-race-eval` (`expert-race-eval`) or the race read where the playout starts
+(`expert-race-eval4`), against `expert`, on the same positions (from
 games between `rules` bots), the leaves in turn on each position, median of `--runs`. Prints a table of
 iterations in `--seconds` and each leaf's cost per iteration relative to `hand`; writes JSON.
 
     .venv/bin/python benchmarks/leaf_cost.py --positions 12 --runs 3 --json /tmp/leaf-cost.json
     .venv/bin/python benchmarks/leaf_cost.py --positions 12 --runs 3 --iterations 20000 \\
-        --only expert,expert-race-eval \\
+        --only expert,expert-race-eval,expert-race-eval4 \\
         --json benchmarks/results/issue39-race-leaf-cost.json
     .venv/bin/python benchmarks/leaf_cost.py --positions 8 --runs 3 --only hand \\
         --playout benchmarks/results/playout-policy-20000.npz --json benchmarks/results/leaf-cost-learned-playout.json
@@ -34,7 +35,7 @@ from ghostgames.bots.budget import Budget
 from ghostgames.bots.geister import info_value
 from ghostgames.bots.geister.fast_search import BLEND, INFO, LEARNED, RACE, FastExpertBot, warm_up
 from ghostgames.bots.geister.playout_policy import PlayoutPolicy, shipped_table
-from ghostgames.bots.search_bots import expert_policy
+from ghostgames.bots.search_bots import expert_policy, policy_of
 
 # leaf name -> how FastExpertBot differs from the shipped expert (the hand leaf after 14-ply playouts)
 LEAVES: dict[str, dict[str, Any]] = {
@@ -44,6 +45,7 @@ LEAVES: dict[str, dict[str, Any]] = {
     "expert": {"playout_table": shipped_table()},
     "expert-learned": {"playout_table": shipped_table(), "evaluator": INFO, "value": info_value.shipped_arrays()},
     "expert-race-eval": {"playout_table": shipped_table(), "evaluator": RACE},
+    "expert-race-eval4": {"playout_table": shipped_table(), "policy": policy_of("expert-race-eval4", "geister")},
 }
 
 
@@ -72,7 +74,9 @@ def main() -> None:
         runs: dict[str, list[float]] = {name: [] for name in leaves}
         for _ in range(args.runs):
             for name, differences in leaves.items():
-                bot = FastExpertBot(Budget(iterations=args.iterations), expert_policy, **differences)
+                how = dict(differences)
+                policy = how.pop("policy", expert_policy)
+                bot = FastExpertBot(Budget(iterations=args.iterations), policy, **how)
                 start = time.process_time()
                 bot.choose(SeatKnowledge(state, seat), random.Random(0))
                 runs[name].append(bot.last_iterations / max(time.process_time() - start, 1e-9))

@@ -12,7 +12,16 @@ import pytest
 
 from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.geister import races
-from ghostgames.bots.geister.fast_search import HAND, RACE, hand_value, leaf_value, race_value, shipped_value
+from ghostgames.bots.geister.fast_search import (
+    HAND,
+    RACE,
+    Playouts,
+    hand_value,
+    leaf_value,
+    playout,
+    race_value,
+    shipped_value,
+)
 from ghostgames.bots.geister.heuristic import FAR, HEURISTIC
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.board import EXITS, NEIGHBOURS, SQUARES, parse_square
@@ -209,7 +218,8 @@ RACE_AT_STAKE = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("bot", ["expert-race-eval:200", "expert-race-eval2:200", "expert-race-eval3:200"])
+@pytest.mark.parametrize("bot", ["expert-race-eval:200", "expert-race-eval2:200", "expert-race-eval3:200",
+                                 "expert-race-eval4:200"])
 def test_the_race_bots_choose_the_same_in_worlds_that_differ_only_in_the_enemys_hidden_colours(bot: str) -> None:
     state = position(RACE_AT_STAKE, turn=0, options={"exit": "escape"})
     for seed in range(3):
@@ -219,3 +229,16 @@ def test_the_race_bots_choose_the_same_in_worlds_that_differ_only_in_the_enemys_
         second = get_bot(bot).choose(SeatKnowledge(twin, 0), random.Random(7))
         assert str(first) == str(second)
         assert str(first) != "f1 n"  # the guard's race is held by the new bots too
+
+
+def test_a_playout_that_starts_with_a_race_won_ends_there_when_asked() -> None:
+    ghosts = {"a3": RUNNER, "d1": KEEPER, "f2": KEEPER, "c4": (0, True), "a5": (1, False), "f5": (1, False)}
+    scratch = [np.empty(fast.MAX_MOVES, dtype=np.int32) for _ in range(3)]
+    cumulative = np.empty(fast.MAX_MOVES, dtype=np.float64)
+    for race_plies, ends in ((1, True), (0, False)):
+        how = Playouts(0, HEURISTIC, HAND, shipped_value(), np.empty(0, dtype=np.float64), race_plies)
+        row = row_of(ghosts, turn=1)
+        reward = playout(row, fast.new_rng(1), how, scratch[0], scratch[1], scratch[2], cumulative)
+        # a limit of 0 plies: the hand leaf at once, unless the race read first ends the playout as seat 1's win
+        assert (reward == 0.0) == ends
+        assert reward == (0.0 if ends else hand_value(row_of(ghosts, turn=1), HEURISTIC))
