@@ -57,13 +57,13 @@ KEEPER = (0, False)
 def test_a_runner_two_steps_out_wins_against_a_keeper_three_steps_from_the_corner() -> None:
     row = row_of({"a3": RUNNER, "d1": KEEPER, "f2": KEEPER}, turn=1)
     assert races.race_moves(row, 1) == 3  # two steps, then the move off the board
-    assert races.race_winner(row) == 1
+    assert races.race_winner(row, races.BOTH) == 1
 
 
 def test_the_same_race_is_held_when_the_keeper_moves_first_one_tempo_more() -> None:
     row = row_of({"a3": RUNNER, "d1": KEEPER, "f2": KEEPER}, turn=0)
     assert races.race_moves(row, 1) == FAR
-    assert races.race_winner(row) == -1
+    assert races.race_winner(row, races.BOTH) == -1
 
 
 def test_a_keeper_on_the_runners_path_holds_the_corner() -> None:
@@ -97,31 +97,34 @@ def test_a_bad_ghost_runs_no_race_and_our_own_runner_races_the_same_way() -> Non
     assert races.race_moves(row_of({"a3": (1, False), "d1": KEEPER, "f2": KEEPER}, turn=1), 1) == FAR
     ours = row_of({"f4": (0, True), "c6": (1, False), "a5": (1, False)}, turn=0)  # seat 0 leaves by a6 / f6
     assert races.race_moves(ours, 0) == 3
-    assert races.race_winner(ours) == 0
+    assert races.race_winner(ours, races.BOTH) == 0
 
 
 def test_of_two_races_won_the_one_that_leaves_first_wins_the_side_to_move_first_on_equal_moves() -> None:
     ghosts = {"f5": (0, True), "a2": (1, True), "c3": (0, False), "d4": (1, False)}
     assert races.race_moves(row_of(ghosts, turn=0), 0) == 2 and races.race_moves(row_of(ghosts, turn=0), 1) == 2
-    assert races.race_winner(row_of(ghosts, turn=0)) == 0
-    assert races.race_winner(row_of(ghosts, turn=1)) == 1
+    assert races.race_winner(row_of(ghosts, turn=0), races.BOTH) == 0
+    assert races.race_winner(row_of(ghosts, turn=1), races.BOTH) == 1
+    # reading one seat's races only (`expert-race-eval5` reads its own): the other's does not count
+    assert races.race_winner(row_of(ghosts, turn=0), 1 << 1) == 1
+    assert races.race_winner(row_of(ghosts, turn=1), 1 << 0) == 0
     ghosts.pop("a2")
     ghosts["a3"] = (1, True)  # now three moves from leaving against seat 0's two
-    assert races.race_winner(row_of(ghosts, turn=1)) == 0
+    assert races.race_winner(row_of(ghosts, turn=1), races.BOTH) == 0
 
 
 def test_the_race_leaf_scores_a_race_won_as_the_game_and_else_is_the_hand_evaluation() -> None:
     # seat 0's good ghost on c4 runs no race: seat 1's ghosts on a5 and f5 keep its corners
     ghosts = {"a3": RUNNER, "d1": KEEPER, "f2": KEEPER, "c4": (0, True), "a5": (1, False), "f5": (1, False)}
     lost = row_of(ghosts, turn=1)
-    assert race_value(lost, HEURISTIC) == 0.0
+    assert race_value(lost, HEURISTIC, races.BOTH) == 0.0
     assert leaf_value(lost, 0, RACE, HEURISTIC, shipped_value()) == 0.0
     assert leaf_value(lost, 1, RACE, HEURISTIC, shipped_value()) == 1.0
     assert 0.0 < leaf_value(lost, 0, HAND, HEURISTIC, shipped_value()) < 1.0  # the hand leaf does not see it
     held = row_of(ghosts, turn=0)
-    assert race_value(held, HEURISTIC) == hand_value(held, HEURISTIC)
+    assert race_value(held, HEURISTIC, races.BOTH) == hand_value(held, HEURISTIC)
     reach = row_of(ghosts, turn=1, escape=0)
-    assert race_value(reach, HEURISTIC) == hand_value(reach, HEURISTIC)  # the race is solved for `escape` only
+    assert race_value(reach, HEURISTIC, races.BOTH) == hand_value(reach, HEURISTIC)  # solved for `escape` only
 
 
 # --- the slow version: the same race searched move by move ---------------------------------------------------
@@ -191,11 +194,11 @@ def test_the_compiled_races_are_the_slow_search_of_the_same_race(seed: int) -> N
         if min(expected) < FAR:
             decided += 1
             winner = turn if expected[turn] <= expected[1 - turn] else 1 - turn
-            assert races.race_winner(row) == winner
-            assert race_value(row, HEURISTIC) == (1.0 if winner == 0 else 0.0)
+            assert races.race_winner(row, races.BOTH) == winner
+            assert race_value(row, HEURISTIC, races.BOTH) == (1.0 if winner == 0 else 0.0)
         else:
-            assert races.race_winner(row) == -1
-            assert race_value(row, HEURISTIC) == hand_value(row, HEURISTIC)
+            assert races.race_winner(row, races.BOTH) == -1
+            assert race_value(row, HEURISTIC, races.BOTH) == hand_value(row, HEURISTIC)
     assert decided >= 10  # the sample holds races won, not only positions where nothing runs
 
 
@@ -219,7 +222,7 @@ RACE_AT_STAKE = {
 
 
 @pytest.mark.parametrize("bot", ["expert-race-eval:200", "expert-race-eval2:200", "expert-race-eval3:200",
-                                 "expert-race-eval4:200"])
+                                 "expert-race-eval4:200", "expert-race-eval5:200"])
 def test_the_race_bots_choose_the_same_in_worlds_that_differ_only_in_the_enemys_hidden_colours(bot: str) -> None:
     state = position(RACE_AT_STAKE, turn=0, options={"exit": "escape"})
     for seed in range(3):

@@ -64,6 +64,7 @@ class BeliefPolicy(GeisterPolicy):
     runner_tilt = 0.0  # > 0: the search's worlds lean towards colourings whose good ghosts are near our exits
     leaf_races = False  # True: the compiled search's hand leaf scores a race to an exit won as the game won (RACE)
     race_plies = 0  # > 0: ...and so does its playout in its first this many plies (the race ends it there)
+    own_races_only = False  # True: ...reading only our own good ghosts' races (their colours known, not dealt)
     belief_models: Models | None = None  # how the belief reads the enemy (None: belief.MODELS)
     # Setups among the best quarter by the learned value (`setups.py`); False: uniform, as v1. Off: they beat
     # uniform setups at a tenth of `hard`, not `expert-v1` at `hard` (docs/research/geister-expert.md, "Setups
@@ -551,3 +552,16 @@ class RaceNearRootPolicy(LoneRaceWaitPolicy):
     have held. Read where the playout starts, one to three moves from the root, the race is the position's."""
 
     race_plies = 1
+
+
+class OwnRacePolicy(LoneRaceWaitPolicy):
+    """`expert-race-eval5`: `LoneRaceWaitPolicy` (the expert's) whose search reads only our own good ghosts'
+    races to the enemy's exits, where the playout starts and at its leaf. Measured, reading the enemy's
+    races too (`expert-race-eval`, `-eval4`) lost fewer games to escapes and more to taking the enemy's fourth
+    bad ghost: its races are run by the colours the belief deals, and a ghost the belief misreads as good near
+    our exits becomes a game lost in every world that deals it so. Our own colours are known: this race is
+    exact in every world."""
+
+    leaf_races = True
+    race_plies = 1
+    own_races_only = True

@@ -52,7 +52,7 @@ from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.heuristic import FAR, Heuristic, compiled_seat_worth, compiled_win_chance
 from ghostgames.bots.geister.info_value import info_value_of_row
 from ghostgames.bots.geister.playout_policy import learned_move
-from ghostgames.bots.geister.races import race_winner
+from ghostgames.bots.geister.races import BOTH, race_winner
 from ghostgames.bots.geister.value import GeisterValue, value_of_row
 from ghostgames.bots.ismcts import IsmctsBot, PolicyFactory
 from ghostgames.bots.policy import SearchPolicy
@@ -72,6 +72,7 @@ Weights = tuple[Floats, Floats, Floats, Floats]  # the learned value, as Geister
 HAND, LEARNED, BLEND = 0, 1, 2
 INFO = 3  # ...and 4: the information-state value of seat 0 (3) or 1 (4), the root's seat, with `value` its weights
 RACE = 5  # the hand evaluation, with a race to an exit that is won counted as the game won (`races.py`)
+OWN_RACE = 6  # ...and 7: the same, reading only the races of seat 0 (6) or 1 (7), the root's seat
 NO_LIMIT = 1_000_000  # a playout limit no game reaches
 CHUNK = 256  # iterations per kernel call: the time budget is checked between calls
 MAX_DEPTH = 2048  # a tree path longer than this is cut (a leaf is then scored where it stands)
@@ -97,6 +98,7 @@ class Playouts(NamedTuple):
     value: Weights  # the learned value (passed for HAND too: one compiled kernel)
     table: Floats  # the learned playout policy's table; empty: the hand playout (`rollout_move`)
     race_plies: int = 0  # a race to an exit won (`races.race_winner`) before this many plies ends the playout
+    race_seats: int = BOTH  # ...reading the races of these seats (a bit per seat)
 
 
 class Steering(NamedTuple):
@@ -218,10 +220,11 @@ def hand_value(row: Row, h: Heuristic) -> float:
 
 
 @compiled
-def race_value(row: Row, h: Heuristic) -> float:
+def race_value(row: Row, h: Heuristic, seats: int) -> float:
     """`hand_value`, except that a leaf where one side has won a race to an exit (`races.race_winner`: a good
-    ghost that no ghost of the other side can take in time) is scored as that side's win."""
-    winner = race_winner(row)
+    ghost that no ghost of the other side can take in time; the races of `seats` only) is scored as that side's
+    win."""
+    winner = race_winner(row, seats)
     if winner < 0:
         return hand_value(row, h)
     return 1.0 if winner == 0 else 0.0
@@ -231,13 +234,16 @@ def race_value(row: Row, h: Heuristic) -> float:
 def leaf_value(row: Row, seat: int, evaluator: int, h: Heuristic, value: Weights) -> float:
     """`seat`'s reward in [0, 1] for a world whose playout was cut short: the hand evaluation (`HAND`), the
     value learned by self-play (`LEARNED`, `value.value_of_row` with the weights in `value`), the mean of
-    the two (`BLEND`), the hand evaluation with the races to an exit (`RACE`, `race_value`); or, for INFO + r,
+    the two (`BLEND`), the hand evaluation with the races to an exit (`RACE`, `race_value`; OWN_RACE + r: seat
+    r's races only); or, for INFO + r,
     the information-state value of seat r (`info_value`; `value` holds
     its weights), which reads none of the colours dealt to r's enemy."""
     if evaluator == HAND:
         v0 = hand_value(row, h)
     elif evaluator == RACE:
-        v0 = race_value(row, h)
+        v0 = race_value(row, h, BOTH)
+    elif evaluator == OWN_RACE or evaluator == OWN_RACE + 1:
+        v0 = race_value(row, h, 1 << (evaluator - OWN_RACE))
     elif evaluator == INFO or evaluator == INFO + 1:
         me = evaluator - INFO
         v = info_value_of_row(row, me, value[0], value[1], value[2], value[3])
@@ -260,7 +266,7 @@ def playout(row: Row, rng: fast.Rng, how: Playouts, legal: NDArray[np.int32], fo
     learned = how.table.shape[0] > 0
     while row[_WINNER] == _RUNNING:
         if steps < how.race_plies:
-            winner = race_winner(row)
+            winner = race_winner(row, how.race_seats)
             if winner >= 0:
                 return 1.0 if winner == 0 else 0.0
         if steps >= how.limit:
@@ -500,9 +506,10 @@ class FastExpertBot(IsmctsBot):
         limit = policy.rollout_limit if self.rollout_limit is None else self.rollout_limit
         evaluator = self.evaluator + seat if self.evaluator == INFO else self.evaluator  # INFO reads as the root
         if evaluator == HAND and policy.leaf_races:
-            evaluator = RACE
+            evaluator = OWN_RACE + seat if policy.own_races_only else RACE
+        race_seats = 1 << seat if policy.own_races_only else BOTH
         how = Playouts(NO_LIMIT if limit is None else int(limit), policy.heuristic, evaluator, self.value,
-                       self.playout_table, policy.race_plies)
+                       self.playout_table, policy.race_plies, race_seats)
         steering = Steering(self.exploration, self.prior_visits, self.prior_after)
         tree = Tree(seat)
         done = 0

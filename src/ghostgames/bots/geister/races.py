@@ -105,15 +105,19 @@ def race_moves(row: fast.Board, seat: int) -> int:
     return best
 
 
+BOTH = 3  # `race_winner`'s seats: a bit per seat whose races are read (1 << seat: that seat's only)
+
+
 @compiled
-def race_winner(row: fast.Board) -> int:
+def race_winner(row: fast.Board, seats: int) -> int:
     """The seat whose race is won and ends first (the seat to move first on equal moves), or -1 when neither
-    side has a race won or the exit rule is `reach`."""
+    side has a race won or the exit rule is `reach`. Only the races of the seats in the bits of `seats` are
+    read (`BOTH`; 1 << s: seat s's, whose colours the seat knows, not the belief's draw)."""
     if row[fast.ESCAPE_RULE] != 1:
         return -1
     mover = row[fast.TURN]
-    mine = race_moves(row, mover)
-    theirs = race_moves(row, 1 - mover)
+    mine = race_moves(row, mover) if (seats >> mover) & 1 else FAR
+    theirs = race_moves(row, 1 - mover) if (seats >> (1 - mover)) & 1 else FAR
     if mine == FAR and theirs == FAR:
         return -1
     return int(mover) if mine <= theirs else int(1 - mover)
