@@ -3,15 +3,15 @@ evaluation (`HAND`, as shipped), the learned value (`LEARNED`) and their mean (`
 expert's 14-ply playouts, the learned value with no playout (`learned-0`), the mean after 4 plies
 (`blend-4`) and the hand leaf with each node started from the learned value counted as 4 visits, scored
 when the node is made (`prior-4`) or on its second visit (`prior-4-late`), and with `--playout FILE` the
-hand leaf after playouts of the learned playout policy in FILE (`playout`), and the shipped expert's search with
-the race leaf of `expert-race-eval` (`expert-race-eval`) or the race read where the playout starts
-(`expert-race-eval4`), against `expert`, on the same positions (from
-games between `rules` bots), the leaves in turn on each position, median of `--runs`. Prints a table of
-iterations in `--seconds` and each leaf's cost per iteration relative to `hand`; writes JSON.
+hand leaf after playouts of the learned playout policy in FILE (`playout`); and the shipped expert's search
+(`expert`) against the same with the race leaf (`expert-race-eval`), the race read where the playout starts
+(`expert-race-eval4`), both (`expert-race-eval2`) or our own races only (`expert-race-eval5`); on the same
+positions (from games between `rules` bots), the leaves in turn on each position, median of `--runs`. Prints a
+table of iterations in `--seconds` and each leaf's cost per iteration relative to `hand`; writes JSON.
 
     .venv/bin/python benchmarks/leaf_cost.py --positions 12 --runs 3 --json /tmp/leaf-cost.json
     .venv/bin/python benchmarks/leaf_cost.py --positions 12 --runs 3 --iterations 20000 \\
-        --only expert,expert-race-eval,expert-race-eval4 \\
+        --only expert,expert-race-eval,expert-race-eval2,expert-race-eval4,expert-race-eval5 \\
         --json benchmarks/results/issue39-race-leaf-cost.json
     .venv/bin/python benchmarks/leaf_cost.py --positions 8 --runs 3 --only hand \\
         --playout benchmarks/results/playout-policy-20000.npz --json benchmarks/results/leaf-cost-learned-playout.json
@@ -45,7 +45,8 @@ LEAVES: dict[str, dict[str, Any]] = {
     "expert": {"playout_table": shipped_table()},
     "expert-learned": {"playout_table": shipped_table(), "evaluator": INFO, "value": info_value.shipped_arrays()},
     "expert-race-eval": {"playout_table": shipped_table(), "evaluator": RACE},
-    "expert-race-eval4": {"playout_table": shipped_table(), "policy": policy_of("expert-race-eval4", "geister")},
+    **{name: {"playout_table": shipped_table(), "policy": policy_of(name, "geister")}
+       for name in ("expert-race-eval2", "expert-race-eval4", "expert-race-eval5")},
 }
 
 
@@ -84,12 +85,12 @@ def main() -> None:
             rates[name].append(statistics.median(runs[name]))
     hand = rates["hand"]
     print(f"load average {load[0]:.2f}; {args.positions} positions, median of {args.runs} runs each")
-    print(f"{'leaf':<12} {'iterations in ' + str(args.seconds) + ' s':>22} {'cost per iteration / hand':>27}")
+    print(f"{'leaf':<18} {'iterations in ' + str(args.seconds) + ' s':>22} {'cost per iteration / hand':>27}")
     result = {"load": load, "positions": args.positions, "runs": args.runs, "seconds": args.seconds, "rows": {}}
     for name, values in rates.items():
         ratio = statistics.median(h / v for h, v in zip(hand, values, strict=True))
         iterations = statistics.median(values) * args.seconds
-        print(f"{name:<12} {iterations:>22,.0f} {ratio:>27.2f}")
+        print(f"{name:<18} {iterations:>22,.0f} {ratio:>27.2f}")
         result["rows"][name] = {"iterations": iterations, "cost_ratio": ratio}  # type: ignore[index]
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
