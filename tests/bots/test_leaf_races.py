@@ -113,6 +113,16 @@ def test_of_two_races_won_the_one_that_leaves_first_wins_the_side_to_move_first_
     assert races.race_winner(row_of(ghosts, turn=1), races.BOTH) == 0
 
 
+def test_with_open_only_a_seat_with_three_bad_ghosts_taken_runs_no_race() -> None:
+    row = row_of({"a3": RUNNER, "d1": KEEPER, "f2": KEEPER}, turn=1)
+    row[fast.GOOD + 9 : fast.GOOD + 16] = [0, 0, 0, 1, 1, 1, 1]  # of seat 1's ghosts off the board, three bad
+    assert races.bad_taken(row, 1) == 3
+    assert races.race_winner(row, races.BOTH) == 1
+    assert races.race_winner(row, races.BOTH | races.OPEN_ONLY) == -1
+    row[fast.GOOD + 11] = 1  # two bad taken: the race counts again
+    assert races.race_winner(row, races.BOTH | races.OPEN_ONLY) == 1
+
+
 def test_the_race_leaf_scores_a_race_won_as_the_game_and_else_is_the_hand_evaluation() -> None:
     # seat 0's good ghost on c4 runs no race: seat 1's ghosts on a5 and f5 keep its corners
     ghosts = {"a3": RUNNER, "d1": KEEPER, "f2": KEEPER, "c4": (0, True), "a5": (1, False), "f5": (1, False)}
@@ -222,7 +232,7 @@ RACE_AT_STAKE = {
 
 
 @pytest.mark.parametrize("bot", ["expert-race-eval:200", "expert-race-eval2:200", "expert-race-eval3:200",
-                                 "expert-race-eval4:200", "expert-race-eval5:200"])
+                                 "expert-race-eval4:200", "expert-race-eval5:200", "expert-race-eval6:200"])
 def test_the_race_bots_choose_the_same_in_worlds_that_differ_only_in_the_enemys_hidden_colours(bot: str) -> None:
     state = position(RACE_AT_STAKE, turn=0, options={"exit": "escape"})
     for seed in range(3):

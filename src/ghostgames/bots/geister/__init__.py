@@ -21,6 +21,7 @@ SEARCH_POLICIES = {
     "expert-race-eval3": "ghostgames.bots.geister.expert:RacePlayoutPolicy",
     "expert-race-eval4": "ghostgames.bots.geister.expert:RaceNearRootPolicy",
     "expert-race-eval5": "ghostgames.bots.geister.expert:OwnRacePolicy",
+    "expert-race-eval6": "ghostgames.bots.geister.expert:OpenRacePolicy",
     "expert-v4": "ghostgames.bots.geister.expert:RacePolicy",
     "expert-v3": "ghostgames.bots.geister.expert:BeliefPolicy",
     "expert-belief2": "ghostgames.bots.geister.runner_belief:LearnedBeliefPolicy",

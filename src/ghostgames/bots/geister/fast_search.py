@@ -52,7 +52,7 @@ from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.heuristic import FAR, Heuristic, compiled_seat_worth, compiled_win_chance
 from ghostgames.bots.geister.info_value import info_value_of_row
 from ghostgames.bots.geister.playout_policy import learned_move
-from ghostgames.bots.geister.races import BOTH, race_winner
+from ghostgames.bots.geister.races import BOTH, OPEN_ONLY, race_winner
 from ghostgames.bots.geister.value import GeisterValue, value_of_row
 from ghostgames.bots.ismcts import IsmctsBot, PolicyFactory
 from ghostgames.bots.policy import SearchPolicy
@@ -98,7 +98,7 @@ class Playouts(NamedTuple):
     value: Weights  # the learned value (passed for HAND too: one compiled kernel)
     table: Floats  # the learned playout policy's table; empty: the hand playout (`rollout_move`)
     race_plies: int = 0  # a race to an exit won (`races.race_winner`) before this many plies ends the playout
-    race_seats: int = BOTH  # ...reading the races of these seats (a bit per seat)
+    race_seats: int = BOTH  # ...and the RACE leaf read the races of these seats (a bit per seat; races.OPEN_ONLY)
 
 
 class Steering(NamedTuple):
@@ -270,6 +270,8 @@ def playout(row: Row, rng: fast.Rng, how: Playouts, legal: NDArray[np.int32], fo
             if winner >= 0:
                 return 1.0 if winner == 0 else 0.0
         if steps >= how.limit:
+            if how.evaluator == RACE:  # the race leaf reads the races `how.race_seats` asks for
+                return race_value(row, how.heuristic, how.race_seats)
             return leaf_value(row, 0, how.evaluator, how.heuristic, how.value)
         if learned:
             code = learned_move(row, uniform(rng), how.table, legal, forward, cumulative)
@@ -507,7 +509,7 @@ class FastExpertBot(IsmctsBot):
         evaluator = self.evaluator + seat if self.evaluator == INFO else self.evaluator  # INFO reads as the root
         if evaluator == HAND and policy.leaf_races:
             evaluator = OWN_RACE + seat if policy.own_races_only else RACE
-        race_seats = 1 << seat if policy.own_races_only else BOTH
+        race_seats = (1 << seat if policy.own_races_only else BOTH) | (0 if policy.endgame_races else OPEN_ONLY)
         how = Playouts(NO_LIMIT if limit is None else int(limit), policy.heuristic, evaluator, self.value,
                        self.playout_table, policy.race_plies, race_seats)
         steering = Steering(self.exploration, self.prior_visits, self.prior_after)

@@ -106,18 +106,38 @@ def race_moves(row: fast.Board, seat: int) -> int:
 
 
 BOTH = 3  # `race_winner`'s seats: a bit per seat whose races are read (1 << seat: that seat's only)
+OPEN_ONLY = 4  # ...and this bit: a seat's races only while fewer than three of its bad ghosts are taken
+
+
+@compiled
+def bad_taken(row: fast.Board, seat: int) -> int:
+    """How many of `seat`'s bad ghosts the other side has taken."""
+    taken = 0
+    for g in range(seat * 8, seat * 8 + 8):
+        if row[fast.POS + g] == fast.CAPTURED and row[fast.GOOD + g] == 0:
+            taken += 1
+    return taken
+
+
+@compiled
+def reads(row: fast.Board, seats: int, seat: int) -> bool:
+    """Whether `race_winner` reads `seat`'s races (`seats`: its bits, and `OPEN_ONLY`)."""
+    if (seats >> seat) & 1 == 0:
+        return False
+    return (seats & OPEN_ONLY) == 0 or bad_taken(row, seat) < 3
 
 
 @compiled
 def race_winner(row: fast.Board, seats: int) -> int:
     """The seat whose race is won and ends first (the seat to move first on equal moves), or -1 when neither
     side has a race won or the exit rule is `reach`. Only the races of the seats in the bits of `seats` are
-    read (`BOTH`; 1 << s: seat s's, whose colours the seat knows, not the belief's draw)."""
+    read (`BOTH`; 1 << s: seat s's, whose colours the seat knows, not the belief's draw; with `OPEN_ONLY`, not
+    in the endgame of that seat's last bad ghost, where the other side's every capture of a hidden ghost may lose)."""
     if row[fast.ESCAPE_RULE] != 1:
         return -1
     mover = row[fast.TURN]
-    mine = race_moves(row, mover) if (seats >> mover) & 1 else FAR
-    theirs = race_moves(row, 1 - mover) if (seats >> (1 - mover)) & 1 else FAR
+    mine = race_moves(row, mover) if reads(row, seats, mover) else FAR
+    theirs = race_moves(row, 1 - mover) if reads(row, seats, 1 - mover) else FAR
     if mine == FAR and theirs == FAR:
         return -1
     return int(mover) if mine <= theirs else int(1 - mover)
