@@ -212,14 +212,15 @@ def test_the_compiled_races_are_the_slow_search_of_the_same_race(seed: int) -> N
     assert decided >= 10  # the sample holds races won, not only positions where nothing runs
 
 
-def test_the_table_is_the_slow_search_on_every_position_of_one_corner() -> None:
-    corner = int(races.CORNERS[2])
+@pytest.mark.parametrize("j", range(4))
+def test_the_table_is_the_slow_search_on_every_position(j: int) -> None:
+    corner = int(races.CORNERS[j])
     for r in range(SQUARES):
         for k in range(SQUARES):
             if r != k:
                 for m in (races.RUNNER_TO_MOVE, races.KEEPER_TO_MOVE):
                     slow = slow_runner_wins(corner, r, k, m == races.RUNNER_TO_MOVE, PLIES)
-                    assert races.RUNNER_WINS[2, r, k, m] == int(slow), (r, k, m)
+                    assert races.RUNNER_WINS[j, r, k, m] == int(slow), (r, k, m)
 
 
 # --- the bot ---------------------------------------------------------------------------------------------------
