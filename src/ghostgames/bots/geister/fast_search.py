@@ -22,6 +22,8 @@ end; here the root holds only the moves the guard allows, so every iteration goe
   mean (`BLEND`), the hand evaluation that scores a race to an exit won as the game won (`RACE`, races.py),
   or the information-state value of the root's seat (`INFO`, `info_value.py`; the
   evaluator code then carries that seat: INFO + seat).
+- Races (off in the shipped expert; `expert-race-eval` and after, races.py): the RACE leaf, and with
+  `race_plies` a playout that ends where a race to an exit is won, reading the races of `race_seats`.
 - Prior (off in the shipped expert): with `prior_visits` m > 0 a node also keeps the learned value of its
   position, which UCB counts as m visits, so that it steers a node while the node is seldom visited. With
   `prior_after` 1 the value is scored on the node's second visit, not when it is made: most nodes are
@@ -235,9 +237,8 @@ def leaf_value(row: Row, seat: int, evaluator: int, h: Heuristic, value: Weights
     """`seat`'s reward in [0, 1] for a world whose playout was cut short: the hand evaluation (`HAND`), the
     value learned by self-play (`LEARNED`, `value.value_of_row` with the weights in `value`), the mean of
     the two (`BLEND`), the hand evaluation with the races to an exit (`RACE`, `race_value`; OWN_RACE + r: seat
-    r's races only); or, for INFO + r,
-    the information-state value of seat r (`info_value`; `value` holds
-    its weights), which reads none of the colours dealt to r's enemy."""
+    r's races only); or, for INFO + r, the information-state value of seat r (`info_value`; `value` holds its
+    weights), which reads none of the colours dealt to r's enemy."""
     if evaluator == HAND:
         v0 = hand_value(row, h)
     elif evaluator == RACE:
