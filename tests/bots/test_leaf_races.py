@@ -12,6 +12,7 @@ import pytest
 
 from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.geister import races
+from ghostgames.bots.geister.expert import RunOnPolicy
 from ghostgames.bots.geister.fast_search import (
     HAND,
     RACE,
@@ -233,7 +234,8 @@ RACE_AT_STAKE = {
 
 
 @pytest.mark.parametrize("bot", ["expert-race-eval:200", "expert-race-eval2:200", "expert-race-eval3:200",
-                                 "expert-race-eval4:200", "expert-race-eval5:200", "expert-race-eval6:200"])
+                                 "expert-race-eval4:200", "expert-race-eval5:200", "expert-race-eval6:200",
+                                 "expert-run-on:200"])
 def test_the_race_bots_choose_the_same_in_worlds_that_differ_only_in_the_enemys_hidden_colours(bot: str) -> None:
     state = position(RACE_AT_STAKE, turn=0, options={"exit": "escape"})
     for seed in range(3):
@@ -256,3 +258,16 @@ def test_a_playout_that_starts_with_a_race_won_ends_there_when_asked() -> None:
         # a limit of 0 plies: the hand leaf at once, unless the race read first ends the playout as seat 1's win
         assert (reward == 0.0) == ends
         assert reward == (0.0 if ends else hand_value(row_of(ghosts, turn=1), HEURISTIC))
+
+
+def test_expert_run_on_walks_a_runner_whose_race_is_won_and_only_then() -> None:
+    ghosts = {
+        "f4": (0, "good"), "b2": (0, "bad"), "c2": (0, "good"), "d1": (0, "bad"),
+        "c5": (1, "good"), "b5": (1, "bad"), "b6": (1, "bad"), "c6": (1, "good"),
+    }  # fmt: skip
+    knowledge = SeatKnowledge(position(ghosts, turn=0, options={"exit": "escape"}), 0)
+    policy = RunOnPolicy(knowledge)
+    assert str(policy.forced(knowledge.legal_actions(), random.Random(0))) == "f4 n"
+    ghosts["e5"] = (1, "bad")  # a keeper in time for f6, next to f5: the race is held, the search decides
+    held = SeatKnowledge(position(ghosts, turn=0, options={"exit": "escape"}), 0)
+    assert RunOnPolicy(held).forced(held.legal_actions(), random.Random(0)) is None

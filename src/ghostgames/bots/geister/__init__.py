@@ -22,6 +22,7 @@ SEARCH_POLICIES = {
     "expert-race-eval4": "ghostgames.bots.geister.expert:RaceNearRootPolicy",
     "expert-race-eval5": "ghostgames.bots.geister.expert:OwnRacePolicy",
     "expert-race-eval6": "ghostgames.bots.geister.expert:OpenRacePolicy",
+    "expert-run-on": "ghostgames.bots.geister.expert:RunOnPolicy",
     "expert-v4": "ghostgames.bots.geister.expert:RacePolicy",
     "expert-v3": "ghostgames.bots.geister.expert:BeliefPolicy",
     "expert-belief2": "ghostgames.bots.geister.runner_belief:LearnedBeliefPolicy",
