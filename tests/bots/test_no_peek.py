@@ -17,7 +17,7 @@ BOTS = ["random", "rules", "charge", "defender", "rush", "runner", "runner-2", "
         "expert-race7:24", "expert-race8:24", "expert-race9:24", "expert-race10:24", "expert-race11:24", "expert-v5:24",
         "expert-v4:24", "expert-race-eval:24", "expert-race-eval2:24", "expert-race-eval3:24",
         "expert-race-eval4:24", "expert-race-eval5:24", "expert-race-eval6:24",
-        "expert-run-on:24",
+        "expert-run-on:24", "expert-v6:24",
         "expert-v3:24", "expert-hand:24", "expert-learned:24", "expert-belief2:24"]
 
 

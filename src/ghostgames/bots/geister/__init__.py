@@ -4,7 +4,8 @@
 # expert's belief, guard and evaluation, and the expert before it.
 SEARCH_POLICIES = {
     "plain": "ghostgames.bots.geister.playout:GeisterFastPlayouts",
-    "expert": "ghostgames.bots.geister.expert:LoneRaceWaitPolicy",
+    "expert": "ghostgames.bots.geister.expert:RunOnPolicy",
+    "expert-v6": "ghostgames.bots.geister.expert:LoneRaceWaitPolicy",
     "expert-v5": "ghostgames.bots.geister.expert:HalfwayPolicy",
     "expert-wary": "ghostgames.bots.geister.expert:WaryPolicy",
     "expert-race2": "ghostgames.bots.geister.expert:ArrivalPolicy",

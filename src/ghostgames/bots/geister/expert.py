@@ -18,13 +18,15 @@ with the learned value (`setups.py`, `learned_setups`).
   `GambleWorldsPolicy` are the steps to it, `expert-race2` to `expert-race4`): a ghost that has just come to a
   step from our exit is read above the belief (halfway to the count's even guess), the search's worlds deal it
   so, and with the enemy's last bad ghost left the capture of a ghost about to leave is the search's to weigh.
-- Waiting (`LoneRaceWaitPolicy`, the expert's since the night of 5 December 2026, measured as `expert-race10`;
-  `HeldRacePolicy`, `WaitPolicy`, `SafeWaitPolicy`, `ThirdBadWaitPolicy` are the steps to it and beside it,
-  `expert-race6` to `-race9`): with fewer than three of the enemy's bad ghosts taken, a capture a step or two
+- Waiting (`LoneRaceWaitPolicy`, the expert's from the night of 5 December 2026, now `expert-v6`, measured as
+  `expert-race10`; `HeldRacePolicy`, `WaitPolicy`, `SafeWaitPolicy`, `ThirdBadWaitPolicy` are the steps to it and
+  beside it, `expert-race6` to `-race9`): with fewer than three of the enemy's bad ghosts taken, a capture a step or two
   from our corner waits while one of ours, out of every enemy ghost's reach, will stand next to the corner
   when the ghost stands on it, and no other race is run: a ghost that walks on is taken on the corner, one
   that stops (a decoy, most often) is not taken, so the enemy keeps its bad ghosts longer and we enter less
   often the endgame where any capture may be its fourth.
+- Running on (`RunOnPolicy`, the expert's since the morning of 5 December 2026, measured as `expert-run-on`): a
+  good ghost of ours whose race to an exit is won (`races.py`) walks on without search.
 - Races at the leaves (`RaceLeafPolicy`, `expert-race-eval`): the compiled search's leaves score a race to
   an exit that one side has won (a good ghost no ghost of the other side can take in time, solved exactly in
   `races.py`) as that side's win, so that the search sees the race two and three moves out, not only the guard.
@@ -492,9 +494,9 @@ class ThirdBadWaitPolicy(SafeWaitPolicy):
 
 
 class LoneRaceWaitPolicy(SafeWaitPolicy):
-    """The expert's policy since the night of 5 December 2026 (measured as `expert-race10`, adopted by issue
-    13's rule: docs/research/geister-expert.md): `SafeWaitPolicy` that waits only when the ghost's race is
-    the only one run. Traced
+    """`expert-v6`, the expert's policy from the night of 5 December 2026 to the next morning (measured as
+    `expert-race10`, adopted by issue 13's rule: docs/research/geister-expert.md): `SafeWaitPolicy` that waits
+    only when the ghost's race is the only one run. Traced
     against `rules`, `expert-race8` lost games by waiting while a second runner walked at our other corner:
     the guard kept every race held and the move budget went to the ghost that had stopped a step out, where
     the expert had taken it at once and been free. With no other race, holding the corner costs nothing the
@@ -580,9 +582,11 @@ class OpenRacePolicy(RaceStartPolicy):
 
 
 class RunOnPolicy(LoneRaceWaitPolicy):
-    """`expert-run-on`: `LoneRaceWaitPolicy` (the expert's) that walks a good ghost of ours on when its race to
-    an exit is won (`races.race_moves`) and no enemy ghost, each taken as good, could leave first: a step
-    after which the race is still won and still first, like the winning move, without search. Measured
+    """The expert's policy since the morning of 5 December 2026 (measured as `expert-run-on`, adopted by issue
+    13's rule: docs/research/geister-expert.md): `LoneRaceWaitPolicy` (`expert-v6`) that walks a good ghost of
+    ours on when its race to an exit is won (`races.race_moves`) and no enemy ghost, each taken as good, could
+    leave first: a step after which the race is still won and still first, like the winning move, without
+    search. Measured
     (`benchmarks/race_calibration.py`), the `expert` ran out only 48% (against `runner-2`) and 15% (`runner-3`)
     of the positions where it had such a race. Public knowledge only: our colours, and every ghost's square."""
 
