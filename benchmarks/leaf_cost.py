@@ -3,11 +3,16 @@ evaluation (`HAND`, as shipped), the learned value (`LEARNED`) and their mean (`
 expert's 14-ply playouts, the learned value with no playout (`learned-0`), the mean after 4 plies
 (`blend-4`) and the hand leaf with each node started from the learned value counted as 4 visits, scored
 when the node is made (`prior-4`) or on its second visit (`prior-4-late`), and with `--playout FILE` the
-hand leaf after playouts of the learned playout policy in FILE (`playout`), on the same positions (from
-games between `rules` bots), the leaves in turn on each position, median of `--runs`. Prints a table of
-iterations in `--seconds` and each leaf's cost per iteration relative to `hand`; writes JSON.
+hand leaf after playouts of the learned playout policy in FILE (`playout`); and the shipped expert's search
+(`expert`) against the same with the race leaf (`expert-race-eval`), the race read where the playout starts
+(`expert-race-eval4`), both (`expert-race-eval2`) or our own races only (`expert-race-eval5`); on the same
+positions (from games between `rules` bots), the leaves in turn on each position, median of `--runs`. Prints a
+table of iterations in `--seconds` and each leaf's cost per iteration relative to `hand`; writes JSON.
 
     .venv/bin/python benchmarks/leaf_cost.py --positions 12 --runs 3 --json /tmp/leaf-cost.json
+    .venv/bin/python benchmarks/leaf_cost.py --positions 12 --runs 3 --iterations 20000 \\
+        --only expert,expert-race-eval,expert-race-eval2,expert-race-eval4,expert-race-eval5 \\
+        --json benchmarks/results/issue39-race-leaf-cost.json
     .venv/bin/python benchmarks/leaf_cost.py --positions 8 --runs 3 --only hand \\
         --playout benchmarks/results/playout-policy-20000.npz --json benchmarks/results/leaf-cost-learned-playout.json
 """
@@ -28,9 +33,9 @@ from fast_search_speed import positions
 from ghostgames.bots import SeatKnowledge
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.geister import info_value
-from ghostgames.bots.geister.fast_search import BLEND, INFO, LEARNED, FastExpertBot, warm_up
+from ghostgames.bots.geister.fast_search import BLEND, INFO, LEARNED, RACE, FastExpertBot, warm_up
 from ghostgames.bots.geister.playout_policy import PlayoutPolicy, shipped_table
-from ghostgames.bots.search_bots import expert_policy
+from ghostgames.bots.search_bots import expert_policy, policy_of
 
 # leaf name -> how FastExpertBot differs from the shipped expert (the hand leaf after 14-ply playouts)
 LEAVES: dict[str, dict[str, Any]] = {
@@ -39,6 +44,9 @@ LEAVES: dict[str, dict[str, Any]] = {
     "prior-4": {"prior_visits": 4.0}, "prior-4-late": {"prior_visits": 4.0, "prior_after": 1},
     "expert": {"playout_table": shipped_table()},
     "expert-learned": {"playout_table": shipped_table(), "evaluator": INFO, "value": info_value.shipped_arrays()},
+    "expert-race-eval": {"playout_table": shipped_table(), "evaluator": RACE},
+    **{name: {"playout_table": shipped_table(), "policy": policy_of(name, "geister")}
+       for name in ("expert-race-eval2", "expert-race-eval4", "expert-race-eval5")},
 }
 
 
@@ -67,7 +75,9 @@ def main() -> None:
         runs: dict[str, list[float]] = {name: [] for name in leaves}
         for _ in range(args.runs):
             for name, differences in leaves.items():
-                bot = FastExpertBot(Budget(iterations=args.iterations), expert_policy, **differences)
+                how = dict(differences)
+                policy = how.pop("policy", expert_policy)
+                bot = FastExpertBot(Budget(iterations=args.iterations), policy, **how)
                 start = time.process_time()
                 bot.choose(SeatKnowledge(state, seat), random.Random(0))
                 runs[name].append(bot.last_iterations / max(time.process_time() - start, 1e-9))
@@ -75,12 +85,12 @@ def main() -> None:
             rates[name].append(statistics.median(runs[name]))
     hand = rates["hand"]
     print(f"load average {load[0]:.2f}; {args.positions} positions, median of {args.runs} runs each")
-    print(f"{'leaf':<12} {'iterations in ' + str(args.seconds) + ' s':>22} {'cost per iteration / hand':>27}")
+    print(f"{'leaf':<18} {'iterations in ' + str(args.seconds) + ' s':>22} {'cost per iteration / hand':>27}")
     result = {"load": load, "positions": args.positions, "runs": args.runs, "seconds": args.seconds, "rows": {}}
     for name, values in rates.items():
         ratio = statistics.median(h / v for h, v in zip(hand, values, strict=True))
         iterations = statistics.median(values) * args.seconds
-        print(f"{name:<12} {iterations:>22,.0f} {ratio:>27.2f}")
+        print(f"{name:<18} {iterations:>22,.0f} {ratio:>27.2f}")
         result["rows"][name] = {"iterations": iterations, "cost_ratio": ratio}  # type: ignore[index]
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -26,8 +26,9 @@ from ghostgames.bots.policy import SearchPolicy
 # declare falls back to its "plain" policy, and a game without one to the plain SearchPolicy; so a new game
 # adds its own folder and nothing here.
 KINDS = ("plain", "expert", "expert-wary", "expert-race2", "expert-race3", "expert-race4", "expert-race6",
-         "expert-race7", "expert-race8", "expert-race9", "expert-race10", "expert-race11", "expert-v5",
-         "expert-v4", "expert-v3", "expert-belief2", "expert-v1")
+         "expert-race7", "expert-race8", "expert-race9", "expert-race10", "expert-race11", "expert-race-eval",
+         "expert-race-eval2", "expert-race-eval3", "expert-race-eval4", "expert-race-eval5", "expert-race-eval6",
+         "expert-run-on", "expert-v6", "expert-v5", "expert-v4", "expert-v3", "expert-belief2", "expert-v1")
 
 
 @functools.cache

@@ -18,13 +18,18 @@ with the learned value (`setups.py`, `learned_setups`).
   `GambleWorldsPolicy` are the steps to it, `expert-race2` to `expert-race4`): a ghost that has just come to a
   step from our exit is read above the belief (halfway to the count's even guess), the search's worlds deal it
   so, and with the enemy's last bad ghost left the capture of a ghost about to leave is the search's to weigh.
-- Waiting (`LoneRaceWaitPolicy`, the expert's since the night of 5 December 2026, measured as `expert-race10`;
-  `HeldRacePolicy`, `WaitPolicy`, `SafeWaitPolicy`, `ThirdBadWaitPolicy` are the steps to it and beside it,
-  `expert-race6` to `-race9`): with fewer than three of the enemy's bad ghosts taken, a capture a step or two
+- Waiting (`LoneRaceWaitPolicy`, the expert's from the night of 5 December 2026, now `expert-v6`, measured as
+  `expert-race10`; `HeldRacePolicy`, `WaitPolicy`, `SafeWaitPolicy`, `ThirdBadWaitPolicy` are the steps to it and
+  beside it, `expert-race6` to `-race9`): with fewer than three of the enemy's bad ghosts taken, a capture a step or two
   from our corner waits while one of ours, out of every enemy ghost's reach, will stand next to the corner
   when the ghost stands on it, and no other race is run: a ghost that walks on is taken on the corner, one
   that stops (a decoy, most often) is not taken, so the enemy keeps its bad ghosts longer and we enter less
   often the endgame where any capture may be its fourth.
+- Running on (`RunOnPolicy`, the expert's since the morning of 5 December 2026, measured as `expert-run-on`): a
+  good ghost of ours whose race to an exit is won (`races.py`) walks on without search.
+- Races at the leaves (`RaceLeafPolicy`, `expert-race-eval`): the compiled search's leaves score a race to
+  an exit that one side has won (a good ghost no ghost of the other side can take in time, solved exactly in
+  `races.py`) as that side's win, so that the search sees the race two and three moves out, not only the guard.
 - Runner worlds (`WaryPolicy`, `expert-wary`; measured and not kept: it stops `rush` but loses to the
   learned `runner`): the search deals its worlds leaning towards the colourings whose good ghosts stand near
   our exits (`world_probabilities`); the guard still reads the belief as it is.
@@ -59,6 +64,10 @@ class BeliefPolicy(GeisterPolicy):
     # left to the search (`gambles`) instead of being ruled out with the other possible fourth bad ghosts.
     search_gambles = False
     runner_tilt = 0.0  # > 0: the search's worlds lean towards colourings whose good ghosts are near our exits
+    leaf_races = False  # True: the compiled search's hand leaf scores a race to an exit won as the game won (RACE)
+    race_plies = 0  # > 0: ...and so does its playout in its first this many plies (the race ends it there)
+    own_races_only = False  # True: ...reading only our own good ghosts' races (their colours known, not dealt)
+    endgame_races = True  # False: ...and a seat's races only while fewer than three of its bad ghosts are taken
     belief_models: Models | None = None  # how the belief reads the enemy (None: belief.MODELS)
     # Setups among the best quarter by the learned value (`setups.py`); False: uniform, as v1. Off: they beat
     # uniform setups at a tenth of `hard`, not `expert-v1` at `hard` (docs/research/geister-expert.md, "Setups
@@ -485,9 +494,9 @@ class ThirdBadWaitPolicy(SafeWaitPolicy):
 
 
 class LoneRaceWaitPolicy(SafeWaitPolicy):
-    """The expert's policy since the night of 5 December 2026 (measured as `expert-race10`, adopted by issue
-    13's rule: docs/research/geister-expert.md): `SafeWaitPolicy` that waits only when the ghost's race is
-    the only one run. Traced
+    """`expert-v6`, the expert's policy from the night of 5 December 2026 to the next morning (measured as
+    `expert-race10`, adopted by issue 13's rule: docs/research/geister-expert.md): `SafeWaitPolicy` that waits
+    only when the ghost's race is the only one run. Traced
     against `rules`, `expert-race8` lost games by waiting while a second runner walked at our other corner:
     the guard kept every race held and the move budget went to the ghost that had stopped a step out, where
     the expert had taken it at once and been free. With no other race, holding the corner costs nothing the
@@ -511,3 +520,106 @@ class EndgameWaitPolicy(LoneRaceWaitPolicy):
     taken, one that walks on is judged on the corner as before."""
 
     wait_below_bad = 4
+
+
+class RaceLeafPolicy(LoneRaceWaitPolicy):
+    """`expert-race-eval`: `LoneRaceWaitPolicy` (the expert's) whose compiled search scores its leaves with the
+    races to an exit (`fast_search.RACE`, `races.py`). Traced, the expert lost its escapes two and three moves
+    out, where the guard sees only what it is told to hold and the leaf's hand evaluation counts a good
+    ghost's steps to its exit, not whether one of the other side will be there in time to take it. With the
+    race solved exactly (one runner against each keeper, on the empty board), a leaf whose runner nothing can
+    stop is a game lost (or won, for our own runners), in every world the belief deals."""
+
+    leaf_races = True
+
+
+class RaceStartPolicy(RaceLeafPolicy):
+    """`expert-race-eval2`: `RaceLeafPolicy` whose playouts also stop at their first ply when a race to an exit
+    is won there, so that the nodes the tree adds (one to three moves from the root) are scored by the race
+    itself, not by a 14-ply playout whose moves may lose or let slip what the race says."""
+
+    race_plies = 1
+
+
+class RacePlayoutPolicy(RaceLeafPolicy):
+    """`expert-race-eval3`: `RaceLeafPolicy` whose playouts stop at any ply where a race to an exit is won."""
+
+    race_plies = 1_000_000
+
+
+class RaceNearRootPolicy(LoneRaceWaitPolicy):
+    """`expert-race-eval4`: `LoneRaceWaitPolicy` (the expert's) whose playouts stop at their first ply when a
+    race to an exit is won there, with the hand leaf as before. Measured, the race leaf after the 14-ply
+    playout (`expert-race-eval`) took more of the enemy's bad ghosts: by then the playout's own moves have
+    left keepers out of place, so a ghost near our exits reads as a race lost in many worlds that play would
+    have held. Read where the playout starts, one to three moves from the root, the race is the position's."""
+
+    race_plies = 1
+
+
+class OwnRacePolicy(LoneRaceWaitPolicy):
+    """`expert-race-eval5`: `LoneRaceWaitPolicy` (the expert's) whose search reads only our own good ghosts'
+    races to the enemy's exits, where the playout starts and at its leaf. Measured, reading the enemy's
+    races too (`expert-race-eval`, `-eval4`) lost fewer games to escapes and more to taking the enemy's fourth
+    bad ghost: its races are run by the colours the belief deals, and a ghost the belief misreads as good near
+    our exits becomes a game lost in every world that deals it so. Our own colours are known: this race is
+    exact in every world."""
+
+    leaf_races = True
+    race_plies = 1
+    own_races_only = True
+
+
+class OpenRacePolicy(RaceStartPolicy):
+    """`expert-race-eval6`: `RaceStartPolicy` (`expert-race-eval2`) that reads a seat's races only while fewer
+    than three of its bad ghosts are taken. Measured, every race bot lost fewer games to escapes and more to
+    taking the enemy's fourth bad ghost, most of them against `runner-3`, which walks its last bad ghost at our
+    corners where the belief reads it as good: in that endgame every capture of a hidden ghost is a bet on the
+    belief, and the race, run by the colour the belief deals, makes the search take that bet more often. There
+    the guard's rules decide as before (`expert`'s)."""
+
+    endgame_races = False
+
+
+class RunOnPolicy(LoneRaceWaitPolicy):
+    """The expert's policy since the morning of 5 December 2026 (measured as `expert-run-on`, adopted by issue
+    13's rule: docs/research/geister-expert.md): `LoneRaceWaitPolicy` (`expert-v6`) that walks a good ghost of
+    ours on when its race to an exit is won (`races.race_moves`) and no enemy ghost, each taken as good, could
+    leave first: a step after which the race is still won and still first, like the winning move, without
+    search. Measured
+    (`benchmarks/race_calibration.py`), the `expert` ran out only 48% (against `runner-2`) and 15% (`runner-3`)
+    of the positions where it had such a race. Public knowledge only: our colours, and every ghost's square."""
+
+    def forced(self, legal: Sequence[Action], rng: random.Random) -> Action | None:
+        found = super().forced(legal, rng)
+        if found is not None or not self.picture.escape or not isinstance(legal[0], Move):
+            return found
+        return run_on(self.knowledge, legal)
+
+
+def run_on(knowledge: SeatKnowledge, legal: Sequence[Action]) -> Action | None:
+    """The first of `legal` after which our quickest race won is one move shorter and still ends before any enemy
+    ghost's (each read as good), or None when we have no race won or no such step."""
+    from ghostgames.bots.geister import races  # compiled: loaded only by the bots that read races
+    from ghostgames.bots.geister.heuristic import FAR
+    from ghostgames.games.geister import fast
+    from ghostgames.games.geister.state import GeisterState
+
+    me = knowledge.seat
+    world = knowledge.sample_world(random.Random(0))  # the squares are public; the colours are set below
+    assert isinstance(world, GeisterState)
+    row = fast.from_state(world)
+    for g in range((1 - me) * 8, (1 - me) * 8 + 8):
+        if row[fast.POS + g] >= 0:
+            row[fast.GOOD + g] = 1  # the worst case: every enemy ghost on the board runs
+    ours = races.race_moves(row, me)
+    if ours >= FAR or races.race_winner(row, races.BOTH) != me:
+        return None
+    for m in legal:
+        if not isinstance(m, Move) or m.target < 0 or row[fast.GOOD + row[fast.BOARD + m.origin]] != 1:
+            continue
+        after = row.copy()
+        fast.apply_move(after, fast.code_of(m))
+        if races.race_moves(after, me) == ours - 1 and races.race_winner(after, races.BOTH) == me:
+            return m
+    return None
