@@ -19,5 +19,6 @@ SEARCH_POLICIES = {
     "expert-v4": "ghostgames.bots.geister.expert:RacePolicy",
     "expert-v3": "ghostgames.bots.geister.expert:BeliefPolicy",
     "expert-belief2": "ghostgames.bots.geister.runner_belief:LearnedBeliefPolicy",
+    "expert-kinds": "ghostgames.bots.geister.expert_kinds:KindsPolicy",
     "expert-v1": "ghostgames.bots.geister.search:GeisterPolicy",
 }

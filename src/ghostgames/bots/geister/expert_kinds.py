@@ -1,0 +1,19 @@
+"""`expert-kinds`: today's expert (`expert.LoneRaceWaitPolicy`) whose belief also mixes one model per kind of
+learned runner (`kinds.KIND_MODELS`, read over `kinds.KIND_FEATURES`), so that a runner's ghosts are read as
+that kind of runner hides them once its play (the ghosts we took, how often it moves the same ghost) says
+which kind it is. A module of its own so that the expert's file stays the expert's
+(docs/research/geister-belief.md, "Telling the kinds of runner apart")."""
+
+from __future__ import annotations
+
+from ghostgames.bots import SeatKnowledge
+from ghostgames.bots.geister.expert import LoneRaceWaitPolicy
+from ghostgames.bots.geister.kinds import kind_belief
+
+
+class KindsPolicy(LoneRaceWaitPolicy):
+    def __init__(self, knowledge: SeatKnowledge) -> None:
+        super().__init__(knowledge)  # reads belief.MODELS first; the guard and worlds read the belief below
+        view = knowledge.view()
+        self.belief = kind_belief(self.picture, list(view["moves"]), over=view.get("outcome") is not None)
+        self.good_probability = self.belief.good_probability()
