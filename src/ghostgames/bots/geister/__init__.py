@@ -20,5 +20,6 @@ SEARCH_POLICIES = {
     "expert-v3": "ghostgames.bots.geister.expert:BeliefPolicy",
     "expert-belief2": "ghostgames.bots.geister.runner_belief:LearnedBeliefPolicy",
     "expert-kinds": "ghostgames.bots.geister.expert_kinds:KindsPolicy",
+    "expert-kinds2": "ghostgames.bots.geister.expert_kinds:KindsGuardPolicy",
     "expert-v1": "ghostgames.bots.geister.search:GeisterPolicy",
 }

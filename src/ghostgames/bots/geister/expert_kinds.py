@@ -17,3 +17,13 @@ class KindsPolicy(LoneRaceWaitPolicy):
         view = knowledge.view()
         self.belief = kind_belief(self.picture, list(view["moves"]), over=view.get("outcome") is not None)
         self.good_probability = self.belief.good_probability()
+
+
+class KindsGuardPolicy(KindsPolicy):
+    """`expert-kinds2`: `KindsPolicy` whose guard reads an arriving ghost at the belief's chance, not halfway up
+    to the even guess. The pull (`expert.HalfwayPolicy`) was made for a belief that had never seen a learned
+    runner and read its runners as bad as they came; traced, `expert-kinds` lost to `runner-3` by the pull:
+    the ghost that moved first (its last bad one, walked at our corner) read 0.37-0.57 by the new belief, 0.59-0.79
+    by the old, and lifted over the guard's even chance by the pull (with three hidden: a third and more)."""
+
+    arrival_pull = 0.0
