@@ -65,26 +65,36 @@ def main() -> None:
     parser.add_argument("--held-file", default="{bot}-11-200.json.gz")
     parser.add_argument("--held-games", type=int, default=100)
     parser.add_argument("--l2", type=float, default=0.01)
+    parser.add_argument("--shares", type=float, nargs="+", default=[0.1],
+                        help="the learned runners' prior shares to try (taken from the search bots')")
+    parser.add_argument("--runners", nargs="+", default=list(RUNNERS), help="the runners judged")
+    parser.add_argument("--fitted", type=Path, help="take the weights and repeats from an earlier --json")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     weights: dict[str, dict[str, float]] = {}
     repeats: dict[str, float] = {}
-    for bot in RUNNERS:
+    if args.fitted:
+        earlier = json.loads(args.fitted.read_text())
+        weights, repeats = earlier["weights"], earlier["repeats"]
+    for bot in RUNNERS if not args.fitted else ():
         snaps = [s for game in load(args.games / args.fit_file.format(bot=bot)) for s in game_snapshots(game)]
         theta = fit(groups(snaps), args.l2, size=len(KIND_FEATURES))
         weights[bot] = {f: round(float(v), 3) for f, v in zip(KIND_FEATURES, theta, strict=True)}
         repeats[bot] = round(repeat_rates(snaps)[bot], 2)
         print(f"fitted {bot} on {len(snaps)} snapshots; moves the ghost it moved last {repeats[bot]}", flush=True)
     table: dict[str, Any] = {}
-    for bot in RUNNERS:
+    for bot in args.runners:
         held = load(args.games / args.held_file.format(bot=bot), args.held_games)
         others = {name: w for name, w in weights.items() if name != bot}
-        rows = {"belief.MODELS (expert's)": scores(held, None),
-                "MODELS + the other two runners' models": scores(held, kinds_mixture(others, repeats)),
-                "MODELS + all three (its own too: a ceiling)": scores(held, kinds_mixture(weights, repeats))}
+        rows = {"belief.MODELS (expert's)": scores(held, None)}
+        for share in args.shares:
+            rows[f"MODELS + the other two runners' models, {share}"] = scores(
+                held, kinds_mixture(others, repeats, share))
+            rows[f"MODELS + all three (its own too: a ceiling), {share}"] = scores(
+                held, kinds_mixture(weights, repeats, share))
         table[bot] = rows
         for name, row in rows.items():
-            print(f"{bot:>9} {name:>44}: log-loss {row['log_loss']:.3f}, endgame {row['endgame']:.3f}"
+            print(f"{bot:>9} {name:>50}: log-loss {row['log_loss']:.3f}, endgame {row['endgame']:.3f}"
                   f" ({row['ghosts']} / {row['endgame ghosts']} ghost-snapshots)", flush=True)
     if args.json:
         args.json.write_text(json.dumps({"held_games": args.held_games, "l2": args.l2, "weights": weights,

@@ -17,7 +17,7 @@ BOTS = ["random", "rules", "charge", "defender", "rush", "runner", "runner-2", "
         "expert-race7:24", "expert-race8:24", "expert-race9:24", "expert-race10:24", "expert-race11:24", "expert-v5:24",
         "expert-v4:24",
         "expert-v3:24", "expert-hand:24", "expert-learned:24", "expert-belief2:24",
-        "expert-kinds:24", "expert-kinds2:24"]
+        "expert-kinds:24", "expert-kinds2:24", "expert-kinds3:24"]
 
 
 @pytest.mark.parametrize(("game", "players", "options"), TABLES, ids=lambda v: str(v))

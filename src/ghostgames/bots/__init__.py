@@ -32,7 +32,7 @@ from ghostgames.bots.value_bot import ValueBot
 OLDER_EXPERTS = (
     "expert-wary", "expert-race2", "expert-race3", "expert-race4", "expert-race6", "expert-race7", "expert-race8",
     "expert-race9", "expert-race10", "expert-race11", "expert-v5", "expert-v4", "expert-v3", "expert-belief2",
-    "expert-kinds", "expert-kinds2",
+    "expert-kinds", "expert-kinds2", "expert-kinds3",
 )
 SEARCH_BOTS = ("ismcts", "expert", "expert-hand", "expert-learned", *OLDER_EXPERTS, "expert-v2", "expert-v1")
 # Iterations a search bot uses when it is given neither seconds nor an iteration count.

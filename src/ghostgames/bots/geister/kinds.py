@@ -121,20 +121,21 @@ def padded(weights: dict[str, float]) -> dict[str, float]:
     return {f: weights.get(f, 0.0) for f in KIND_FEATURES}
 
 
-def kinds_mixture(weights: dict[str, dict[str, float]], repeats: dict[str, float]) -> Models:
+def kinds_mixture(weights: dict[str, dict[str, float]], repeats: dict[str, float], share: float = 0.1) -> Models:
     """belief.MODELS (charge's runner, the simple bots, search bots) read over KIND_FEATURES and one model per
-    learned runner in `weights` (its repeat rate rounded to two decimals), the runners sharing a tenth of the
-    prior taken from the search bots' (as belief.LEARNED_MODELS takes it)."""
+    learned runner in `weights` (its repeat rate rounded to two decimals), the runners sharing `share` of the
+    prior, taken from the search bots' (a tenth, as belief.LEARNED_MODELS takes it)."""
     charge, simple, searching = MODELS
-    learned = tuple(Model(0.1 / len(weights), w, round(repeats[name], 2)) for name, w in weights.items())
+    learned = tuple(Model(share / len(weights), w, round(repeats[name], 2)) for name, w in weights.items())
     return (charge._replace(weights=padded(charge.weights)), simple._replace(weights=padded(simple.weights)),
-            searching._replace(share=searching.share - 0.1, weights=padded(searching.weights)), *learned)
+            searching._replace(share=searching.share - share, weights=padded(searching.weights)), *learned)
 
 
 @functools.cache
-def kind_models(path: Path | None = None) -> Models:
-    """`kinds_mixture` of the weight sets in `path` (by default the shipped KINDS_FILE)."""
-    return kinds_mixture(*load_kinds(path))
+def kind_models(path: Path | None = None, share: float = 0.1) -> Models:
+    """`kinds_mixture` of the weight sets in `path` (by default the shipped KINDS_FILE), the learned runners
+    sharing `share` of the prior."""
+    return kinds_mixture(*load_kinds(path), share)
 
 
 def kind_belief(picture: Picture, moves: list[str], models: Models | None = None, over: bool = False) -> Belief:
