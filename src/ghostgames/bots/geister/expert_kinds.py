@@ -1,8 +1,9 @@
 """`expert-kinds`: today's expert (`expert.LoneRaceWaitPolicy`) whose belief also mixes one model per kind of
-learned runner (`kinds.KIND_MODELS`, read over `kinds.KIND_FEATURES`), so that a runner's ghosts are read as
+learned runner (`kinds.kind_models()`, read over `kinds.KIND_FEATURES`), so that a runner's ghosts are read as
 that kind of runner hides them once its play (the ghosts we took, how often it moves the same ghost) says
-which kind it is. A module of its own so that the expert's file stays the expert's
-(docs/research/geister-belief.md, "Telling the kinds of runner apart")."""
+which kind it is. Measured and not kept, nor its two variants below (each lost ground on the held-out
+`runner-3`: docs/research/geister-belief.md, "Telling the kinds of runner apart"); kept for measuring. A module
+of its own so that the expert's file stays the expert's."""
 
 from __future__ import annotations
 

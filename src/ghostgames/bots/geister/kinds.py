@@ -7,6 +7,12 @@ taken (its last bad ghost is then a bluff or a decoy, and the runners differ in 
 names them; `kind_features` gives each hidden enemy ghost its `FEATURES` followed by these, from the
 seat's picture and the public move list only (the start square of a ghost is public: ghost k of a seat
 starts on START[seat][k]).
+
+`kind_models` mixes one model per learned runner, fitted over these by `ghostgames train geister-kinds`
+(KINDS_FILE), with belief.MODELS; `kind_belief` reads it. Leave one runner out, the order in which the ghosts
+set off is what carries (the first ghost moved is bad in all three networks), but in the mixture the runners'
+models are not trusted enough within a game to pay in play: `expert-kinds` reads it and is not kept
+(docs/research/geister-belief.md, "Telling the kinds of runner apart").
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ EXTRA = (
     "lead",  # 1 if no other hidden ghost of its owner is nearer to their exits
     "start_front",  # 1 if it started on the front row
     "start_inner",  # 1 if it started on one of the two middle columns
-    "last_bad",  # 1 if three of its owner's bad ghosts are taken (one bad one left): the endgame
+    "last_bad",  # 1 if three of its owner's bad ghosts are taken: the same for every ghost, so it weighs nothing
     "last_bad_forward",  # last_bad times its steps towards its exits
     "last_bad_distance",  # last_bad times its steps still to an exit
     "last_bad_last_moved",  # last_bad times last_moved
