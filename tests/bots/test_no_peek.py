@@ -18,7 +18,8 @@ BOTS = ["random", "rules", "charge", "defender", "rush", "runner", "runner-2", "
         "expert-v4:24", "expert-race-eval:24", "expert-race-eval2:24", "expert-race-eval3:24",
         "expert-race-eval4:24", "expert-race-eval5:24", "expert-race-eval6:24",
         "expert-run-on:24", "expert-v6:24",
-        "expert-v3:24", "expert-hand:24", "expert-learned:24", "expert-belief2:24"]
+        "expert-v3:24", "expert-hand:24", "expert-learned:24", "expert-belief2:24",
+        "expert-kinds:24", "expert-kinds2:24", "expert-kinds3:24"]
 
 
 @pytest.mark.parametrize(("game", "players", "options"), TABLES, ids=lambda v: str(v))

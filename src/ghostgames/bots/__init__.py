@@ -34,6 +34,7 @@ OLDER_EXPERTS = (
     "expert-race9", "expert-race10", "expert-race11", "expert-race-eval",
     "expert-race-eval2", "expert-race-eval3", "expert-race-eval4", "expert-race-eval5", "expert-race-eval6",
     "expert-run-on", "expert-v6", "expert-v5", "expert-v4", "expert-v3", "expert-belief2",
+    "expert-kinds", "expert-kinds2", "expert-kinds3",
 )
 SEARCH_BOTS = ("ismcts", "expert", "expert-hand", "expert-learned", *OLDER_EXPERTS, "expert-v2", "expert-v1")
 # Iterations a search bot uses when it is given neither seconds nor an iteration count.

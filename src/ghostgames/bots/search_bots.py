@@ -28,7 +28,8 @@ from ghostgames.bots.policy import SearchPolicy
 KINDS = ("plain", "expert", "expert-wary", "expert-race2", "expert-race3", "expert-race4", "expert-race6",
          "expert-race7", "expert-race8", "expert-race9", "expert-race10", "expert-race11", "expert-race-eval",
          "expert-race-eval2", "expert-race-eval3", "expert-race-eval4", "expert-race-eval5", "expert-race-eval6",
-         "expert-run-on", "expert-v6", "expert-v5", "expert-v4", "expert-v3", "expert-belief2", "expert-v1")
+         "expert-run-on", "expert-v6", "expert-v5", "expert-v4", "expert-v3", "expert-belief2", "expert-kinds",
+         "expert-kinds2", "expert-kinds3", "expert-v1")
 
 
 @functools.cache

@@ -27,5 +27,8 @@ SEARCH_POLICIES = {
     "expert-v4": "ghostgames.bots.geister.expert:RacePolicy",
     "expert-v3": "ghostgames.bots.geister.expert:BeliefPolicy",
     "expert-belief2": "ghostgames.bots.geister.runner_belief:LearnedBeliefPolicy",
+    "expert-kinds": "ghostgames.bots.geister.expert_kinds:KindsPolicy",
+    "expert-kinds2": "ghostgames.bots.geister.expert_kinds:KindsGuardPolicy",
+    "expert-kinds3": "ghostgames.bots.geister.expert_kinds:KindsPriorPolicy",
     "expert-v1": "ghostgames.bots.geister.search:GeisterPolicy",
 }

@@ -30,7 +30,7 @@ import bisect
 import json
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from itertools import accumulate, combinations
@@ -276,11 +276,16 @@ def enemy_repeats(picture: Picture, moves: list[str]) -> tuple[int, int]:
     return same, other
 
 
-def model_shares(picture: Picture, moves: list[str], models: Models) -> list[float]:
+Featurize = Callable[[Picture, list[str]], dict[int, list[float]]]
+
+
+def model_shares(picture: Picture, moves: list[str], models: Models, featurize: Featurize = features,
+                 names: tuple[str, ...] = FEATURES) -> list[float]:
     """How much to trust each model of the enemy now (Bayes' rule over the models): its share before the
     game, times the chance it gave, just before we took each enemy ghost, to the colour that ghost turned
     out to have, times the chance that such a player moves the same ghost again as often as this one did.
-    Against a bot that plays like the games a model was fitted on, that model soon leads."""
+    Against a bot that plays like the games a model was fitted on, that model soon leads. (`featurize`,
+    `names`: the features the models' weights read, belief.FEATURES by default; kinds.py reads more.)"""
     logs = [math.log(model.share) if model.share > 0 else -math.inf for model in models]
     same, other = enemy_repeats(picture, moves)
     for k, model in enumerate(models):
@@ -288,7 +293,8 @@ def model_shares(picture: Picture, moves: list[str], models: Models) -> list[flo
     for then, until, ghost in _before_our_captures(picture, moves):
         good = picture.colour[ghost] == GOOD
         for k, model in enumerate(models):
-            chance = belief(then, until, model.weights).good_probability().get(ghost, 0.5)
+            chance = belief(then, until, model.weights, featurize=featurize,
+                            names=names).good_probability().get(ghost, 0.5)
             logs[k] += math.log(min(max(chance if good else 1.0 - chance, 1e-3), 1.0))
     top = max(logs)
     shares = [math.exp(v - top) for v in logs]
@@ -297,23 +303,25 @@ def model_shares(picture: Picture, moves: list[str], models: Models) -> list[flo
 
 
 def belief(picture: Picture, moves: list[str], models: Models | dict[str, float] | None = None,
-           over: bool = False) -> Belief:
+           over: bool = False, featurize: Featurize = features, names: tuple[str, ...] = FEATURES) -> Belief:
     """The belief of `picture`'s seat about the enemy's hidden colours (`moves`: the view's move list).
     `models`: the models of the enemy to mix, each trusted as `model_shares` says (None: MODELS); or one
-    set of weights alone."""
+    set of weights alone. `featurize` gives each hidden ghost its features, named by `names`, which every
+    model's weights hold."""
     if models is None:
         models = MODELS
     if isinstance(models, dict):
         models = (Model(1.0, models),)
     elif len(models) > 1:
-        models = tuple(m._replace(share=s) for m, s in zip(models, model_shares(picture, moves, models), strict=True))
+        shares = model_shares(picture, moves, models, featurize, names)
+        models = tuple(m._replace(share=s) for m, s in zip(models, shares, strict=True))
     enemy = picture.enemy
     hidden = picture.hidden_enemies()
     revealed_good = sum(1 for g in range(enemy * 8, enemy * 8 + 8) if picture.colour[g] == GOOD)
-    seen = features(picture, moves)
+    seen = featurize(picture, moves)
     readings = []
     for model in models:
-        w = [model.weights[name] for name in FEATURES]
+        w = [model.weights[name] for name in names]
         readings.append((model.share, {g: sum(a * b for a, b in zip(w, x, strict=True)) for g, x in seen.items()}))
     bad = frozenset(g for g in hidden if certainly_bad(picture, g, over))
     return Belief(hidden, 4 - revealed_good, readings, bad)

@@ -233,9 +233,9 @@ def log_likelihood(theta: np.ndarray, batches: list[Any], l2: float) -> tuple[fl
     return total - l2 * float(theta @ theta) * count, grad - 2 * l2 * theta * count, count
 
 
-def fit(batches: list[Any], l2: float, steps: int = 800) -> np.ndarray:
-    """Adam on the mean conditional log-likelihood."""
-    theta = np.zeros(len(FEATURES))
+def fit(batches: list[Any], l2: float, steps: int = 800, size: int = len(FEATURES)) -> np.ndarray:
+    """Adam on the mean conditional log-likelihood (`size`: the features per ghost, FEATURES' by default)."""
+    theta = np.zeros(size)
     mom, var = np.zeros_like(theta), np.zeros_like(theta)
     for t in range(1, steps + 1):
         _, grad, count = log_likelihood(theta, batches, l2)
