@@ -27,7 +27,9 @@ def _variant(name: str, base: type[fast_search.TheLastExpertPolicy] = fast_searc
              exploration: float = 0.5, **settings: Any) -> Callable[[float | None], Bot]:
     policy = type(name, (base,), settings)
 
-    def factory(seconds: float | None = None) -> Bot:
+    # `seconds` without a default: the plug-in loader passes `--seconds-per-move` only to a factory whose
+    # parameter is required (with a default it calls it with nothing, and the variant ran 4,000 iterations)
+    def factory(seconds: float | None) -> Bot:
         budget = Budget(seconds=seconds) if seconds else Budget(iterations=ITERATIONS)
         bot = IsmctsBot(budget, policy, exploration)
         bot.name = name
@@ -66,3 +68,6 @@ uniform_playout = _variant("uniform_playout")  # the expert before opp_mix was a
 # 5 December 2026, later still (research log, "A cheap learned move and a per-seat model"): today's expert's
 # mix as a prior, each other seat's shares by Bayes' rule from its moves this round (bots/thelast/seat_models.py)
 opp_bayes = _variant("opp_bayes", playout_kind=OPPONENTS, opponent_rules=0.4, opponent_learned=0.4, bayes_mix=True)
+# 5 December 2026, after "The worlds dealt in the compiled core": the shipped expert (`expert`, opp_mix from
+# 4 players) dealing its worlds as states converted one by one (`state_worlds`), the path before WorldRows
+expert_states = _variant("expert_states", fast_search.TheLastExpertPolicy, state_worlds=True)
