@@ -53,6 +53,22 @@ def test_a_factory_may_take_the_seconds_per_move(cleanup: list[str]) -> None:
     assert seen == [0.25, None]
 
 
+def test_an_optional_seconds_parameter_gets_the_seconds_per_move_when_they_are_asked_for(
+        cleanup: list[str]) -> None:
+    """A factory `make(seconds=None)` once ran at its own budget under `--seconds-per-move` without a word."""
+    seen: list[float | None] = []
+
+    def make(seconds: float | None = None, iterations: int = 4000) -> Bot:
+        seen.append(seconds)
+        return LastMove()
+
+    register("timed-default", make)
+    cleanup.append("timed-default")
+    get_bot("timed-default", 0.2)
+    get_bot("timed-default")
+    assert seen == [0.2, None]
+
+
 def test_a_taken_name_is_refused_and_replace_only_overrides_a_registered_one(cleanup: list[str]) -> None:
     for taken in ("random", "ismcts", "easy", "HARD"):
         with pytest.raises(ValueError, match="taken"):

@@ -67,9 +67,17 @@ def as_factory(factory: object, label: str) -> SecondsFactory:
         raise TypeError(f"{label}: a bot factory takes nothing or the seconds per move, "
                         f"but {factory!r} needs {len(required)} arguments")
     takes_seconds = len(required) == 1
+    # an optional parameter named `seconds` is the time too: given when a time is asked for, else its default
+    # (a plug-in written `def make(seconds=None)` would otherwise think at its own budget without a word)
+    optional_seconds = not required and any(p.name == "seconds" and p.kind is not p.VAR_KEYWORD for p in params)
 
     def make(seconds: float | None) -> Bot:
-        bot = factory(seconds) if takes_seconds else factory()
+        if takes_seconds:
+            bot = factory(seconds)
+        elif optional_seconds and seconds is not None:
+            bot = factory(seconds=seconds)
+        else:
+            bot = factory()
         if not isinstance(bot, Bot):
             raise TypeError(f"{label}: the factory returned {type(bot).__name__}, not a ghostgames.bots.Bot")
         return bot
