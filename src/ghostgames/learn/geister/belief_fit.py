@@ -49,7 +49,7 @@ from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.fast_search import FastExpertBot
 from ghostgames.bots.geister.picture import GOOD, read
 from ghostgames.bots.ismcts import IsmctsBot
-from ghostgames.executor import Executor, LocalExecutor
+from ghostgames.executor import Executor, given_or_local
 from ghostgames.games import get_game
 from ghostgames.games.geister.state import GeisterState
 from ghostgames.rules.chance import derive_rng
@@ -295,16 +295,12 @@ def snapshots(spec: BeliefFitSpec, workers: int = 1, done: Callable[[], None] | 
     local processes), in any order."""
     counts = (("simple", spec.games), ("search", spec.search_games), ("runners", spec.runner_games))
     games = [(kind, index) for kind, count in counts for index in range(count)]
-    runner = executor or LocalExecutor(workers)
     played: dict[tuple[str, int], list[Snapshot]] = {}
-    try:
+    with given_or_local(executor, workers) as runner:
         for game, snaps in runner.run(functools.partial(_play_one, spec), games):
             played[game] = snaps
             if done is not None:
                 done()
-    finally:
-        if executor is None:
-            runner.close()
     return [snap for game in games for snap in played[game]]
 
 

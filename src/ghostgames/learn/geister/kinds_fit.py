@@ -28,7 +28,7 @@ from ghostgames.bots import SeatKnowledge
 from ghostgames.bots.geister.belief import certainly_bad, enemy_repeats
 from ghostgames.bots.geister.kinds import KIND_FEATURES, kind_features
 from ghostgames.bots.geister.picture import read
-from ghostgames.executor import Executor, LocalExecutor
+from ghostgames.executor import Executor, given_or_local
 from ghostgames.games import get_game
 from ghostgames.learn.geister.belief_fit import (
     EVERY,
@@ -117,16 +117,12 @@ def snapshots(spec: KindsFitSpec, done: Callable[[], None] | None = None,
               executor: Executor | None = None) -> list[Snapshot]:
     """The snapshots of every runner's games, in game order; `executor` plays them (default: one process)."""
     games = [(bot, index) for bot in spec.runners for index in range(spec.games)]
-    runner = executor or LocalExecutor(1)
     played: dict[tuple[str, int], list[Snapshot]] = {}
-    try:
+    with given_or_local(executor, 1) as runner:
         for game, snaps in runner.run(functools.partial(_play_one, spec), games):
             played[game] = snaps
             if done is not None:
                 done()
-    finally:
-        if executor is None:
-            runner.close()
     return [snap for game in games for snap in played[game]]
 
 
