@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from ghostgames.bots import SeatKnowledge
 from ghostgames.bots.geister.belief import FEATURES, MODELS, belief, features
 from ghostgames.bots.geister.expert_kinds import KindsPolicy
 from ghostgames.bots.geister.kinds import EXTRA, KIND_FEATURES, kind_belief, kind_features, kind_models, padded
@@ -16,8 +15,7 @@ from ghostgames.bots.geister.picture import read
 from ghostgames.games import get_game
 from ghostgames.games.geister import GeisterState
 from ghostgames.games.geister.board import parse_square
-from tests.bots.positions import positions
-from tests.bots.test_belief import TABLES, _recoloured
+from tests.bots.test_belief import TABLES, beliefs_compared_in_recoloured_twins
 
 
 def _opening() -> GeisterState:
@@ -73,19 +71,4 @@ def test_the_shipped_mixture_holds_the_old_models_and_one_per_learned_runner() -
 
 @pytest.mark.parametrize("options", TABLES, ids=lambda o: str(o["exit"]))
 def test_two_worlds_that_differ_only_in_hidden_colours_give_the_same_kinds_belief(options: dict[str, Any]) -> None:
-    compared = 0
-    for seed in (1, 2):
-        for state, seat in positions("geister", 2, options, seed, every=5):
-            assert isinstance(state, GeisterState)
-            if state.setup_phase() or state.outcome() is not None:
-                continue
-            twin = _recoloured(state, seat)
-            if twin is None:
-                continue
-            assert twin.good != state.good and twin.view(seat) == state.view(seat)
-            mine = KindsPolicy(SeatKnowledge(state, seat)).belief
-            theirs = KindsPolicy(SeatKnowledge(twin, seat)).belief
-            assert mine.colourings == theirs.colourings
-            assert mine.probabilities == theirs.probabilities
-            compared += 1
-    assert compared >= 6
+    assert beliefs_compared_in_recoloured_twins(KindsPolicy, options, (1, 2)) >= 6
