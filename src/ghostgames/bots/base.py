@@ -70,9 +70,18 @@ class SeatKnowledge:
 
 
 class Bot(ABC):
-    """A player program. `choose` must depend only on `knowledge` and `rng`."""
+    """A player program. `choose` must depend only on `knowledge`, `rng` and what earlier `game_over` calls
+    gave it (a bot kept for several games against one opponent may remember them; a fresh bot is a pure
+    function of `knowledge` and `rng`). A bot is never given anything but its own seat's knowledge."""
 
     name: str = "bot"
 
     @abstractmethod
     def choose(self, knowledge: SeatKnowledge, rng: random.Random) -> Action: ...
+
+    def game_over(self, knowledge: SeatKnowledge) -> None:
+        """Called by a harness that keeps this bot for several games against the same opponent (a match, the
+        competition client's games on one port), once at the end of each game, with this seat's knowledge of
+        the final position: its final view, which under Geister's `disclose` shows every colour. Nothing by
+        default."""
+        return None
