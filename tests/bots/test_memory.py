@@ -87,7 +87,7 @@ def test_an_opponent_that_repeats_is_trusted_at_once() -> None:
 
 def test_an_opponent_that_draws_its_setups_leaves_the_prior_near_uniform() -> None:
     """Nine setups drawn at random: the prior stays uniform unless some repeat by chance, and even then no
-    setup gets a tenth of what a repeating opponent's does."""
+    setup gets a sixth of the 0.95 a repeating opponent's gets."""
     rng = random.Random(7)
     uniform = 0
     for _ in range(20):

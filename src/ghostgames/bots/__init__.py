@@ -36,7 +36,8 @@ OLDER_EXPERTS = (
     "expert-run-on", "expert-v6", "expert-v5", "expert-v4", "expert-v3", "expert-belief2",
     "expert-kinds", "expert-kinds2", "expert-kinds3",
 )
-SEARCH_BOTS = ("ismcts", "expert", "expert-hand", "expert-learned", *OLDER_EXPERTS, "expert-v2", "expert-v1")
+SEARCH_BOTS = ("ismcts", "expert", "expert-memory", "expert-hand", "expert-learned", *OLDER_EXPERTS, "expert-v2",
+               "expert-v1")
 # Iterations a search bot uses when it is given neither seconds nor an iteration count.
 DEFAULT_ITERATIONS = dict.fromkeys(SEARCH_BOTS, 400)
 
@@ -55,6 +56,7 @@ def _make_search(name: str, budget: Budget) -> Bot:
         return search_bots.older_expert(name, budget)
     makers: dict[str, Callable[[Budget], Bot]] = {
         "expert": search_bots.expert,
+        "expert-memory": search_bots.expert_memory,
         "expert-hand": search_bots.expert_hand,
         "expert-learned": search_bots.expert_learned,
         "expert-v2": search_bots.expert_v2,

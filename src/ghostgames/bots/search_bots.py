@@ -81,6 +81,15 @@ def expert(budget: Budget) -> IsmctsBot:
     return FastExpertBot(budget, expert_policy, exploration=0.5, playout_table=shipped_table())
 
 
+def expert_memory(budget: Budget) -> IsmctsBot:
+    """`expert` that remembers the opponent's Geister setups across the games it is kept for
+    (`geister.expert_memory`, issue 39); without a finished game it plays as `expert`."""
+    from ghostgames.bots.geister.expert_memory import MemoryExpertBot
+    from ghostgames.bots.geister.playout_policy import shipped_table
+
+    return MemoryExpertBot(budget, exploration=0.5, playout_table=shipped_table())
+
+
 def expert_learned(budget: Budget) -> IsmctsBot:
     """`expert` whose playouts end on the information-state value learned from the search's games against the
     sparring partners that run (`geister.info_value`, issue 39), not on the hand evaluation: measured in

@@ -27,6 +27,7 @@ is a function of what the seat knows and nothing else.
 from __future__ import annotations
 
 import bisect
+import copy
 import json
 import math
 import random
@@ -232,6 +233,18 @@ class Belief:
             for g in colouring:
                 marginal[g] += p
         return marginal
+
+    def times(self, factors: list[float]) -> Belief:
+        """This belief with each colouring's chance multiplied by its factor and renormalised (a prior from
+        outside the game, as bots/geister/expert_memory.py's memory of the setups); itself if all are 0."""
+        weights = [p * f for p, f in zip(self.probabilities, factors, strict=True)]
+        total = sum(weights)
+        if total <= 0.0:
+            return self
+        out = copy.copy(self)
+        out.probabilities = [w / total for w in weights]
+        out._cumulative = list(accumulate(out.probabilities))
+        return out
 
     def sample(self, rng: random.Random) -> frozenset[int]:
         """The hidden ghosts that are good in one colouring drawn from the belief."""

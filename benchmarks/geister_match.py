@@ -1,0 +1,74 @@
+"""Matches of Geister between two bots kept for all the games of a match (issue 39, a memory of the opponent's
+setups): the first player alternates, every game and decision is seeded from (seed, match, game), and after each
+game both bots are told how it ended (`Bot.game_over`, `tournament/match.py`). Prints the first bot's wins per game
+number of the match and how the games ended (by the outcome's code, and plies); writes JSON.
+
+    nice -n 5 .venv/bin/python benchmarks/geister_match.py --bots expert-memory:1000 runner-3 \
+        --matches 10 --games 10 --seed 1 --json benchmarks/results/issue39-memory-runner3.json
+
+Match m (0, 1, ...) is seeded "SEED:m": two runs with the same --seed, the same opponent and bots that play
+alike play the same games (e.g. `expert-memory` and `expert` play the first game of each match alike), so a
+candidate and its baseline are compared game by game. `--first-match` continues a run in another process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from ghostgames.bots import get_bot
+from ghostgames.tournament.match import OPTIONS, play_match
+
+
+def run(bots: list[str], matches: range, games: int, seed: int) -> list[dict[str, Any]]:
+    out = []
+    for m in matches:
+        start = time.perf_counter()
+        played = play_match([get_bot(name) for name in bots], games, f"{seed}:{m}")
+        out.append({"match": m, "seconds": round(time.perf_counter() - start, 1),
+                    "games": [g.to_json() for g in played]})
+        wins = "".join({"win": "W", "loss": "L", "draw": "D"}[g.result[0]] for g in played)
+        print(f"match {m}: {wins}  ({out[-1]['seconds']} s)", flush=True)
+    return out
+
+
+def table(bots: list[str], matches: list[dict[str, Any]]) -> None:
+    games = [g for match in matches for g in match["games"]]
+    numbers = sorted({g["number"] for g in games})
+    print(f"{bots[0]} against {bots[1]}: {len(matches)} matches, {len(games)} games")
+    print("game  won  drawn  lost")
+    for n in numbers:
+        results = Counter(g["result"][0] for g in games if g["number"] == n)
+        print(f"{n:>4}  {results['win']:>3}  {results['draw']:>5}  {results['loss']:>4}")
+    results = Counter(g["result"][0] for g in games)
+    later = Counter(g["result"][0] for g in games if g["number"] > 1)
+    print(f"all   {results['win']:>3}  {results['draw']:>5}  {results['loss']:>4}"
+          f"   (games 2 on: {later['win']} won of {sum(later.values())})")
+    print("how the games ended (the first bot's result):")
+    for (result, reason), count in sorted(Counter((g["result"][0], g["reason"]) for g in games).items()):
+        plies = [g["plies"] for g in games if g["result"][0] == result and g["reason"] == reason]
+        print(f"  {result:<5} {reason:<16} {count:>4}  mean plies {sum(plies) / len(plies):.0f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bots", nargs=2, required=True)
+    parser.add_argument("--matches", type=int, default=10)
+    parser.add_argument("--first-match", type=int, default=0)
+    parser.add_argument("--games", type=int, default=10, help="games per match")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    matches = run(args.bots, range(args.first_match, args.first_match + args.matches), args.games, args.seed)
+    table(args.bots, matches)
+    if args.json:
+        args.json.write_text(json.dumps({"bots": args.bots, "games": args.games, "seed": args.seed,
+                                         "options": OPTIONS, "matches": matches}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
