@@ -9,6 +9,10 @@ number of the match and how the games ended (by the outcome's code, and plies); 
 Match m (0, 1, ...) is seeded "SEED:m": two runs with the same --seed, the same opponent and bots that play
 alike play the same games (e.g. `expert-memory` and `expert` play the first game of each match alike), so a
 candidate and its baseline are compared game by game. `--first-match` continues a run in another process.
+Two such files compared game by game (the same seed, the same opponent; the games won by only one of the two,
+with the sign test of benchmarks/paired_games.py):
+
+    .venv/bin/python benchmarks/geister_match.py --compare CANDIDATE.json BASELINE.json
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+from benchmarks.paired_games import sign_test
 
 from ghostgames.bots import get_bot
 from ghostgames.tournament.match import OPTIONS, play_match
@@ -54,15 +60,42 @@ def table(bots: list[str], matches: list[dict[str, Any]]) -> None:
         print(f"  {result:<5} {reason:<16} {count:>4}  mean plies {sum(plies) / len(plies):.0f}")
 
 
+def compare(candidate: Path, baseline: Path) -> None:
+    """The two files' first bots game by game: per game number, wins of each and the games only one of them won."""
+    runs = [json.loads(path.read_text()) for path in (candidate, baseline)]
+    if runs[0]["seed"] != runs[1]["seed"] or runs[0]["bots"][1] != runs[1]["bots"][1]:
+        raise SystemExit("not the same games: the seeds or the opponents differ")
+    results = [{(m["match"], g["number"]): g["result"][0] for m in run["matches"] for g in m["games"]} for run in runs]
+    keys = sorted(set(results[0]) & set(results[1]))
+    score = {"win": 2, "draw": 1, "loss": 0}
+    print(f"{runs[0]['bots'][0]} (A) and {runs[1]['bots'][0]} (B) against {runs[0]['bots'][1]}, seed {runs[0]['seed']}")
+    print("game  A won  B won  only A  only B")
+    for n in [*sorted({k[1] for k in keys}), 0]:  # each game number, then games 2 on (0)
+        these = [k for k in keys if k[1] == n] if n else [k for k in keys if k[1] > 1]
+        a = sum(results[0][k] == "win" for k in these)
+        b = sum(results[1][k] == "win" for k in these)
+        better = sum(score[results[0][k]] > score[results[1][k]] for k in these)
+        worse = sum(score[results[0][k]] < score[results[1][k]] for k in these)
+        label = f"{n:>4}" if n else "2-on"
+        print(f"{label}  {a:>5}  {b:>5}  {better:>6}  {worse:>6}" + (f"   sign test p = {sign_test(better, worse):.4f}"
+                                                                    if not n else ""))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bots", nargs=2, required=True)
+    parser.add_argument("--bots", nargs=2)
+    parser.add_argument("--compare", nargs=2, type=Path, metavar=("CANDIDATE", "BASELINE"))
     parser.add_argument("--matches", type=int, default=10)
     parser.add_argument("--first-match", type=int, default=0)
     parser.add_argument("--games", type=int, default=10, help="games per match")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    if args.compare:
+        compare(*args.compare)
+        return
+    if not args.bots:
+        parser.error("--bots or --compare")
     matches = run(args.bots, range(args.first_match, args.first_match + args.matches), args.games, args.seed)
     table(args.bots, matches)
     if args.json:
