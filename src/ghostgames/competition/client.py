@@ -72,7 +72,8 @@ def connect(host: str, port: int, wait: float) -> socket.socket:
 
 def play_game(host: str, port: int, bot: Bot, rng: random.Random, *, connect_wait: float = 10.0,
               read_timeout: float | None = None, show: Callable[[str, str], None] | None = None) -> ClientGame:
-    """Play one game on `host:port` with `bot`; `show(direction, message)` sees every message."""
+    """Play one game on `host:port` with `bot`; `show(direction, message)` sees every message. At the end the
+    bot gets our seat's final knowledge (`Bot.game_over`; the final board shows the opponent's colours)."""
     mirror = Mirror(bot, rng)
     game = ClientGame("disconnected")
     splitter = MessageSplitter()
@@ -116,17 +117,25 @@ def play_game(host: str, port: int, bot: Bot, rng: random.Random, *, connect_wai
                 elif head in RESULT_WORDS:
                     game.result = RESULT_WORDS[head]
                     game.final_board = message[4:]
+                    try:
+                        final = mirror.final_knowledge(game.final_board, game.result)
+                    except ValueError:  # a board we cannot read: the bot learns nothing from this game
+                        return game
+                    bot.game_over(final)
                     return game
 
 
-def play_games(host: str, port: int, bot_name: str, games: int, *, seconds: float | None = None,
+def play_games(host: str, port: int, bot_name: str | Bot, games: int, *, seconds: float | None = None,
                seed: int | None = None, connect_wait: float = 10.0, read_timeout: float | None = None,
                on_game: Callable[[int, ClientGame], None] | None = None,
                show: Callable[[str, str], None] | None = None) -> list[ClientGame]:
     """`games` games in a row, a fresh connection each. A connection refused, reset or closed before the
     server said anything is no game: it is tried again, with pauses from FIRST_RETRY doubling up to
     LONGEST_RETRY, for up to `connect_wait` seconds; then `ServerGone` (the games so far went to
-    `on_game`)."""
+    `on_game`). One bot (`bot_name`'s, or `bot_name` itself when it is a bot) plays every game, told how each
+    ended (`Bot.game_over`, with our seat's final knowledge): a bot that remembers reads the opponent on this port
+    from its earlier games."""
+    bot = bot_name if isinstance(bot_name, Bot) else get_bot(bot_name, seconds)
     base = seed if seed is not None else random.SystemRandom().randrange(2**63)
     results: list[ClientGame] = []
     for number in range(1, games + 1):
@@ -136,7 +145,7 @@ def play_games(host: str, port: int, bot_name: str, games: int, *, seconds: floa
         while True:
             tries += 1
             try:  # the same seed on every try: a game that starts late is the game it would have been
-                game = play_game(host, port, get_bot(bot_name, seconds), random.Random(f"{base}:{number}"),
+                game = play_game(host, port, bot, random.Random(f"{base}:{number}"),
                                  connect_wait=0.0, read_timeout=read_timeout, show=show)
             except OSError as err:
                 problem = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__

@@ -16,7 +16,8 @@ from ghostgames.bots.base import Bot, SeatKnowledge
 from ghostgames.competition.frames import LETTERS, Ghost, parse_board, protocol_letter
 from ghostgames.games import get_game
 from ghostgames.games.geister.board import OFF_BOARD, SIZE, START, parse_square, square_name, step
-from ghostgames.rules.contract import State
+from ghostgames.games.geister.reasons import BAD_CAPTURED, GOOD_CAPTURED, LEFT_BOARD, PLY_LIMIT
+from ghostgames.rules.contract import Outcome, State
 
 ME, THEM = 0, 1
 CAPTURED, ESCAPED = -1, -2
@@ -36,6 +37,22 @@ def _square(ghost: Ghost) -> int:
     if ghost.square is not None:
         return ghost.square
     return ESCAPED if ghost.escaped else CAPTURED
+
+
+def _outcome(ghosts: list[Ghost], result: str) -> Outcome:
+    """The end a final board shows: the winner's escape, the loser's four good ghosts taken or the winner's four
+    bad ones; else (a server's own verdict: a timeout, a refused move) the result without a rule's reason."""
+    if result == "draw":
+        return Outcome.draw(2, PLY_LIMIT, max_plies=300)
+    winner = ME if result == "won" else THEM
+    mine, theirs = ghosts[winner * 8 : winner * 8 + 8], ghosts[(1 - winner) * 8 : (1 - winner) * 8 + 8]
+    if any(g.escaped for g in mine):
+        return Outcome.winner_takes_all(2, winner, LEFT_BOARD)
+    if sum(g.captured and g.good is True for g in theirs) == 4:
+        return Outcome.winner_takes_all(2, winner, GOOD_CAPTURED)
+    if sum(g.captured and g.good is False for g in mine) == 4:
+        return Outcome.winner_takes_all(2, winner, BAD_CAPTURED)
+    return Outcome.winner_takes_all(2, winner, "decided by the server")
 
 
 class Mirror:
@@ -90,6 +107,16 @@ class Mirror:
             "outcome": None,
         }
         return get_game("geister").load(data)
+
+    def final_knowledge(self, board: str, result: str) -> SeatKnowledge:
+        """Our seat's knowledge of the finished game (`result`: won / lost / draw), for `Bot.game_over`: squares
+        and colours from the final board. A server shows the opponent's colours on it (lower case); if it leaves
+        any out, the view shows none of the opponent's colours on the board, so it never holds a guess."""
+        ghosts = parse_board(board, viewer=ME)
+        data = self.state_from(board).to_json()
+        data["options"] = {**data["options"], "disclose": all(g.good is not None for g in ghosts[8:])}
+        data["outcome"] = _outcome(ghosts, result).to_json()
+        return SeatKnowledge(get_game("geister").load(data), ME)
 
     def move_answer(self, board: str) -> str:
         """`MOV:<letter>,<dir>` for the move our bot picks on `board`."""
