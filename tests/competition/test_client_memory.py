@@ -3,16 +3,21 @@ our real server learns the opponent's true setup after every game, from what the
 
 from __future__ import annotations
 
+import json
 import random
 import threading
+from pathlib import Path
+
+from typer.testing import CliRunner
 
 from ghostgames.bots import get_bot
 from ghostgames.bots.geister.expert_memory import MemoryExpertBot
+from ghostgames.cli import app
 from ghostgames.competition.client import ClientGame, play_games
 from ghostgames.competition.frames import parse_board
 from ghostgames.competition.mirror import Mirror
 from ghostgames.games.geister import GeisterState
-from tests.competition.helpers import FAST, running_server
+from tests.competition.helpers import FAST, FINAL_BOARD, ScriptedServer, running_server
 
 FINAL = "14R24R34R44R15B25B35B45B41r31b21r11b40b30r20b10r"  # every colour shown, as after WON / LST / DRW
 
@@ -61,3 +66,16 @@ def test_the_final_knowledge_shows_the_colours_the_board_shows_and_no_guess() ->
     assert parse_board(hidden)[8].good is None
     view = Mirror(get_bot("random"), random.Random(0)).final_knowledge(hidden, "lost").view()
     assert [g["colour"] for g in view["ghosts"][8:]] == [None] * 8
+
+
+def test_the_client_command_keeps_what_the_bot_learned_in_a_memory_file(tmp_path: Path) -> None:
+    memory = tmp_path / "opponent.json"
+    memory.write_text("[[0, 1, 5, 6]]")  # what an earlier run learned
+    with ScriptedServer(["game"]) as server:  # one game, whose final board shows every colour
+        result = CliRunner().invoke(app, ["geister-client", "--port", str(server.port), "--bot", "expert-memory:20",
+                                          "--games", "1", "--memory", str(memory)])
+    assert result.exit_code == 0, result.output
+    seen = [sorted(g & 7 for g in range(8) if parse_board(FINAL_BOARD)[8 + g].good)]
+    assert json.loads(memory.read_text()) == [[0, 1, 5, 6], *seen]
+    refused = CliRunner().invoke(app, ["geister-client", "--bot", "rules", "--memory", str(memory)])
+    assert refused.exit_code != 0 and "remembers setups" in " ".join(refused.output.split())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import typer
@@ -73,22 +74,36 @@ def geister_client(
     wait: float = typer.Option(30.0, help="seconds to keep trying when the server refuses or drops a "
                                "connection before a game starts (servers do between games)"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="print every message"),
+    memory: Path | None = typer.Option(None, help="a JSON file of the opponent's setups seen, for a bot that "
+                                       "remembers them (expert-memory): read first if it exists, written after "
+                                       "every game; one file per opponent"),
 ) -> None:
-    """Let one of our bots play on a server speaking the Geister AI-competition protocol."""
+    """Let one of our bots play on a server speaking the Geister AI-competition protocol. One bot plays all the
+    games and is told how each ended, so a bot that remembers (expert-memory) reads the opponent better as they go."""
     from rich.table import Table
 
     from ghostgames.bots import get_bot
+    from ghostgames.bots.geister.memory import SetupMemory
     from ghostgames.competition.client import ClientGame, ServerGone, play_games
 
     try:
-        get_bot(bot)
+        player = get_bot(bot, seconds)
     except KeyError as err:
         raise typer.BadParameter(str(err.args[0])) from None
+    held = getattr(player, "memory", None)
+    if memory is not None:
+        if not isinstance(held, SetupMemory):
+            raise typer.BadParameter(f"--memory needs a bot that remembers setups (expert-memory), not {bot}")
+        if memory.exists():
+            for setup in SetupMemory(json.loads(memory.read_text())).setups:
+                held.add(setup)
 
     results: list[ClientGame] = []
 
     def on_game(number: int, game: ClientGame) -> None:
         results.append(game)
+        if memory is not None and isinstance(held, SetupMemory):
+            memory.write_text(json.dumps(held.to_json()))
         console.print(f"game {number}: {game.result} after {game.moves} moves of ours"
                       + (f", {game.refused} refused" if game.refused else ""))
 
@@ -97,7 +112,7 @@ def geister_client(
 
     gone: ServerGone | None = None
     try:
-        play_games(host, port, bot, games, seconds=seconds, seed=seed, connect_wait=wait, on_game=on_game,
+        play_games(host, port, player, games, seconds=seconds, seed=seed, connect_wait=wait, on_game=on_game,
                    show=show if verbose else None)
     except ServerGone as err:
         gone = err
