@@ -7,7 +7,11 @@ import random
 from typing import Any
 
 from ghostgames.bots import Bot, SeatKnowledge, get_bot
+from ghostgames.bots.budget import Budget
+from ghostgames.bots.geister.expert import RunOnPolicy
 from ghostgames.bots.geister.expert_memory import MemoryExpertBot, MemoryPolicy
+from ghostgames.bots.geister.fast_search import FastExpertBot
+from ghostgames.bots.geister.playout_policy import shipped_table
 from ghostgames.games import get_game
 from ghostgames.games.geister import GeisterState
 from ghostgames.rules.contract import Action
@@ -34,12 +38,17 @@ def runner_games(bot: Bot, games: int) -> None:
         bot.game_over(SeatKnowledge(state, 0))
 
 
-def test_without_a_finished_game_or_after_one_it_plays_as_the_expert() -> None:
-    memory_bot = get_bot("expert-memory:120")
-    assert isinstance(memory_bot, MemoryExpertBot)
+def the_expert_before(iterations: int) -> FastExpertBot:
+    """The expert before the memory (`expert-run-on`), built here from its parts."""
+    return FastExpertBot(Budget(iterations=iterations), RunOnPolicy, exploration=0.5, playout_table=shipped_table())
+
+
+def test_without_a_finished_game_or_after_one_it_plays_as_the_expert_before_it() -> None:
+    memory_bot = get_bot("expert:120")  # the expert is the memory bot since 6 December 2026
+    assert isinstance(memory_bot, MemoryExpertBot) and memory_bot.name == "expert"
     for seed in (1, 2):
         options = {"exit": "escape", "max_plies": 120}
-        plain = play_record("geister", 2, options, seed, [get_bot("expert:120"), get_bot("runner-3")])
+        plain = play_record("geister", 2, options, seed, [the_expert_before(120), get_bot("runner-3")])
         memory = play_record("geister", 2, options, seed, [memory_bot, get_bot("runner-3")])
         assert memory.actions == plain.actions
         runner_games(memory_bot, 1)  # one game says nothing about whether the opponent repeats

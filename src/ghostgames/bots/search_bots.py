@@ -75,15 +75,18 @@ def ismcts(budget: Budget) -> IsmctsBot:
 
 
 def expert(budget: Budget) -> IsmctsBot:
-    from ghostgames.bots.geister.fast_search import FastExpertBot
-    from ghostgames.bots.geister.playout_policy import shipped_table
-
-    return FastExpertBot(budget, expert_policy, exploration=0.5, playout_table=shipped_table())
+    """The expert: in Geister it remembers the opponent's setups across the games a harness keeps it for
+    (`expert_memory`, adopted on 6 December 2026: docs/research/geister-expert.md); told of no finished game
+    (a tournament, the table server) it plays as the expert before it, `expert-run-on`."""
+    bot = expert_memory(budget)
+    bot.name = "expert"
+    return bot
 
 
 def expert_memory(budget: Budget) -> IsmctsBot:
-    """`expert` that remembers the opponent's Geister setups across the games it is kept for
-    (`geister.expert_memory`, issue 39); without a finished game it plays as `expert`."""
+    """`expert-run-on` that remembers the opponent's Geister setups across the games it is kept for
+    (`geister.expert_memory`, issue 39); without two finished games it plays as `expert-run-on`. The `expert`
+    since 6 December 2026, kept under this name so that its measured matches replay if `expert` changes."""
     from ghostgames.bots.geister.expert_memory import MemoryExpertBot
     from ghostgames.bots.geister.playout_policy import shipped_table
 
