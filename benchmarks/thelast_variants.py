@@ -65,9 +65,6 @@ opp_mix = _variant("opp_mix", playout_kind=OPPONENTS, opponent_rules=0.4, oppone
 opp_detect = _variant("opp_detect", playout_kind=OPPONENTS, detect_rules=True, opponent_rules=0.0,
                       opponent_learned=0.0)
 uniform_playout = _variant("uniform_playout")  # the expert before opp_mix was adopted
-# 5 December 2026, later still (research log, "A cheap learned move and a per-seat model"): today's expert's
-# mix as a prior, each other seat's shares by Bayes' rule from its moves this round (bots/thelast/seat_models.py)
-opp_bayes = _variant("opp_bayes", playout_kind=OPPONENTS, opponent_rules=0.4, opponent_learned=0.4, bayes_mix=True)
 # 5 December 2026, after "The worlds dealt in the compiled core": the shipped expert (`expert`, opp_mix from
 # 4 players) dealing its worlds as states converted one by one (`state_worlds`), the path before WorldRows
 expert_states = _variant("expert_states", fast_search.TheLastExpertPolicy, state_worlds=True)

@@ -125,7 +125,6 @@ train_app = typer.Typer(help="Train a learned evaluation: 'geister' (the value o
                              "'geister-info' (a value of what a seat knows, from games against runners), "
                              "'geister-runner' (the `runner` sparring partner, by PPO), "
                              "'geister-belief' (the weights the belief reads the enemy's ghosts with), "
-                             "'geister-kinds' (the belief's models of each kind of learned runner), "
                              "'thelast-belief' (the weights The Last's belief reads the other hands with) and "
                              "'thelast-playout' (The Last's playout policy fitted to the expert's moves).",
                         no_args_is_help=True)
@@ -416,45 +415,6 @@ def train_geister_belief(
         _held_out(console, f"held out: the last quarter of the games of {part} ({scores['ghosts']} ghost-snapshots)",
                   "weights", {name: score for name, score in scores.items() if name != "ghosts"})
     _finish(console, out, report, json_file, started, spec.recipe())
-
-
-@train_app.command("geister-kinds")
-def train_geister_kinds(
-    out: Path = typer.Option(..., help="write the weights here (.json; the packaged ones are "
-                                       "src/ghostgames/bots/geister/kinds-weights.json)"),
-    games: int = typer.Option(600, min=8, help="games of each learned runner against our bots"),
-    seed: int = typer.Option(21, help="the same seed gives the same games and weights on the same machine"),
-    l2: float = typer.Option(0.01, min=0.0, help="the fit's L2 penalty"),
-    iterations: int = typer.Option(1000, min=1, help="the expert's iterations a move in the runners' games"),
-    runners: str = typer.Option("runner,runner-2", help="the learned runners, one model each (comma-separated)"),
-    workers: int = typer.Option(1, min=1, help="processes that play the games (with --backend ray: games in flight)"),
-    backend: str = backend_option(),
-    address: str | None = address_option(),
-    json_file: Path | None = typer.Option(None, "--json", help="write the recipe, the weights and the held-out "
-                                                               "scores"),
-) -> None:
-    """Fit one belief model per kind of learned runner, over the kinds' features, to the runners' games
-    (learn/geister/kinds_fit.py; read by `expert-kinds`)."""
-    from ghostgames.learn.geister.kinds_fit import KindsFitSpec, fit_kinds, save_kinds, snapshots
-
-    if out.suffix != ".json":
-        raise typer.BadParameter(f"{out} should end in .json (what kinds.load_kinds reads)", param_hint="--out")
-    spec = KindsFitSpec(games, seed, l2, iterations, tuple(runners.split(",")))
-    console = Console()
-    started = time.perf_counter()
-    executor = open_executor(backend, workers, address)
-    with executor, _progress(console, executor) as progress:
-        task = progress.add_task("runners' games", total=games * len(spec.runners))
-        snaps = snapshots(spec, done=lambda: progress.advance(task), executor=executor)
-        progress.add_task("fitting", total=None)
-        fitted, report = fit_kinds(spec, snaps)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    save_kinds(out, fitted, report["repeats"], spec)
-    for bot, scores in report["held_out"].items():
-        console.print(f"held out, the last quarter of {bot}'s games ({scores['ghosts']} ghost-snapshots): "
-                      + ", ".join(f"{name} {loss:.4f}" for name, loss in scores.items() if name != "ghosts"))
-    report["seconds"] = round(time.perf_counter() - started, 1)
-    _written(console, out, report, json_file)
 
 
 @train_app.command("thelast-belief")
