@@ -136,9 +136,8 @@ def test_the_packaged_weights_name_every_feature() -> None:
 @pytest.mark.parametrize("settings", [
     {"playout_kind": fast_search.LEARNED}, {"max_depth": 3}, {"own_penalty": True},
     {"playout_kind": fast_search.OPPONENTS, "opponent_rules": 0.4, "opponent_learned": 0.4},
-    {"playout_kind": fast_search.OPPONENTS, "detect_rules": True, "detect_after": 1},
     {},
-], ids=["learned_playout", "shallow", "own_penalty", "opponent_playout", "rules_detected", "as_shipped"])
+], ids=["learned_playout", "shallow", "own_penalty", "opponent_playout", "as_shipped"])
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_experts_settings_choose_the_same_in_worlds_the_seat_cannot_tell_apart(
         settings: dict[str, object], players: int) -> None:
