@@ -1,18 +1,13 @@
-"""What each leaf evaluation costs the expert's search: iterations per second of CPU time with the hand
-evaluation (`HAND`, as shipped), the learned value (`LEARNED`) and their mean (`BLEND`), each after the
-expert's 14-ply playouts, the learned value with no playout (`learned-0`), the mean after 4 plies
-(`blend-4`) and the hand leaf with each node started from the learned value counted as 4 visits, scored
-when the node is made (`prior-4`) or on its second visit (`prior-4-late`), and with `--playout FILE` the
-hand leaf after playouts of the learned playout policy in FILE (`playout`); and the shipped expert's search
-(`expert`) against the same with the race leaf (`expert-race-eval`), the race read where the playout starts
-(`expert-race-eval4`), both (`expert-race-eval2`) or our own races only (`expert-race-eval5`); on the same
-positions (from games between `rules` bots), the leaves in turn on each position, median of `--runs`. Prints a
-table of iterations in `--seconds` and each leaf's cost per iteration relative to `hand`; writes JSON.
+"""What each leaf evaluation costs the expert's search: iterations per second of CPU time with the hand evaluation
+(`HAND`, as shipped), the learned value (`LEARNED`) and their mean (`BLEND`), each after the expert's 14-ply playouts,
+the learned value with no playout (`learned-0`), the mean after 4 plies (`blend-4`) and the hand leaf with each node
+started from the learned value counted as 4 visits, scored when the node is made (`prior-4`) or on its second visit
+(`prior-4-late`), and with `--playout FILE` the hand leaf after playouts of the learned playout policy in FILE
+(`playout`); and the shipped expert's search (`expert`) and `expert-learned`'s; on the same positions (from games
+between `rules` bots), the leaves in turn on each position, median of `--runs`. Prints a table of iterations in
+`--seconds` and each leaf's cost per iteration relative to `hand`; writes JSON.
 
     .venv/bin/python benchmarks/leaf_cost.py --positions 12 --runs 3 --json /tmp/leaf-cost.json
-    .venv/bin/python benchmarks/leaf_cost.py --positions 12 --runs 3 --iterations 20000 \\
-        --only expert,expert-race-eval,expert-race-eval2,expert-race-eval4,expert-race-eval5 \\
-        --json benchmarks/results/issue39-race-leaf-cost.json
     .venv/bin/python benchmarks/leaf_cost.py --positions 8 --runs 3 --only hand \\
         --playout benchmarks/results/playout-policy-20000.npz --json benchmarks/results/leaf-cost-learned-playout.json
 """
@@ -33,9 +28,9 @@ from fast_search_speed import positions
 from ghostgames.bots import SeatKnowledge
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.geister import info_value
-from ghostgames.bots.geister.fast_search import BLEND, INFO, LEARNED, RACE, FastExpertBot, warm_up
+from ghostgames.bots.geister.fast_search import BLEND, INFO, LEARNED, FastExpertBot, warm_up
 from ghostgames.bots.geister.playout_policy import PlayoutPolicy, shipped_table
-from ghostgames.bots.search_bots import expert_policy, policy_of
+from ghostgames.bots.search_bots import expert_policy
 
 # leaf name -> how FastExpertBot differs from the shipped expert (the hand leaf after 14-ply playouts)
 LEAVES: dict[str, dict[str, Any]] = {
@@ -44,9 +39,6 @@ LEAVES: dict[str, dict[str, Any]] = {
     "prior-4": {"prior_visits": 4.0}, "prior-4-late": {"prior_visits": 4.0, "prior_after": 1},
     "expert": {"playout_table": shipped_table()},
     "expert-learned": {"playout_table": shipped_table(), "evaluator": INFO, "value": info_value.shipped_arrays()},
-    "expert-race-eval": {"playout_table": shipped_table(), "evaluator": RACE},
-    **{name: {"playout_table": shipped_table(), "policy": policy_of(name, "geister")}
-       for name in ("expert-race-eval2", "expert-race-eval4", "expert-race-eval5")},
 }
 
 

@@ -3,8 +3,9 @@
     .venv/bin/python benchmarks/race_calibration.py --bot expert:1000 --against runner-2 --seed 1 --games 40 \
         --json benchmarks/results/issue39-race-calibration.json
 
-The search's race leaf (`fast_search.RACE`) scores a world where one side has a race won as that side's game,
-on the grounds that such a race, solved on the empty board, is nearly always run out. This checks the grounds
+`expert` walks its own races read as won on without search (`expert.run_on`), and a race leaf measured and not
+kept scored such a world as that side's game, on the grounds that such a race, solved on the empty board, is
+nearly always run out. This checks the grounds
 on `ghostgames tournament`'s games (`tournament.runner.play_game`, game for game): before every move of the
 play phase it reads the race from the true position, all colours included (the reader is this script, never a
 bot), and at the end of the game notes who won and how. The table: positions where the race was read won by the

@@ -2,12 +2,14 @@
 on the same positions in one run, at a fixed iteration budget (CPU time, so other processes on the shared
 machine matter less; still compare within one run and read the load printed with it).
 
-    PYTHONPATH=src:. .venv/bin/python benchmarks/thelast_playout_speed.py \\
-        --variants uniform_playout opp_rules opp_learned opp_mix opp_detect --json OUT.json
+    PYTHONPATH=src:. .venv/bin/python benchmarks/thelast_playout_speed.py --variants uniform_playout --json OUT.json
 
-`expert` is the shipped one (since 5 December 2026 it plays opp_mix's playouts from 4 players);
-`uniform_playout` the expert before. benchmarks/results/thelast-playout-speed.json was written before that
-change, when `expert` meant `uniform_playout`. thelast-playout-speed-before-cheap.json and
+`expert` is the shipped one (since 5 December 2026 it plays the opponent-aware playouts from 4 players);
+`uniform_playout` the expert before. The playout variants of the cited runs (`opp_rules`, `opp_learned`, `opp_mix`,
+`opp_detect`) replay at commit c30a82e: `git checkout c30a82e` then
+`... --variants uniform_playout opp_rules opp_learned opp_mix opp_detect`.
+benchmarks/results/thelast-playout-speed.json was written before the opponent-aware playouts, when `expert` meant
+`uniform_playout`. thelast-playout-speed-before-cheap.json and
 thelast-playout-speed-cheap.json are the code before and after the learned move was made cheap (`--positions 12`).
 `expert_states` is the expert converting whole sampled states into rows, as before `fast_worlds.WorldRows` (the same
 worlds and decisions); `--seconds 0.2` adds the mean iterations a decision at that time:
@@ -68,7 +70,7 @@ def make(name: str, iterations: int, seconds: float | None = None) -> Bot:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--variants", nargs="+", default=["uniform_playout", "opp_rules", "opp_learned", "opp_mix"])
+    parser.add_argument("--variants", nargs="+", default=["uniform_playout"])
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 5])
     parser.add_argument("--positions", type=int, default=6)
     parser.add_argument("--json", type=Path, default=None)

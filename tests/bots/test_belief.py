@@ -9,7 +9,6 @@ import pytest
 
 from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.geister.belief import (
-    LEARNED_MODELS,
     LEARNED_WEIGHTS,
     MODELS,
     RUNNER_WEIGHTS,
@@ -136,15 +135,12 @@ def test_read_as_search_bots_play_the_same_ghost_looks_more_likely_bad() -> None
 
 
 def test_read_as_the_learned_runners_play_a_ghost_that_marched_at_its_exit_looks_good() -> None:
-    """The learned runners' model (fitted on games of the PPO `runner` and `rush`) reads steps towards the
-    exit as good, so mixing it in (`LEARNED_MODELS`, `expert-belief2`) raises the marcher's chance above what
-    the expert's own three models give it."""
+    """The learned runners' weights (fitted on games of the PPO `runner` and `rush`) read steps towards the
+    exit as good."""
     state, runner = _marched()
     view = state.view(0)
     assert LEARNED_WEIGHTS["forward"] > 0
     assert belief_of_view(view, LEARNED_WEIGHTS).good_probability()[runner] > 0.5
-    assert belief_of_view(view, LEARNED_MODELS).good_probability()[runner] > \
-        belief_of_view(view, MODELS).good_probability()[runner]
 
 
 def _expert_choice(ghosts: dict[str, tuple[int, str]], options: dict[str, Any], seed: int, bot: str = "expert") -> str:
@@ -175,7 +171,7 @@ def test_the_expert_takes_a_ghost_that_may_be_good_two_steps_from_its_exit_befor
     }  # fmt: skip
     # a3 is two steps from a1 and nothing of ours is in time to stand next to a1 when it gets there: once it
     # moves it is gone unless we take it now (`expert-v5`) or, with two of its bad ghosts taken already, bring
-    # a keeper in time out of its reach and take it on the corner (`expert` since `expert-race10`: b3 s or c2 w
+    # a keeper in time out of its reach and take it on the corner (`expert` since `expert-v6`: b3 s or c2 w
     # to b2, c2 s to c1); never a move that leaves it its way
     assert {_expert_choice(ghosts, {"exit": "escape"}, seed, "expert-v5") for seed in range(6)} == {"b3 w"}
     assert {_expert_choice(ghosts, {"exit": "escape"}, seed) for seed in range(6)} <= {"b3 w", "b3 s", "c2 w", "c2 s"}

@@ -1,13 +1,10 @@
 """The expert's race guard (bots/geister/expert.py, `RacePolicy.blocks`; `expert-v3` has none): a runner a
 few steps from an exit corner is met by a keeper that stays in time, not one that steps up to it and is
-taken. And `expert-wary`'s worlds lean towards runners (`WaryPolicy.world_probabilities`; `expert` has none).
-The guard of `expert-v5` (`HalfwayPolicy`, the expert on 5 December 2026) and the steps to it (`expert-race2`
-to `-race4`) read a ghost that has just come a step from our exit above the belief and may gamble on the last pair;
-`expert-race6` (`HeldRacePolicy`) lets such a capture wait while the race to the corner is held, and
-`expert-race7` (`WaitPolicy`) makes it wait, `expert-race8` (`SafeWaitPolicy`) only while no enemy ghost can take
-the keeper, `expert-race9` (`ThirdBadWaitPolicy`) only when the capture could be the enemy's third bad ghost,
-`expert-race10` (`LoneRaceWaitPolicy`, `expert` since then) only while no other race is run, and
-`expert-race11` (`EndgameWaitPolicy`) also with the enemy's last bad ghost left."""
+taken. The guard of `expert-v5` (`HalfwayPolicy`, the expert on 5 December 2026) and the steps to it
+(`ArrivalPolicy`, `ArrivalWorldsPolicy`, `GambleWorldsPolicy`) read a ghost that has just come a step from our exit
+above the belief and may gamble on the last pair; `HeldRacePolicy` lets such a capture wait while the race to the
+corner is held, `WaitPolicy` makes it wait, `SafeWaitPolicy` only while no enemy ghost can take the keeper, and
+`LoneRaceWaitPolicy` (`expert-v6`, the parent of today's `expert`) only while no other race is run."""
 
 from __future__ import annotations
 
@@ -18,16 +15,13 @@ from ghostgames.bots.geister.expert import (
     ArrivalPolicy,
     ArrivalWorldsPolicy,
     BeliefPolicy,
-    EndgameWaitPolicy,
     GambleWorldsPolicy,
     HalfwayPolicy,
     HeldRacePolicy,
     LoneRaceWaitPolicy,
     RacePolicy,
     SafeWaitPolicy,
-    ThirdBadWaitPolicy,
     WaitPolicy,
-    WaryPolicy,
 )
 from ghostgames.games.geister.actions import parse_action
 from ghostgames.games.geister.board import parse_square
@@ -80,25 +74,6 @@ def _marginal(policy: BeliefPolicy, probabilities: list[float]) -> dict[int, flo
     return out
 
 
-def test_the_worlds_lean_towards_the_runner_and_read_only_what_the_seat_knows() -> None:
-    """In the keeper's position the enemy's f3, two steps from our corner f1, is good in more of the search's
-    worlds than the belief says, and the ghosts far from our exits in fewer; a world the seat cannot tell
-    apart (other hidden colours) gives the same leaning."""
-    state = position(KEEPER, turn=0, options={"exit": "escape"})
-    policy = WaryPolicy(SeatKnowledge(state, 0))
-    runner = policy.picture.board[parse_square("f3")]
-    leaning = policy.world_probabilities()
-    assert abs(sum(leaning) - 1.0) < 1e-9
-    assert policy.runner_tilt > 0 and RacePolicy(SeatKnowledge(state, 0)).world_probabilities() == \
-        list(policy.belief.probabilities)  # `expert` deals from the belief as it is
-    before, after = policy.good_probability, _marginal(policy, leaning)
-    assert after[runner] > before[runner] + 0.1
-    assert all(after[g] < before[g] for g in policy.belief.hidden if g != runner)
-    for seed in range(3):
-        twin = state.sample_world(0, random.Random(seed))
-        assert WaryPolicy(SeatKnowledge(twin, 0)).world_probabilities() == leaning
-
-
 def _arrived(ghosts: dict[str, tuple[int, str]], step: str) -> SeatKnowledge:
     """Our seat (0) to move just after the enemy's `step` (e.g. "f3 s"), in the position `ghosts` before it."""
     state = position(ghosts, turn=1, options={"exit": "escape"})
@@ -109,7 +84,7 @@ def _arrived(ghosts: dict[str, tuple[int, str]], step: str) -> SeatKnowledge:
 def test_a_runner_that_has_just_come_a_step_from_the_corner_is_taken_however_bad_it_looks() -> None:
     """The enemy's f3 has just stepped to f2, a step from our corner f1, where our keeper can take it. Say the
     belief gives it 0.05 of being good (as it gave the learned runner's, which walk up to our ghosts as a
-    search player's good ghosts never do): `expert-v4`'s guard (a tenth at least) lets it be; `expert-race2`'s
+    search player's good ghosts never do): `expert-v4`'s guard (a tenth at least) lets it be; `ArrivalPolicy`'s
     reads it at no less than the even guess (two good among four hidden here) and takes it."""
     knowledge = _arrived(KEEPER, "f3 s")
     runner = parse_square("f2")
@@ -124,7 +99,7 @@ def test_a_runner_that_has_just_come_a_step_from_the_corner_is_taken_however_bad
 
 def test_a_ghost_parked_a_step_from_the_corner_is_read_as_the_belief_says() -> None:
     """The same ghost on f2, but the enemy's last move was another ghost's (c5 to c4, forward but far from our
-    corners): a ghost that stays by our corner was bad in 99 of 100 replayed snapshots, so `expert-race2`
+    corners): a ghost that stays by our corner was bad in 99 of 100 replayed snapshots, so `ArrivalPolicy`
     reads the belief as it is."""
     parked = {**{k: v for k, v in KEEPER.items() if k != "f3"}, "f2": (1, "good")}
     knowledge = _arrived(parked, "c5 s")
@@ -146,7 +121,7 @@ LAST_BAD = {
 
 def test_with_the_last_bad_ghost_left_a_likelier_good_runner_is_taken_a_step_out() -> None:
     """f3 steps to f2 and the belief gives it 0.4: the expert waits until it stands on the corner (and by then
-    reads it lower still); `expert-race2` takes it now, as the even guess (two good among three) says it is
+    reads it lower still); `ArrivalPolicy` takes it now, as the even guess (two good among three) says it is
     more likely good than bad."""
     knowledge = _arrived(LAST_BAD, "f3 s")
     race, arrival = RacePolicy(knowledge), ArrivalPolicy(knowledge)
@@ -159,14 +134,14 @@ def test_with_the_last_bad_ghost_left_a_likelier_good_runner_is_taken_a_step_out
 
 def test_with_the_last_bad_ghost_left_an_even_guess_is_not_taken() -> None:
     """With one good and one bad ghost left to the enemy the even guess is a half: taking the runner then
-    loses at once as often as it wins, so `expert-race2` does not force it."""
+    loses at once as often as it wins, so `ArrivalPolicy` does not force it."""
     knowledge = _arrived({k: v for k, v in LAST_BAD.items() if k != "c5"} | {"f3": (1, "good")}, "f3 s")
     policy = ArrivalPolicy(knowledge)
     policy.good_probability = {g: 0.3 for g in policy.good_probability}
     assert policy.even_guess == 0.5 and policy.answers(knowledge.legal_actions()) == []
 
 
-def test_expert_race3_deals_the_arriving_runner_good_as_often_as_its_guard_reads_it() -> None:
+def test_arrival_worlds_deal_the_arriving_runner_good_as_often_as_its_guard_reads_it() -> None:
     """Where the belief reads the runner that has just come to f2 as likelier good than the even guess, the
     worlds are the belief's; where it reads it at a tenth, they are dealt with it good half the time, and
     the other hidden ghosts keep their order."""
@@ -194,7 +169,7 @@ PAIR = {
 
 def test_with_the_last_pair_left_the_search_may_take_the_ghost_on_the_corner() -> None:
     """The belief gives the ghost on f1 0.3: no guard forces the capture (an even guess at best), and the
-    rule against a possible fourth bad ghost keeps it from `expert-race3`'s search; `expert-race4`'s search
+    rule against a possible fourth bad ghost keeps it from `ArrivalWorldsPolicy`'s search; `GambleWorldsPolicy`'s search
     may weigh it (taking wins or loses now; waiting loses if it is good) without being made to."""
     knowledge = _arrived(PAIR, "f2 s")
     legal = knowledge.legal_actions()
@@ -217,7 +192,7 @@ def test_no_gamble_while_taking_a_bad_ghost_does_not_lose() -> None:
 
 def test_the_expert_reads_an_arrival_halfway_and_leaves_a_likely_decoy_to_the_search() -> None:
     """With the last bad ghost left (two good, one bad: a guess of two thirds) an arrival the belief gives
-    0.05, as it gave `expert-v1`'s decoys: `expert-race4` reads it at the guess and must take it (a third of
+    0.05, as it gave `expert-v1`'s decoys: `GambleWorldsPolicy` reads it at the guess and must take it (a third of
     the time its fourth bad ghost, which loses); `expert` (`HalfwayPolicy`) reads it halfway (0.36) and does not force
     it. A step from the corner at a belief of 0.05 with cheap captures (KEEPER), both still take it."""
     knowledge = _arrived(LAST_BAD, "f3 s")
@@ -245,7 +220,7 @@ HELD = {
 
 
 def test_a_capture_a_step_out_waits_while_the_race_is_held() -> None:
-    """f3 steps to f2, read low (0.05): the expert takes it at once (e2 e). `expert-race6` sees that e1 takes it
+    """f3 steps to f2, read low (0.05): the expert takes it at once (e2 e). `HeldRacePolicy` sees that e1 takes it
     on the corner should it walk on, so it lets the search choose between the capture and every move that
     keeps e1 in time (never e1 w, too far, nor e1 e, next to the runner)."""
     knowledge = _arrived(HELD, "f3 s")
@@ -265,7 +240,7 @@ def test_a_capture_a_step_out_waits_while_the_race_is_held() -> None:
 
 def test_without_a_keeper_in_time_only_the_capture_or_a_move_into_time_is_allowed() -> None:
     """Without e1, only e2 stepping back to e1 (next to f1, out of f2's reach) would hold the corner: every
-    other move but the capture lets f2 walk on, so `expert-race6` allows those two alone."""
+    other move but the capture lets f2 walk on, so `HeldRacePolicy` allows those two alone."""
     knowledge = _arrived({k: v for k, v in HELD.items() if k != "e1"} | {"c2": (0, "bad")}, "f3 s")
     held = HeldRacePolicy(knowledge)
     held.good_probability = {g: 0.05 for g in held.good_probability}
@@ -273,7 +248,7 @@ def test_without_a_keeper_in_time_only_the_capture_or_a_move_into_time_is_allowe
 
 
 def test_the_capture_is_made_at_once_with_the_last_bad_ghost_left() -> None:
-    """With three bad ghosts taken a capture on the corner is a gamble, not sure: `expert-race6` does not wait
+    """With three bad ghosts taken a capture on the corner is a gamble, not sure: `HeldRacePolicy` does not wait
     (it keeps the expert's guard)."""
     last = {k: v for k, v in HELD.items() if k != "d5"}
     knowledge = _arrived(last, "f3 s")
@@ -286,8 +261,8 @@ def test_the_capture_is_made_at_once_with_the_last_bad_ghost_left() -> None:
 
 
 def test_no_waiting_while_another_enemy_ghost_can_take_the_keeper() -> None:
-    """The same arrival at f2 with an enemy ghost on d1, next to our keeper e1: `expert-race7` still waits (e1
-    is out of the runner's reach), `expert-race8` does not, since d1 can take e1 and leave f2 its way (as
+    """The same arrival at f2 with an enemy ghost on d1, next to our keeper e1: `WaitPolicy` still waits (e1
+    is out of the runner's reach), `SafeWaitPolicy` does not, since d1 can take e1 and leave f2 its way (as
     `rules`' decoys did), so it takes f2 now."""
     ghosts = {k: v for k, v in HELD.items() if k != "e6"} | {"d1": (1, "bad")}
     knowledge = _arrived(ghosts, "f3 s")
@@ -299,27 +274,9 @@ def test_no_waiting_while_another_enemy_ghost_can_take_the_keeper() -> None:
     assert {str(m) for m in safe.allowed(legal)} == {"e2 e"}
 
 
-def test_the_wait_is_only_for_a_capture_that_could_be_the_third_bad_ghost() -> None:
-    """With one bad ghost taken (another bad one, b5, still on the board), taking f2 cannot leave the enemy its
-    last bad ghost: `expert-race9` takes it at once, as the expert does, where `expert-race8` waits; with two
-    taken (HELD) both wait."""
-    knowledge = _arrived(HELD | {"b5": (1, "bad")}, "f3 s")
-    legal = knowledge.legal_actions()
-    safe, third = SafeWaitPolicy(knowledge), ThirdBadWaitPolicy(knowledge)
-    for policy in (safe, third):
-        policy.good_probability = {g: 0.05 for g in policy.good_probability}
-    assert third.picture.captured[1]["bad"] == 1
-    assert "e2 e" not in {str(m) for m in safe.allowed(legal)}
-    assert {str(m) for m in third.allowed(legal)} == {"e2 e"}
-    knowledge = _arrived(HELD, "f3 s")
-    third = ThirdBadWaitPolicy(knowledge)
-    third.good_probability = {g: 0.05 for g in third.good_probability}
-    assert "e2 e" not in {str(m) for m in third.allowed(knowledge.legal_actions())}
-
-
 def test_the_wait_is_only_while_no_other_race_is_run() -> None:
-    """A second enemy ghost on a3, likely good, races to our other corner a1 (held by b2): `expert-race8` still
-    waits at f2, `expert-race10` takes f2 at once so that its moves are free for the other race."""
+    """A second enemy ghost on a3, likely good, races to our other corner a1 (held by b2): `SafeWaitPolicy` still
+    waits at f2, `LoneRaceWaitPolicy` takes f2 at once so that its moves are free for the other race."""
     knowledge = _arrived(HELD | {"a3": (1, "good")}, "f3 s")
     legal = knowledge.legal_actions()
     safe, lone = SafeWaitPolicy(knowledge), LoneRaceWaitPolicy(knowledge)
@@ -333,20 +290,3 @@ def test_the_wait_is_only_while_no_other_race_is_run() -> None:
     lone = LoneRaceWaitPolicy(knowledge)
     lone.good_probability = {g: 0.05 for g in lone.good_probability}
     assert "e2 e" not in {str(m) for m in lone.allowed(knowledge.legal_actions())}  # alone, it waits
-
-
-def test_expert_race11_waits_also_with_the_last_bad_ghost_left() -> None:
-    """Three bad ghosts taken and f2 read at 0.9: the expert takes it a step out (a fourth bad ghost loses, but
-    it reads it likelier good); `expert-race11` waits for the corner while e1 holds it, and never takes a
-    hidden ghost meanwhile."""
-    knowledge = _arrived({k: v for k, v in HELD.items() if k != "d5"}, "f3 s")
-    legal = knowledge.legal_actions()
-    expert, endgame = LoneRaceWaitPolicy(knowledge), EndgameWaitPolicy(knowledge)
-    for policy in (expert, endgame):
-        policy.good_probability = {g: 0.9 for g in policy.good_probability}
-    assert endgame.picture.captured[1]["bad"] == 3
-    assert {str(m) for m in expert.allowed(legal)} == {"e2 e"}
-    allowed = endgame.allowed(legal)
-    assert allowed and "e2 e" not in {str(m) for m in allowed} and "e1 w" not in {str(m) for m in allowed}
-    board = endgame.picture.board
-    assert all(m.target < 0 or board[m.target] < 0 or board[m.target] >> 3 == 0 for m in allowed)

@@ -44,7 +44,7 @@ def the_expert_before(iterations: int) -> FastExpertBot:
 
 
 def test_without_a_finished_game_or_after_one_it_plays_as_the_expert_before_it() -> None:
-    memory_bot = get_bot("expert:120")  # the expert is the memory bot since 6 December 2026
+    memory_bot = get_bot("expert:120")  # the expert is the memory bot since 5 December 2026, late morning
     assert isinstance(memory_bot, MemoryExpertBot) and memory_bot.name == "expert"
     for seed in (1, 2):
         options = {"exit": "escape", "max_plies": 120}

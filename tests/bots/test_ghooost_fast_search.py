@@ -28,7 +28,6 @@ from ghostgames.bots.ghooost.fast_search import (
     SIBLING,
     VISITS,
     ExpectedPointsPolicy,
-    FittedEquityPolicy,
     GhooostExpertPolicy,
     RulesPlayoutPolicy,
     SampledEquityPolicy,
@@ -37,7 +36,6 @@ from ghostgames.bots.ghooost.fast_search import (
     expected_points_bot,
     expected_round,
     finish_order,
-    fitted_equity_bot,
     match_equity,
     order_rank,
     play_out,
@@ -481,14 +479,14 @@ def test_a_tie_worth_one_makes_the_rank_share_the_mean_ranks_own_measure() -> No
 
 def test_the_fitted_equity_finishes_rounds_at_the_fitted_scale_and_counts_ties_as_ranks() -> None:
     """The expert finishes rounds at the fitted scale, counts ties as 1 and tables its equity; the expert
-    before (SampledEquityPolicy) differs in these three settings only, FittedEquityPolicy in the table only;
+    before (SampledEquityPolicy) differs in these three settings only;
     finish_order at the fitted scale puts the seat with 3 cards fewer first by that scale's logistic; the
     plug-ins make 1200-iteration bots of those policies."""
     assert GhooostExpertPolicy.finish_scale == FINISH_SCALE > SampledEquityPolicy.finish_scale
     assert GhooostExpertPolicy.tie_credit == 1.0 and SampledEquityPolicy.tie_credit == 0.5
-    assert GhooostExpertPolicy.tabled and not SampledEquityPolicy.tabled and not FittedEquityPolicy.tabled
-    assert FittedEquityPolicy.match_weight == SampledEquityPolicy.match_weight == GhooostExpertPolicy.match_weight
-    assert FittedEquityPolicy.equity_samples == SampledEquityPolicy.equity_samples == EQUITY_SAMPLES
+    assert GhooostExpertPolicy.tabled and not SampledEquityPolicy.tabled
+    assert SampledEquityPolicy.match_weight == GhooostExpertPolicy.match_weight
+    assert SampledEquityPolicy.equity_samples == GhooostExpertPolicy.equity_samples == EQUITY_SAMPLES
     rng = fast.new_rng(5)
     order = np.empty(fast.SEATS, dtype=np.int64)
     row = fast.from_state(GAME.new(3, {"match": True}, seed=8), record=False)  # type: ignore[arg-type]
@@ -504,8 +502,7 @@ def test_the_fitted_equity_finishes_rounds_at_the_fitted_scale_and_counts_ties_a
     state = GAME.new(4, {"match": True}, seed=3)
     seat = min(state.to_act())
     knowledge = SeatKnowledge(state, seat)
-    for factory, policy in ((fitted_equity_bot, FittedEquityPolicy), (sampled_equity_bot, SampledEquityPolicy),
-                            (tabled_equity_bot, GhooostExpertPolicy)):
+    for factory, policy in ((sampled_equity_bot, SampledEquityPolicy), (tabled_equity_bot, GhooostExpertPolicy)):
         bot = factory()
         assert isinstance(bot, IsmctsBot) and type(bot.policy(knowledge)) is policy
         assert bot.choose(knowledge, random.Random(1)) in knowledge.legal_actions()

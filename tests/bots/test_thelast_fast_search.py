@@ -12,7 +12,6 @@ import pytest
 from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
-from ghostgames.bots.thelast.belief_search import BeliefExpertPolicy
 from ghostgames.bots.thelast.fast_rules import rules_action
 from ghostgames.bots.thelast.fast_search import (
     ACTION,
@@ -44,7 +43,7 @@ class _Modelled(TheLastExpertPolicy):
     playout_kind = RULES
 
 
-@pytest.mark.parametrize("kind", [TheLastExpertPolicy, _Paranoid, _Modelled, BeliefExpertPolicy],
+@pytest.mark.parametrize("kind", [TheLastExpertPolicy, _Paranoid, _Modelled],
                          ids=lambda k: k.__name__)
 def test_every_iteration_passes_through_one_root_action_and_only_legal_ones(kind: type[TheLastExpertPolicy]) -> None:
     state = get_game("thelast").new(3, {}, seed=11)

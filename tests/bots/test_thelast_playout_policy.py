@@ -20,7 +20,6 @@ from ghostgames.bots.thelast.playout_policy import (
     action_features,
     learned_action,
     learned_action_tabled,
-    learned_probability,
     score_tables,
     shipped_weights,
 )
@@ -82,16 +81,8 @@ def test_a_learned_draw_is_legal_and_follows_a_strong_weight() -> None:
         assert features[FEATURES.index("last_takes")] == 0.0
 
 
-def _probabilities(row: np.ndarray, weights: np.ndarray) -> dict[int, float]:
-    """The logit's choice probabilities from the features, as the fit defines them."""
-    scores = {int(action): float(np.dot(weights, features)) for action, *features in _features(row)}
-    top = max(scores.values())
-    total = sum(np.exp(v - top) for v in scores.values())
-    return {action: float(np.exp(v - top) / total) for action, v in scores.items()}
-
-
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_the_tabled_draw_and_probabilities_are_the_features_logits(players: int) -> None:
+def test_the_tabled_draw_is_the_features_logits_draw(players: int) -> None:
     # Same stream, same draw: the per-card tables give learned_action's distribution, not an approximation
     # of it. Checked for the packaged weights and for random ones (every table row then matters), at random
     # positions of every kind (lead, follow over/under, discard, last taking/ducking, keep or swap).
@@ -114,9 +105,6 @@ def test_the_tabled_draw_and_probabilities_are_the_features_logits(players: int)
                     draws += 1
                 assert picked <= set(legal[:n].tolist())
                 differed += len(picked) > 1
-                # and the probabilities the tables give equal the features' softmax
-                for action, probability in _probabilities(row, weights).items():
-                    assert abs(learned_probability(row, tables, action) - probability) < 1e-9
     assert draws > 1000 and differed > 50
 
 
@@ -148,9 +136,8 @@ def test_the_packaged_weights_name_every_feature() -> None:
 @pytest.mark.parametrize("settings", [
     {"playout_kind": fast_search.LEARNED}, {"max_depth": 3}, {"own_penalty": True},
     {"playout_kind": fast_search.OPPONENTS, "opponent_rules": 0.4, "opponent_learned": 0.4},
-    {"playout_kind": fast_search.OPPONENTS, "detect_rules": True, "detect_after": 1},
-    {"playout_kind": fast_search.OPPONENTS, "bayes_mix": True}, {},
-], ids=["learned_playout", "shallow", "own_penalty", "opponent_playout", "rules_detected", "bayes_mix", "as_shipped"])
+    {},
+], ids=["learned_playout", "shallow", "own_penalty", "opponent_playout", "as_shipped"])
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_experts_settings_choose_the_same_in_worlds_the_seat_cannot_tell_apart(
         settings: dict[str, object], players: int) -> None:

@@ -44,9 +44,8 @@ TINY = {
     "geister-info": ["--games", "expert:20+runner=3,expert:20=2", "--hidden", "4", "--held-every", "2"],
     "geister-belief": ["--games", "40", "--search-games", "4", "--search-iterations", "20", "--runner-games", "8",
                        "--runner-iterations", "20"],
-    "geister-kinds": ["--games", "8", "--iterations", "20"],
 }
-SUFFIX = {"geister-belief": ".json", "geister-kinds": ".json"}
+SUFFIX = {"geister-belief": ".json"}
 
 
 @pytest.mark.parametrize("command", sorted(TINY))

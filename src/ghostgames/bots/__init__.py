@@ -27,15 +27,9 @@ from ghostgames.bots.rules_bot import RulesBot
 from ghostgames.bots.style_bots import GeisterStyleBot
 from ghostgames.bots.value_bot import ValueBot
 
-# Geister experts before today's and variants measured and not kept, on the same compiled search
-# (search_bots.older_expert; what each plays: bots/geister/__init__.py's SEARCH_POLICIES).
-OLDER_EXPERTS = (
-    "expert-wary", "expert-race2", "expert-race3", "expert-race4", "expert-race6", "expert-race7", "expert-race8",
-    "expert-race9", "expert-race10", "expert-race11", "expert-race-eval",
-    "expert-race-eval2", "expert-race-eval3", "expert-race-eval4", "expert-race-eval5", "expert-race-eval6",
-    "expert-run-on", "expert-v6", "expert-v5", "expert-v4", "expert-v3", "expert-belief2",
-    "expert-kinds", "expert-kinds2", "expert-kinds3",
-)
+# Geister experts before today's, on the same compiled search (search_bots.older_expert; what each plays:
+# bots/geister/__init__.py's SEARCH_POLICIES). `expert-run-on` is today's expert without the memory of a match.
+OLDER_EXPERTS = ("expert-run-on", "expert-v6", "expert-v5", "expert-v4", "expert-v3")
 SEARCH_BOTS = ("ismcts", "expert", "expert-memory", "expert-hand", "expert-learned", *OLDER_EXPERTS, "expert-v2",
                "expert-v1")
 # Iterations a search bot uses when it is given neither seconds nor an iteration count.

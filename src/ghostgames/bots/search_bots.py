@@ -25,11 +25,7 @@ from ghostgames.bots.policy import SearchPolicy
 # ("plain", "expert", "expert-v1") the "module:Class" of the policy it uses there. A kind a game does not
 # declare falls back to its "plain" policy, and a game without one to the plain SearchPolicy; so a new game
 # adds its own folder and nothing here.
-KINDS = ("plain", "expert", "expert-wary", "expert-race2", "expert-race3", "expert-race4", "expert-race6",
-         "expert-race7", "expert-race8", "expert-race9", "expert-race10", "expert-race11", "expert-race-eval",
-         "expert-race-eval2", "expert-race-eval3", "expert-race-eval4", "expert-race-eval5", "expert-race-eval6",
-         "expert-run-on", "expert-v6", "expert-v5", "expert-v4", "expert-v3", "expert-belief2", "expert-kinds",
-         "expert-kinds2", "expert-kinds3", "expert-v1")
+KINDS = ("plain", "expert", "expert-run-on", "expert-v6", "expert-v5", "expert-v4", "expert-v3", "expert-v1")
 
 
 @functools.cache
@@ -76,7 +72,7 @@ def ismcts(budget: Budget) -> IsmctsBot:
 
 def expert(budget: Budget) -> IsmctsBot:
     """The expert: in Geister it remembers the opponent's setups across the games a harness keeps it for
-    (`expert_memory`, adopted on 6 December 2026: docs/research/geister-expert.md); told of no finished game
+    (`expert_memory`, adopted 5 December 2026: docs/research/geister-expert.md); told of no finished game
     (a tournament, the table server) it plays as the expert before it, `expert-run-on`."""
     bot = expert_memory(budget)
     bot.name = "expert"
@@ -86,7 +82,7 @@ def expert(budget: Budget) -> IsmctsBot:
 def expert_memory(budget: Budget) -> IsmctsBot:
     """`expert-run-on` that remembers the opponent's Geister setups across the games it is kept for
     (`geister.expert_memory`, issue 39); without two finished games it plays as `expert-run-on`. The `expert`
-    since 6 December 2026, kept under this name so that its measured matches replay if `expert` changes."""
+    since 5 December 2026, kept under this name so that its measured matches replay if `expert` changes."""
     from ghostgames.bots.geister.expert_memory import MemoryExpertBot
     from ghostgames.bots.geister.playout_policy import shipped_table
 
@@ -109,7 +105,7 @@ def expert_learned(budget: Budget) -> IsmctsBot:
 
 
 def _geister_policy(kind: str) -> Callable[[SeatKnowledge], SearchPolicy]:
-    """The policy Geister declares for `kind` (an earlier expert, or one measured and not kept); in the card
+    """The policy Geister declares for `kind` (an earlier expert); in the card
     games their `expert` policy."""
 
     def policy(knowledge: SeatKnowledge) -> SearchPolicy:
@@ -120,7 +116,7 @@ def _geister_policy(kind: str) -> Callable[[SeatKnowledge], SearchPolicy]:
 
 
 def older_expert(kind: str, budget: Budget) -> IsmctsBot:
-    """Another Geister `expert` on the same compiled search, kept for measuring (`kind` names its policy in
+    """An earlier Geister `expert` on the same compiled search, kept for measuring (`kind` names its policy in
     bots/geister/__init__.py's SEARCH_POLICIES, whose class says what it does); in the card games the same
     as `expert`."""
     from ghostgames.bots.geister.fast_search import FastExpertBot

@@ -2,7 +2,7 @@
 games (`geister-search`), fit the playout policy to the search's moves (`geister-playout`), a value of what a
 seat knows to the search's games against runners (`geister-info`) and the belief's weights to games between
 bots (`geister-belief`), train the `runner` sparring partner by PPO (`geister-runner`), and fit The Last's
-belief (`thelast-belief`); write the weights and an account of the run. The learning itself lives in
+playout logit (`thelast-playout`); write the weights and an account of the run. The learning itself lives in
 `ghostgames.learn`."""
 
 from __future__ import annotations
@@ -125,8 +125,6 @@ train_app = typer.Typer(help="Train a learned evaluation: 'geister' (the value o
                              "'geister-info' (a value of what a seat knows, from games against runners), "
                              "'geister-runner' (the `runner` sparring partner, by PPO), "
                              "'geister-belief' (the weights the belief reads the enemy's ghosts with), "
-                             "'geister-kinds' (the belief's models of each kind of learned runner), "
-                             "'thelast-belief' (the weights The Last's belief reads the other hands with) and "
                              "'thelast-playout' (The Last's playout policy fitted to the expert's moves).",
                         no_args_is_help=True)
 
@@ -415,77 +413,6 @@ def train_geister_belief(
     for part, scores in report["held_out"].items():
         _held_out(console, f"held out: the last quarter of the games of {part} ({scores['ghosts']} ghost-snapshots)",
                   "weights", {name: score for name, score in scores.items() if name != "ghosts"})
-    _finish(console, out, report, json_file, started, spec.recipe())
-
-
-@train_app.command("geister-kinds")
-def train_geister_kinds(
-    out: Path = typer.Option(..., help="write the weights here (.json; the packaged ones are "
-                                       "src/ghostgames/bots/geister/kinds-weights.json)"),
-    games: int = typer.Option(600, min=8, help="games of each learned runner against our bots"),
-    seed: int = typer.Option(21, help="the same seed gives the same games and weights on the same machine"),
-    l2: float = typer.Option(0.01, min=0.0, help="the fit's L2 penalty"),
-    iterations: int = typer.Option(1000, min=1, help="the expert's iterations a move in the runners' games"),
-    runners: str = typer.Option("runner,runner-2", help="the learned runners, one model each (comma-separated)"),
-    workers: int = typer.Option(1, min=1, help="processes that play the games (with --backend ray: games in flight)"),
-    backend: str = backend_option(),
-    address: str | None = address_option(),
-    json_file: Path | None = typer.Option(None, "--json", help="write the recipe, the weights and the held-out "
-                                                               "scores"),
-) -> None:
-    """Fit one belief model per kind of learned runner, over the kinds' features, to the runners' games
-    (learn/geister/kinds_fit.py; read by `expert-kinds`)."""
-    from ghostgames.learn.geister.kinds_fit import KindsFitSpec, fit_kinds, save_kinds, snapshots
-
-    if out.suffix != ".json":
-        raise typer.BadParameter(f"{out} should end in .json (what kinds.load_kinds reads)", param_hint="--out")
-    spec = KindsFitSpec(games, seed, l2, iterations, tuple(runners.split(",")))
-    console = Console()
-    started = time.perf_counter()
-    executor = open_executor(backend, workers, address)
-    with executor, _progress(console, executor) as progress:
-        task = progress.add_task("runners' games", total=games * len(spec.runners))
-        snaps = snapshots(spec, done=lambda: progress.advance(task), executor=executor)
-        progress.add_task("fitting", total=None)
-        fitted, report = fit_kinds(spec, snaps)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    save_kinds(out, fitted, report["repeats"], spec)
-    for bot, scores in report["held_out"].items():
-        console.print(f"held out, the last quarter of {bot}'s games ({scores['ghosts']} ghost-snapshots): "
-                      + ", ".join(f"{name} {loss:.4f}" for name, loss in scores.items() if name != "ghosts"))
-    report["seconds"] = round(time.perf_counter() - started, 1)
-    _written(console, out, report, json_file)
-
-
-@train_app.command("thelast-belief")
-def train_thelast_belief(
-    out: Path = typer.Option(..., help="write the weights here (.json; the packaged ones are "
-                                       "src/ghostgames/bots/thelast/belief-weights.json)"),
-    games: int = typer.Option(160, min=8, help="games between `rules` and the expert's search (3, 4, 5, 2 players "
-                                                "in turn)"),
-    seed: int = typer.Option(1, help="the same seed gives the same games and weights on the same machine"),
-    l2: float = typer.Option(1.0, min=0.0, help="the fit's L2 penalty"),
-    iterations: int = typer.Option(300, min=1, help="the expert's iterations a move in the games"),
-    expert_share: float = typer.Option(0.5, min=0.0, max=1.0, help="the chance that a seat is the expert (else "
-                                                                   "`rules`)"),
-    json_file: Path | None = typer.Option(None, "--json", help="write the recipe, the weights and the held-out "
-                                                               "log-loss"),
-) -> None:
-    """Fit the weights The Last's belief reads the other players' hands with (learn/thelast/belief_fit.py)."""
-    from ghostgames.learn.thelast.belief_fit import BeliefFitSpec, fit_weights, play_rows, save_weights
-
-    if out.suffix != ".json":
-        raise typer.BadParameter(f"{out} should end in .json (what belief.load_weights reads)", param_hint="--out")
-    spec = BeliefFitSpec(games, seed, l2, iterations, expert_share)
-    console = Console()
-    started = time.perf_counter()
-    with console.status(f"playing {games} games"):
-        rows = play_rows(spec)
-    fitted, report = fit_weights(spec, rows)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    save_weights(out, fitted, spec)
-    _held_out(console, f"held out: the last quarter of the games ({report['rows']['held_out']} card rows)", "weights",
-              {name: {"log_loss": loss} for name, loss in report["held_out_log_loss"].items()})
     _finish(console, out, report, json_file, started, spec.recipe())
 
 

@@ -12,9 +12,9 @@ Simple bots and search bots give their ghosts opposite habits (a search bot send
 keeps good ones back; `charge` marches a good one at the exit), so the belief mixes models of three kinds
 of player (`MODELS`): a runner (read with `RUNNER_WEIGHTS`, fitted on games of `charge`), the other
 simple bots (`WEIGHTS`, fitted on games between the simple bots) and search bots (`SEARCH_WEIGHTS`,
-fitted on games between search bots). A fourth, the learned runners (`LEARNED_WEIGHTS`, fitted on games
-of the PPO `runner` and `rush` against our bots), is mixed in by `LEARNED_MODELS`, which `expert-belief2`
-reads.
+fitted on games between search bots). A fourth set, the learned runners (`LEARNED_WEIGHTS`, fitted on games
+of the PPO `runner` and `rush` against our bots), is fitted and packaged too; mixed in, it was measured and not
+kept (docs/research/geister-belief.md, "The learned runners").
 How much each is trusted starts at its share and follows Bayes' rule (`model_shares`): every enemy move
 is weighed by how often such a player moves the same ghost again, and every enemy ghost we took by the
 chance the model gave, just before, to the colour it showed. Against `charge` the runner model leads
@@ -99,14 +99,6 @@ Models = tuple[Model, ...]
 # search players most: their model leads until the enemy's play says otherwise (screened against `charge`
 # and the expert before this change: docs/research/geister-belief.md).
 MODELS: Models = (Model(0.1, RUNNER_WEIGHTS, 0.95), Model(0.1, WEIGHTS, 0.56), Model(0.8, SEARCH_WEIGHTS, 0.38))
-# The same and a fourth kind: a learned runner, which moves the same ghost again less often than `charge`
-# (the PPO `runner` LEARNED_REPEATS of its moves in the fitting games) and hides its good ghosts its own way.
-# Its share comes out of the search bots' prior. Read by `expert-belief2` only: measured and not kept (it
-# doubles the wins against the `runner` it was fitted on and loses more to `runner-2`, trained with another
-# seed: docs/research/geister-belief.md, "The learned runners").
-LEARNED_REPEATS = 0.6  # 0.59 counted
-LEARNED_MODELS: Models = (Model(0.1, RUNNER_WEIGHTS, 0.95), Model(0.1, LEARNED_WEIGHTS, LEARNED_REPEATS),
-                          Model(0.1, WEIGHTS, 0.56), Model(0.7, SEARCH_WEIGHTS, 0.38))
 
 
 @dataclass

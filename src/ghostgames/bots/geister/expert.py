@@ -15,29 +15,25 @@ with the learned value (`setups.py`, `learned_setups`).
   to stand next to the corner in time and out of its reach on the way; the search then chooses among the
   moves that keep it so (a keeper stays on its corner instead of stepping up to be taken).
 - Arrivals (`HalfwayPolicy`, the expert's on 5 December 2026, now `expert-v5`; `ArrivalPolicy`, `ArrivalWorldsPolicy`,
-  `GambleWorldsPolicy` are the steps to it, `expert-race2` to `expert-race4`): a ghost that has just come to a
+  `GambleWorldsPolicy` are the steps to it): a ghost that has just come to a
   step from our exit is read above the belief (halfway to the count's even guess), the search's worlds deal it
   so, and with the enemy's last bad ghost left the capture of a ghost about to leave is the search's to weigh.
-- Waiting (`LoneRaceWaitPolicy`, the expert's from the night of 5 December 2026, now `expert-v6`, measured as
-  `expert-race10`; `HeldRacePolicy`, `WaitPolicy`, `SafeWaitPolicy`, `ThirdBadWaitPolicy` are the steps to it and
-  beside it, `expert-race6` to `-race9`): with fewer than three of the enemy's bad ghosts taken, a capture a step or two
-  from our corner waits while one of ours, out of every enemy ghost's reach, will stand next to the corner
-  when the ghost stands on it, and no other race is run: a ghost that walks on is taken on the corner, one
-  that stops (a decoy, most often) is not taken, so the enemy keeps its bad ghosts longer and we enter less
-  often the endgame where any capture may be its fourth.
-- Running on (`RunOnPolicy`, the expert's since the morning of 5 December 2026, measured as `expert-run-on`): a
-  good ghost of ours whose race to an exit is won (`races.py`) walks on without search.
-- Races at the leaves (`RaceLeafPolicy`, `expert-race-eval`): the compiled search's leaves score a race to
-  an exit that one side has won (a good ghost no ghost of the other side can take in time, solved exactly in
-  `races.py`) as that side's win, so that the search sees the race two and three moves out, not only the guard.
-- Runner worlds (`WaryPolicy`, `expert-wary`; measured and not kept: it stops `rush` but loses to the
-  learned `runner`): the search deals its worlds leaning towards the colourings whose good ghosts stand near
-  our exits (`world_probabilities`); the guard still reads the belief as it is.
+- Waiting (`LoneRaceWaitPolicy`, the expert's from the night of 5 December 2026, now `expert-v6`; `HeldRacePolicy`,
+  `WaitPolicy`, `SafeWaitPolicy` are the steps to it): with fewer than three of the enemy's bad ghosts taken, a
+  capture a step or two from our corner waits while one of ours, out of every enemy ghost's reach, will stand next to
+  the corner when the ghost stands on it, and no other race is run: a ghost that walks on is taken on the corner, one
+  that stops (a decoy, most often) is not taken, so the enemy keeps its bad ghosts longer and we enter less often the
+  endgame where any capture may be its fourth.
+- Running on (`RunOnPolicy`, the expert's since the morning of 5 December 2026): a good ghost of ours whose race
+  to an exit is won (`races.py`) walks on without search.
+
+The steps between the shipped experts were measured under names of their own (docs/research/geister-expert.md);
+the variants measured and not kept (worlds leaning towards runners, other waits, races at the search's leaves)
+left the tree and replay at the commit the research log names.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -63,11 +59,6 @@ class BeliefPolicy(GeisterPolicy):
     # True: with the last bad ghost left, a capture of a ghost about to leave that the guard did not force is
     # left to the search (`gambles`) instead of being ruled out with the other possible fourth bad ghosts.
     search_gambles = False
-    runner_tilt = 0.0  # > 0: the search's worlds lean towards colourings whose good ghosts are near our exits
-    leaf_races = False  # True: the compiled search's hand leaf scores a race to an exit won as the game won (RACE)
-    race_plies = 0  # > 0: ...and so does its playout in its first this many plies (the race ends it there)
-    own_races_only = False  # True: ...reading only our own good ghosts' races (their colours known, not dealt)
-    endgame_races = True  # False: ...and a seat's races only while fewer than three of its bad ghosts are taken
     belief_models: Models | None = None  # how the belief reads the enemy (None: belief.MODELS)
     # Setups among the best quarter by the learned value (`setups.py`); False: uniform, as v1. Off: they beat
     # uniform setups at a tenth of `hard`, not `expert-v1` at `hard` (docs/research/geister-expert.md, "Setups
@@ -103,23 +94,12 @@ class BeliefPolicy(GeisterPolicy):
     @property
     def leans_worlds(self) -> bool:
         """Whether the search deals its worlds from `world_probabilities` rather than the belief as it is."""
-        return self.runner_tilt > 0.0
+        return False
 
     def world_probabilities(self) -> list[float]:
-        """The chance of each of the belief's colourings that the search deals its worlds from: the belief's,
-        each times exp(`runner_tilt` x the summed closeness of the ghosts it calls good), renormalised.
-        Closeness is 4 - steps to an exit corner (0 beyond three steps): a good ghost there wins unless
-        answered while a bad one there costs little, so the search is better off spending its worlds on the
-        case where it is good than reading the belief's odds for it (rush's runners take our ghosts on their
-        way, which the belief reads as bad). Public knowledge only (`picture`, the belief)."""
-        b = self.belief
-        if self.runner_tilt <= 0.0:
-            return list(b.probabilities)
-        p = self.picture
-        lean = {g: self.runner_tilt * max(0, 4 - exit_distance(p.square[g], p.enemy)) for g in b.hidden}
-        weights = [q * math.exp(sum(lean[g] for g in c)) for c, q in zip(b.colourings, b.probabilities, strict=True)]
-        total = sum(weights)
-        return [w / total for w in weights] if total > 0 else list(b.probabilities)
+        """The chance of each of the belief's colourings that the search deals its worlds from: here the
+        belief's (`ArrivalWorldsPolicy` lifts a ghost that has just arrived)."""
+        return list(self.belief.probabilities)
 
     def guard_chance(self, ghost: int) -> float:
         """The chance that the enemy ghost is good, as the guard reads it: the belief's."""
@@ -256,17 +236,9 @@ class RacePolicy(BeliefPolicy):
     close_good = 0.1  # `rush`'s runners capture on their way, which the belief reads as bad
 
 
-class WaryPolicy(RacePolicy):
-    """`RacePolicy` (the expert's) with the search's worlds leaning towards runners (`world_probabilities`),
-    `expert-wary`: it wins more against `rush` and less against the learned `runner` and `mixture`, so it was
-    not kept as the expert (docs/research/geister-expert.md, "Worlds where the runner is good")."""
-
-    runner_tilt = 0.5
-
-
 class ArrivalPolicy(RacePolicy):
-    """`expert-race2`: `RacePolicy` whose guard does not let the belief talk it out of a runner that has just
-    arrived (docs/research/geister-expert.md, "Why the expert loses to the learned runner").
+    """A step from `RacePolicy` to `HalfwayPolicy`: `RacePolicy` whose guard does not let the belief talk it out
+    of a runner that has just arrived (docs/research/geister-expert.md, "Why the expert loses to the learned runner").
 
     Traced against the learned `runner`: the belief's chance for a ghost walking at our corner falls as it
     comes (0.7-0.9 three steps out, 0.1-0.4 on the corner), because the habits it was fitted on (a search
@@ -327,10 +299,10 @@ def arrived(picture: Picture, moves: list[str]) -> int:
 
 
 class ArrivalWorldsPolicy(ArrivalPolicy):
-    """`expert-race3`: `ArrivalPolicy` whose search also deals its worlds with the arriving ghost good at
-    least as often as the guard reads it (the colourings that call it good scaled up together until their
-    share is the even guess), so that the search plays the same game the guard defends. Unlike
-    `expert-wary`'s leaning, which counted every ghost near our exits (the decoys parked there were bad in
+    """The next step: `ArrivalPolicy` whose search also deals its worlds with the arriving ghost good at least as
+    often as the guard reads it (the colourings that call it good scaled up together until their share is the even
+    guess), so that the search plays the same game the guard defends. Unlike a leaning measured and not kept
+    (docs/research/geister-expert.md), which counted every ghost near our exits (the decoys parked there were bad in
     99 of 100 snapshots), only the ghost that has just come forward is lifted."""
 
     @property
@@ -354,9 +326,9 @@ class ArrivalWorldsPolicy(ArrivalPolicy):
 
 
 class GambleWorldsPolicy(ArrivalWorldsPolicy):
-    """`expert-race4`: `ArrivalWorldsPolicy` whose search may take a ghost about to leave with the enemy's
-    last bad ghost still on the board (`gambles`): traced, `expert-race3` lost most of its remaining games
-    to the runner so, with one good and one bad ghost left to the enemy, the guard reading the arrival at
+    """The next step: `ArrivalWorldsPolicy` whose search may take a ghost about to leave with the enemy's
+    last bad ghost still on the board (`gambles`): traced, `ArrivalWorldsPolicy` lost most of its remaining
+    games to the runner so, with one good and one bad ghost left to the enemy, the guard reading the arrival at
     an even guess and not taking it, and the rule against a possible fourth bad ghost keeping the capture
     out of the search's reach."""
 
@@ -364,20 +336,20 @@ class GambleWorldsPolicy(ArrivalWorldsPolicy):
 
 
 class HalfwayPolicy(GambleWorldsPolicy):
-    """`expert-v5`, the expert's policy on 5 December 2026 (measured as `expert-race5`, adopted by issue 13's rule:
-    docs/research/geister-expert.md): `GambleWorldsPolicy` reading an arrival halfway from the belief's chance
-    to the even guess instead of at the guess. Measured, `expert-race4` stopped the learned runner but took more of the
-    decoys that `expert-v1` and `rules` walk at our corners (their fourth bad ghost, which loses): the belief,
-    low for both (0.2-0.4 for the runner's, 0.02-0.07 for the decoys), still tells them apart, which reading
-    every arrival at the guess threw away."""
+    """`expert-v5`, the expert's policy on 5 December 2026 (adopted by issue 13's rule:
+    docs/research/geister-expert.md): `GambleWorldsPolicy` reading an arrival halfway from the belief's chance to the
+    even guess instead of at the guess. Measured, `GambleWorldsPolicy` stopped the learned runner but took more of the
+    decoys that `expert-v1` and `rules` walk at our corners (their fourth bad ghost, which loses): the belief, low for
+    both (0.2-0.4 for the runner's, 0.02-0.07 for the decoys), still tells them apart, which reading every arrival at
+    the guess threw away."""
 
     arrival_pull = 0.5
 
 
 class HeldRacePolicy(HalfwayPolicy):
-    """`expert-race6`: `HalfwayPolicy` whose guard takes a ghost two or three moves from leaving only when
-    it must, that is when we could not take it on its corner instead (docs/research/geister-expert.md, "The
-    guard waits while the race is held").
+    """A step from `HalfwayPolicy` to `LoneRaceWaitPolicy`: `HalfwayPolicy` whose guard takes a ghost two or three
+    moves from leaving only when it must, that is when we could not take it on its corner instead
+    (docs/research/geister-expert.md, "The guard waits while the race is held").
 
     Traced against the held-out `runner-2`, the guard took the enemy's third bad ghost in 84 games of 100,
     most of them a step from our corner at a belief of 0.01-0.15 (lifted by the arrival reading), and
@@ -393,9 +365,7 @@ class HeldRacePolicy(HalfwayPolicy):
     such move, or under `reach`, it takes the ghost as before. Threat and race read the same ghosts:
     every ghost the guard would answer also runs a race."""
 
-    offer_capture = True  # False: while the race is held the capture is not among the moves (`expert-race7`)
-    wait_from_bad = 0  # the capture waits only with at least this many of the enemy's bad ghosts taken
-    wait_below_bad = 3  # ... and fewer than this many (4: also in the endgame of its last bad ghost)
+    offer_capture = True  # False: while the race is held the capture is not among the moves (`WaitPolicy`)
 
     def races(self) -> list[tuple[int, int, int]]:
         out = super().races()
@@ -420,8 +390,7 @@ class HeldRacePolicy(HalfwayPolicy):
         capture may wait (fewer than three bad ghosts taken, under `escape`, the ghost not on its corner);
         none otherwise."""
         p = self.picture
-        if not answers or not p.escape or p.captured[p.enemy]["bad"] < self.wait_from_bad \
-                or p.captured[p.enemy]["bad"] >= self.wait_below_bad:
+        if not answers or not p.escape or p.captured[p.enemy]["bad"] >= 3:
             return []
         first = answers[0]
         assert isinstance(first, Move)
@@ -435,10 +404,10 @@ class HeldRacePolicy(HalfwayPolicy):
 
 
 class WaitPolicy(HeldRacePolicy):
-    """`expert-race7`: `HeldRacePolicy` that does not even offer the search the capture while the race is held.
+    """The next step: `HeldRacePolicy` that does not even offer the search the capture while the race is held.
     Taking the ghost a step out gains nothing over taking it on the corner, where the guard takes it
     whatever the belief says: a good one is taken either way, at the same cost of one move, and a bad one that
-    stops short is not taken at all. Traced, `expert-race6`'s search took the capture it was offered in 41 of
+    stops short is not taken at all. Traced, `HeldRacePolicy`'s search took the capture it was offered in 41 of
     100 games against `runner-2`, at beliefs as low as 0.07 (its worlds deal an arrival halfway to the even
     guess), and that capture was the enemy's third bad ghost."""
 
@@ -446,8 +415,8 @@ class WaitPolicy(HeldRacePolicy):
 
 
 class SafeWaitPolicy(WaitPolicy):
-    """`expert-race8`: `WaitPolicy` that waits only while the corner's keeper is out of every enemy ghost's
-    reach, not only the runner's. Traced against `rules`, `expert-race7` lost games it had won by waiting
+    """The next step: `WaitPolicy` that waits only while the corner's keeper is out of every enemy ghost's
+    reach, not only the runner's. Traced against `rules`, `WaitPolicy` lost games it had won by waiting
     while the runner stood a step from the corner and another enemy ghost, next to our keeper, took it: the
     runner then walked on with no one in time. Taking the ghost on the corner instead of a step out is only
     as good when the enemy cannot take our keeper in between: so the ghost's races (to either corner in
@@ -480,27 +449,13 @@ class SafeWaitPolicy(WaitPolicy):
         return [m for m in moves if safe(m)]
 
 
-class ThirdBadWaitPolicy(SafeWaitPolicy):
-    """`expert-race9`: `SafeWaitPolicy` that waits only when the capture could be the enemy's third bad ghost
-    (two taken). Traced against `rules`, `expert-race8` lost games by waiting with none or one bad ghost
-    taken: a ghost parked a step from one corner held our keeper and the guard's moves while a second runner
-    walked to the other corner, where the expert had taken the first ghost at once and been free. Taking a
-    first or second bad ghost costs little (`heuristic.seat_worth`'s `bad_lost`); taking the third leaves the
-    enemy its last bad ghost, after which every capture of a ghost about to leave may lose the game at once
-    (the endgame where, traced, the expert lost nearly all its games to `runner-2`). So only that capture is
-    worth a wait."""
-
-    wait_from_bad = 2
-
-
 class LoneRaceWaitPolicy(SafeWaitPolicy):
-    """`expert-v6`, the expert's policy from the night of 5 December 2026 to the next morning (measured as
-    `expert-race10`, adopted by issue 13's rule: docs/research/geister-expert.md): `SafeWaitPolicy` that waits
-    only when the ghost's race is the only one run. Traced
-    against `rules`, `expert-race8` lost games by waiting while a second runner walked at our other corner:
-    the guard kept every race held and the move budget went to the ghost that had stopped a step out, where
-    the expert had taken it at once and been free. With no other race, holding the corner costs nothing the
-    capture would not."""
+    """`expert-v6`, the expert's policy from the night of 5 December 2026 to the next morning (adopted by issue 13's
+    rule: docs/research/geister-expert.md): `SafeWaitPolicy` that waits only when the ghost's race is the only one
+    run. Traced against `rules`, `SafeWaitPolicy` lost games by waiting while a second runner walked at our other
+    corner: the guard kept every race held and the move budget went to the ghost that had stopped a step out, where
+    the expert had taken it at once and been free. With no other race, holding the corner costs nothing the capture
+    would not."""
 
     def waiting(self, legal: list[Action], answers: list[Action]) -> list[Action]:
         moves = super().waiting(legal, answers)
@@ -511,84 +466,13 @@ class LoneRaceWaitPolicy(SafeWaitPolicy):
         return moves if all(race[0] == first.target for race in self.races()) else []
 
 
-class EndgameWaitPolicy(LoneRaceWaitPolicy):
-    """`expert-race11`: `LoneRaceWaitPolicy` that also waits in the endgame of the enemy's last bad ghost.
-    Traced, `runner-3` won 41 of its 43 games against `expert-race10` by the guard taking its fourth bad ghost
-    a step from our corner (read 0.5-0.99: that runner walks its last bad ghost at our corners), forced as
-    any ghost two moves from leaving and likelier good than bad is then. With a keeper in time out of every
-    enemy ghost's reach, the capture can wait for the corner, one move later: a ghost that stops short is not
-    taken, one that walks on is judged on the corner as before."""
-
-    wait_below_bad = 4
-
-
-class RaceLeafPolicy(LoneRaceWaitPolicy):
-    """`expert-race-eval`: `LoneRaceWaitPolicy` (the expert's) whose compiled search scores its leaves with the
-    races to an exit (`fast_search.RACE`, `races.py`). Traced, the expert lost its escapes two and three moves
-    out, where the guard sees only what it is told to hold and the leaf's hand evaluation counts a good
-    ghost's steps to its exit, not whether one of the other side will be there in time to take it. With the
-    race solved exactly (one runner against each keeper, on the empty board), a leaf whose runner nothing can
-    stop is a game lost (or won, for our own runners), in every world the belief deals."""
-
-    leaf_races = True
-
-
-class RaceStartPolicy(RaceLeafPolicy):
-    """`expert-race-eval2`: `RaceLeafPolicy` whose playouts also stop at their first ply when a race to an exit
-    is won there, so that the nodes the tree adds (one to three moves from the root) are scored by the race
-    itself, not by a 14-ply playout whose moves may lose or let slip what the race says."""
-
-    race_plies = 1
-
-
-class RacePlayoutPolicy(RaceLeafPolicy):
-    """`expert-race-eval3`: `RaceLeafPolicy` whose playouts stop at any ply where a race to an exit is won."""
-
-    race_plies = 1_000_000
-
-
-class RaceNearRootPolicy(LoneRaceWaitPolicy):
-    """`expert-race-eval4`: `LoneRaceWaitPolicy` (the expert's) whose playouts stop at their first ply when a
-    race to an exit is won there, with the hand leaf as before. Measured, the race leaf after the 14-ply
-    playout (`expert-race-eval`) took more of the enemy's bad ghosts: by then the playout's own moves have
-    left keepers out of place, so a ghost near our exits reads as a race lost in many worlds that play would
-    have held. Read where the playout starts, one to three moves from the root, the race is the position's."""
-
-    race_plies = 1
-
-
-class OwnRacePolicy(LoneRaceWaitPolicy):
-    """`expert-race-eval5`: `LoneRaceWaitPolicy` (the expert's) whose search reads only our own good ghosts'
-    races to the enemy's exits, where the playout starts and at its leaf. Measured, reading the enemy's
-    races too (`expert-race-eval`, `-eval4`) lost fewer games to escapes and more to taking the enemy's fourth
-    bad ghost: its races are run by the colours the belief deals, and a ghost the belief misreads as good near
-    our exits becomes a game lost in every world that deals it so. Our own colours are known: this race is
-    exact in every world."""
-
-    leaf_races = True
-    race_plies = 1
-    own_races_only = True
-
-
-class OpenRacePolicy(RaceStartPolicy):
-    """`expert-race-eval6`: `RaceStartPolicy` (`expert-race-eval2`) that reads a seat's races only while fewer
-    than three of its bad ghosts are taken. Measured, every race bot lost fewer games to escapes and more to
-    taking the enemy's fourth bad ghost, most of them against `runner-3`, which walks its last bad ghost at our
-    corners where the belief reads it as good: in that endgame every capture of a hidden ghost is a bet on the
-    belief, and the race, run by the colour the belief deals, makes the search take that bet more often. There
-    the guard's rules decide as before (`expert`'s)."""
-
-    endgame_races = False
-
-
 class RunOnPolicy(LoneRaceWaitPolicy):
-    """The expert's policy since the morning of 5 December 2026 (measured as `expert-run-on`, adopted by issue
-    13's rule: docs/research/geister-expert.md): `LoneRaceWaitPolicy` (`expert-v6`) that walks a good ghost of
-    ours on when its race to an exit is won (`races.race_moves`) and no enemy ghost, each taken as good, could
-    leave first: a step after which the race is still won and still first, like the winning move, without
-    search. Measured (`benchmarks/race_calibration.py`), the `expert` before ran out only 48% (against
-    `runner-2`) and 15% (`runner-3`) of the positions where it had such a race. Public knowledge only: our
-    colours, and every ghost's square."""
+    """The expert's policy since the morning of 5 December 2026 (adopted by issue 13's rule:
+    docs/research/geister-expert.md): `LoneRaceWaitPolicy` (`expert-v6`) that walks a good ghost of ours on when its
+    race to an exit is won (`races.race_moves`) and no enemy ghost, each taken as good, could leave first: a step
+    after which the race is still won and still first, like the winning move, without search. Measured
+    (`benchmarks/race_calibration.py`), the `expert` before ran out only 48% (against `runner-2`) and 15% (`runner-3`)
+    of the positions where it had such a race. Public knowledge only: our colours, and every ghost's square."""
 
     def forced(self, legal: Sequence[Action], rng: random.Random) -> Action | None:
         found = super().forced(legal, rng)

@@ -19,11 +19,8 @@ end; here the root holds only the moves the guard allows, so every iteration goe
   that a time budget is checked every `CHUNK` iterations.
 - Leaves: `leaf_value(row, seat, evaluator, heuristic, value)` is the one place a playout cut short is
   scored: the hand evaluation (`HAND`), the value learned by self-play (`LEARNED`, `value.py`) or their
-  mean (`BLEND`), the hand evaluation that scores a race to an exit won as the game won (`RACE`, races.py),
-  or the information-state value of the root's seat (`INFO`, `info_value.py`; the
+  mean (`BLEND`), or the information-state value of the root's seat (`INFO`, `info_value.py`; the
   evaluator code then carries that seat: INFO + seat).
-- Races (off in the shipped expert; `expert-race-eval` and after, races.py): the RACE leaf, and with
-  `race_plies` a playout that ends where a race to an exit is won, reading the races of `race_seats`.
 - Prior (off in the shipped expert): with `prior_visits` m > 0 a node also keeps the learned value of its
   position, which UCB counts as m visits, so that it steers a node while the node is seldom visited. With
   `prior_after` 1 the value is scored on the node's second visit, not when it is made: most nodes are
@@ -49,12 +46,11 @@ from numpy.typing import NDArray
 
 from ghostgames.bots.base import SeatKnowledge
 from ghostgames.bots.budget import Budget
-from ghostgames.bots.geister import heuristic, info_value, playout_policy, races, value
+from ghostgames.bots.geister import heuristic, info_value, playout_policy, value
 from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.heuristic import FAR, Heuristic, compiled_seat_worth, compiled_win_chance
 from ghostgames.bots.geister.info_value import info_value_of_row
 from ghostgames.bots.geister.playout_policy import learned_move
-from ghostgames.bots.geister.races import BOTH, OPEN_ONLY, race_winner
 from ghostgames.bots.geister.value import GeisterValue, value_of_row
 from ghostgames.bots.ismcts import IsmctsBot, PolicyFactory
 from ghostgames.bots.policy import SearchPolicy
@@ -73,8 +69,6 @@ Weights = tuple[Floats, Floats, Floats, Floats]  # the learned value, as Geister
 # Leaf evaluators for `leaf_value`.
 HAND, LEARNED, BLEND = 0, 1, 2
 INFO = 3  # ...and 4: the information-state value of seat 0 (3) or 1 (4), the root's seat, with `value` its weights
-RACE = 5  # the hand evaluation, with a race to an exit that is won counted as the game won (`races.py`)
-OWN_RACE = 6  # ...and 7: the same, reading only the races of seat 0 (6) or 1 (7), the root's seat
 NO_LIMIT = 1_000_000  # a playout limit no game reaches
 CHUNK = 256  # iterations per kernel call: the time budget is checked between calls
 MAX_DEPTH = 2048  # a tree path longer than this is cut (a leaf is then scored where it stands)
@@ -96,11 +90,9 @@ class Playouts(NamedTuple):
 
     limit: int  # plies before the leaf is scored
     heuristic: Heuristic  # the hand playout's chances and the hand evaluation's weights
-    evaluator: int  # HAND, LEARNED, BLEND, RACE, or INFO + the root's seat
+    evaluator: int  # HAND, LEARNED, BLEND, or INFO + the root's seat
     value: Weights  # the learned value (passed for HAND too: one compiled kernel)
     table: Floats  # the learned playout policy's table; empty: the hand playout (`rollout_move`)
-    race_plies: int = 0  # a race to an exit won (`races.race_winner`) before this many plies ends the playout
-    race_seats: int = BOTH  # ...and the RACE leaf read the races of these seats (a bit per seat; races.OPEN_ONLY)
 
 
 class Steering(NamedTuple):
@@ -222,29 +214,13 @@ def hand_value(row: Row, h: Heuristic) -> float:
 
 
 @compiled
-def race_value(row: Row, h: Heuristic, seats: int) -> float:
-    """`hand_value`, except that a leaf where one side has won a race to an exit (`races.race_winner`: a good
-    ghost that no ghost of the other side can take in time; the races of `seats` only) is scored as that side's
-    win."""
-    winner = race_winner(row, seats)
-    if winner < 0:
-        return hand_value(row, h)
-    return 1.0 if winner == 0 else 0.0
-
-
-@compiled
 def leaf_value(row: Row, seat: int, evaluator: int, h: Heuristic, value: Weights) -> float:
     """`seat`'s reward in [0, 1] for a world whose playout was cut short: the hand evaluation (`HAND`), the
     value learned by self-play (`LEARNED`, `value.value_of_row` with the weights in `value`), the mean of
-    the two (`BLEND`), the hand evaluation with the races to an exit (`RACE`, `race_value`; OWN_RACE + r: seat
-    r's races only); or, for INFO + r, the information-state value of seat r (`info_value`; `value` holds its
+    the two (`BLEND`); or, for INFO + r, the information-state value of seat r (`info_value`; `value` holds its
     weights), which reads none of the colours dealt to r's enemy."""
     if evaluator == HAND:
         v0 = hand_value(row, h)
-    elif evaluator == RACE:
-        v0 = race_value(row, h, BOTH)
-    elif evaluator == OWN_RACE or evaluator == OWN_RACE + 1:
-        v0 = race_value(row, h, 1 << (evaluator - OWN_RACE))
     elif evaluator == INFO or evaluator == INFO + 1:
         me = evaluator - INFO
         v = info_value_of_row(row, me, value[0], value[1], value[2], value[3])
@@ -260,19 +236,12 @@ def leaf_value(row: Row, seat: int, evaluator: int, h: Heuristic, value: Weights
 def playout(row: Row, rng: fast.Rng, how: Playouts, legal: NDArray[np.int32], forward: NDArray[np.int32],
             captures: NDArray[np.int32], cumulative: NDArray[np.float64]) -> float:
     """Seat 0's reward for playing `row` on for at most `how.limit` plies: 1 / 0 / 0.5 for a finished game,
-    else `leaf_value`; in its first `how.race_plies` plies a race to an exit won scores as the game won. The
-    moves are `rollout_move`'s, or with a nonempty table the learned playout policy's
+    else `leaf_value`. The moves are `rollout_move`'s, or with a nonempty table the learned playout policy's
     (`playout_policy.learned_move`). The arrays after `how`: scratch."""
     steps = 0
     learned = how.table.shape[0] > 0
     while row[_WINNER] == _RUNNING:
-        if steps < how.race_plies:
-            winner = race_winner(row, how.race_seats)
-            if winner >= 0:
-                return 1.0 if winner == 0 else 0.0
         if steps >= how.limit:
-            if how.evaluator == RACE:  # the race leaf reads the races `how.race_seats` asks for
-                return race_value(row, how.heuristic, how.race_seats)
             return leaf_value(row, 0, how.evaluator, how.heuristic, how.value)
         if learned:
             code = learned_move(row, uniform(rng), how.table, legal, forward, cumulative)
@@ -398,11 +367,11 @@ def search_chunk(base: Row, allowed: NDArray[np.int32], belief: Belief, steering
             reward[nd] += r0 if actor[nd] == 0 else 1.0 - r0
 
 
-KERNELS = (uniform, rollout_move, hand_value, race_value, leaf_value, playout, deal_world, ucb, search_chunk)
+KERNELS = (uniform, rollout_move, hand_value, leaf_value, playout, deal_world, ucb, search_chunk)
 
 
 forget_stale_kernels(sys.modules[__name__], KERNELS,
-                     inlined=(fast, value, info_value, playout_policy, heuristic, races))  # all inlined
+                     inlined=(fast, value, info_value, playout_policy, heuristic))  # all inlined
 
 
 class Tree:
@@ -508,11 +477,8 @@ class FastExpertBot(IsmctsBot):
         stream = np.array([rng.getrandbits(64)], dtype=np.uint64)
         limit = policy.rollout_limit if self.rollout_limit is None else self.rollout_limit
         evaluator = self.evaluator + seat if self.evaluator == INFO else self.evaluator  # INFO reads as the root
-        if evaluator == HAND and policy.leaf_races:
-            evaluator = OWN_RACE + seat if policy.own_races_only else RACE
-        race_seats = (1 << seat if policy.own_races_only else BOTH) | (0 if policy.endgame_races else OPEN_ONLY)
         how = Playouts(NO_LIMIT if limit is None else int(limit), policy.heuristic, evaluator, self.value,
-                       self.playout_table, policy.race_plies, race_seats)
+                       self.playout_table)
         steering = Steering(self.exploration, self.prior_visits, self.prior_after)
         tree = Tree(seat)
         done = 0

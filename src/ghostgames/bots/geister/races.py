@@ -1,9 +1,8 @@
-"""Exit races for the search's leaf (issue 39): whether a good ghost will leave by an exit before the other
-side can take it, solved exactly for one runner against one keeper and read from a table at every leaf.
+"""Exit races (issue 39): whether a good ghost will leave by an exit before the other side can take it, solved
+exactly for one runner against one keeper and read from a table; `expert` walks its own races won on without
+search (`expert.run_on`).
 
-The hand evaluation (`fast_search.hand_value`) counts a good ghost's steps to its exit, not whether a ghost
-of the other side will be there in time to take it; so a leaf two or three moves before an escape that
-nothing can stop scores like any other. Under `escape` the race is a small game of its own:
+Under `escape` the race is a small game of its own:
 
 - the runner (a good ghost) leaves when it is to move standing on one of its owner's exit corners; it may
   step, take the keeper by stepping onto it, or spend the move elsewhere (its side has other ghosts);
@@ -19,8 +18,8 @@ A runner's race is won (`race_moves`) when, at one of its two corners, it beats 
 side alone, and no two of them are in time for that corner (a keeper is in time when it can step onto the
 corner by the time the runner stands there: the runner can take at most one of two keepers on its way).
 The rest of the board is left out: the runner's own ghosts do not block it, and a keeper the runner takes
-is not counted as a bad ghost taken. `race_value` scores a leaf: when one side has a race won (both: the one
-that leaves first), the game is scored as won by it; else the hand evaluation as it is.
+is not counted as a bad ghost taken. `race_winner` says which side has a race won (both: the one that leaves
+first).
 """
 
 from __future__ import annotations
@@ -106,38 +105,18 @@ def race_moves(row: fast.Board, seat: int) -> int:
 
 
 BOTH = 3  # `race_winner`'s seats: a bit per seat whose races are read (1 << seat: that seat's only)
-OPEN_ONLY = 4  # ...and this bit: a seat's races only while fewer than three of its bad ghosts are taken
-
-
-@compiled
-def bad_taken(row: fast.Board, seat: int) -> int:
-    """How many of `seat`'s bad ghosts the other side has taken."""
-    taken = 0
-    for g in range(seat * 8, seat * 8 + 8):
-        if row[fast.POS + g] == fast.CAPTURED and row[fast.GOOD + g] == 0:
-            taken += 1
-    return taken
-
-
-@compiled
-def reads(row: fast.Board, seats: int, seat: int) -> bool:
-    """Whether `race_winner` reads `seat`'s races (`seats`: its bits, and `OPEN_ONLY`)."""
-    if (seats >> seat) & 1 == 0:
-        return False
-    return (seats & OPEN_ONLY) == 0 or bad_taken(row, seat) < 3
 
 
 @compiled
 def race_winner(row: fast.Board, seats: int) -> int:
     """The seat whose race is won and ends first (the seat to move first on equal moves), or -1 when neither
     side has a race won or the exit rule is `reach`. Only the races of the seats in the bits of `seats` are
-    read (`BOTH`; 1 << s: seat s's, whose colours the seat knows, not the belief's draw; with `OPEN_ONLY`, not
-    in the endgame of that seat's last bad ghost, where the other side's every capture of a hidden ghost may lose)."""
+    read (`BOTH`; 1 << s: seat s's)."""
     if row[fast.ESCAPE_RULE] != 1:
         return -1
     mover = row[fast.TURN]
-    mine = race_moves(row, mover) if reads(row, seats, mover) else FAR
-    theirs = race_moves(row, 1 - mover) if reads(row, seats, 1 - mover) else FAR
+    mine = race_moves(row, mover) if (seats >> mover) & 1 else FAR
+    theirs = race_moves(row, 1 - mover) if (seats >> (1 - mover)) & 1 else FAR
     if mine == FAR and theirs == FAR:
         return -1
     return int(mover) if mine <= theirs else int(1 - mover)

@@ -778,22 +778,6 @@ def sampled_equity_bot(seconds: float | None = None) -> IsmctsBot:
     return bot
 
 
-class FittedEquityPolicy(GhooostExpertPolicy):
-    """The expert's equity (finished at FINISH_SCALE, fitted to how rounds of the table really end; a tie
-    worth what it is worth to the mean rank, so the reward is exactly (players - rank) / (players - 1)) but
-    sampled by match_equity's draws, not tabled: the fix without its noise cut (written, not measured alone)."""
-
-    tabled = False
-
-
-def fitted_equity_bot(seconds: float | None = None) -> IsmctsBot:
-    """A plug-in factory (`--bots ghostgames.bots.ghooost.fast_search:fitted_equity_bot`): FittedEquityPolicy,
-    1200 iterations a move (the expert's budget in the match tables), or `seconds`."""
-    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=1200), FittedEquityPolicy, 0.5)
-    bot.name = "expert-fitted-equity"
-    return bot
-
-
 def tabled_equity_bot(seconds: float | None = None) -> IsmctsBot:
     """A plug-in factory (`--bots ghostgames.bots.ghooost.fast_search:tabled_equity_bot`): the expert's policy
     (the name its screens ran under, kept so that their commands replay), 1200 iterations a move, or `seconds`."""

@@ -25,10 +25,9 @@ of the seat's own penalty alone (`own_penalty`) are settings too, level at 4 pla
 (docs/research/thelast-multiplayer.md).
 From 4 players the playouts are opponent-aware (OPPONENTS): the searching seat plays uniformly and every
 other seat `rules`' move in 40% of its decisions, the logit's in 40%, a uniform one in the rest (measured
-better than uniform playouts at 4-5 players and worse at 3; a per-seat mix that plays as `rules` the seats
-whose moves fit it, opponents.py, was level and is off, and so is a per-seat mix by Bayes' rule from the
-seats' moves, seat_models.py). The logit is drawn from per-card score tables (playout_policy.score_tables)
-and the choice is written into the playout loop, so these playouts cost about what uniform ones do.
+better than uniform playouts at 4-5 players and worse at 3). The logit is drawn from per-card score tables
+(playout_policy.score_tables) and the choice is written into the playout loop, so these playouts cost about
+what uniform ones do.
 """
 
 from __future__ import annotations
@@ -46,10 +45,8 @@ from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.bots.thelast import fast_rules, playout_policy
 from ghostgames.bots.thelast.fast_rules import rules_action
-from ghostgames.bots.thelast.opponents import records
 from ghostgames.bots.thelast.playout_policy import TABLES, learned_action_tabled, score_tables, shipped_weights
 from ghostgames.bots.thelast.search import TheLastPolicy
-from ghostgames.bots.thelast.seat_models import posterior
 from ghostgames.games.thelast import fast
 from ghostgames.games.thelast.encoding import ACTION_COUNT, action_at, action_index
 from ghostgames.games.thelast.fast_worlds import WorldRows
@@ -330,12 +327,6 @@ class TheLastExpertPolicy(TheLastPolicy):
     max_depth = 1 << 30  # the deepest node of the tree, in actions from the root
     opponent_rules = 0.4  # OPPONENTS playouts: the other seats' share of `rules` moves
     opponent_learned = 0.4  # and of the logit's (the rest uniform)
-    detect_rules = False  # OPPONENTS playouts: a seat whose moves this round all fit `rules` plays `rules`
-    detected_share = 0.9  # such a seat's share of `rules` moves
-    detect_after = 3  # moves of a seat checked (opponents.py) before it is taken for `rules`
-    bayes_mix = False  # OPPONENTS playouts: each other seat's shares by Bayes' rule from its moves (seat_models.py)
-    bayes_slip = 0.05  # the likelihood of a move `rules` would not make from the cards known held
-    bayes_temper = 1.0  # the power of the likelihoods
     state_worlds = False  # world_order reads the sampled worlds as states (else it gets an empty list)
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
@@ -391,29 +382,16 @@ class TheLastExpertPolicy(TheLastPolicy):
 
     def opponent_mix(self) -> Floats:
         """The OPPONENTS playout's shares per seat (row: `rules`, the logit; the rest uniform): the class's
-        settings, with `bayes_mix` those as a prior updated by each seat's moves this round (seat_models.py),
-        and with `detect_rules` `rules` for the seats whose moves this round fit it (opponents.py,
-        from the seat's view only)."""
+        settings."""
         mix = np.zeros((SEATS, 2), dtype=np.float64)
         if self.playout_of_decision() == OPPONENTS:
             mix[:, 0] = self.opponent_rules
             mix[:, 1] = self.opponent_learned
-            if self.bayes_mix:
-                prior = (self.opponent_rules, self.opponent_learned, 1.0 - self.opponent_rules - self.opponent_learned)
-                shares = posterior(self.knowledge.view(), prior, shipped_tables(), self.bayes_slip, self.bayes_temper)
-                for seat, (rules, logit, _) in shares.items():
-                    if seat != self.knowledge.seat:
-                        mix[seat] = (rules, logit)
-            if self.detect_rules:
-                for seat, record in records(self.knowledge.view()).items():
-                    if seat != self.knowledge.seat and record.looks_like_rules(self.detect_after):
-                        mix[seat] = (self.detected_share, 0.0)
         return mix
 
     def world_order(self, worlds: list[TheLastState], pool: int, count: int, rng: random.Random) -> Ints:
-        """Which of the `pool` worlds each of `count` iterations plays: in turn (this policy), or as a belief
-        weighs them (a policy that reads `worlds` sets `state_worlds`; otherwise the worlds come as rows alone
-        and the list is empty)."""
+        """Which of the `pool` worlds each of `count` iterations plays: in turn (a policy that weighs its worlds
+        reads `worlds` and sets `state_worlds`; otherwise the worlds come as rows alone and the list is empty)."""
         return np.arange(count, dtype=np.int64) % pool
 
 

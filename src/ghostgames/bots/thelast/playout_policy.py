@@ -148,36 +148,6 @@ def _card_weight(c: int, first: int, second: int, factor: float, tables: Floats,
 
 
 @fast.compiled
-def _situation(s: NDArray[np.int64], tables: Floats) -> tuple[int, int, int, int, float, float]:
-    """What `learned_probability` needs of the seat to act's decision: the cards it may play or lay down, the
-    two table rows its cards' factors come from (`first` for the cards of the mask `split`, `second` times
-    `factor` for the rest) and the factor of keeping (0 in play). `learned_action_tabled` works the same out
-    in its own body, because a call returning this tuple made the playouts a fifth slower; the tests hold
-    both to the features' logit."""
-    seat = s[_ACTOR]
-    if s[_PHASE] == _DECIDE:
-        return s[_HAND + seat], SWAP_CARD, SWAP_CARD, 0, tables[SWAP_POINTS, s[_POINTS_CARD]], 1.0
-    cards = fast.playable(s)
-    n = s[_TRICK_N]
-    if n == 0:
-        return cards, LEAD, LEAD, 0, 1.0, 0.0
-    if n == s[_COUNT] - 1:
-        split = 0  # the cards that duck: under a card of their colour in the trick
-        for k in range(n):
-            other = s[_TRICK_CARD + k]
-            split |= fast.COLOUR_CARDS[1 << fast.COLOUR[other]] & ((1 << other) - 1)
-        return cards, DUCKS, TAKES, split, tables[TAKES_POINTS, s[_POINTS_CARD]], 0.0
-    led = fast.COLOUR[s[_TRICK_CARD]]
-    if not cards & fast.COLOUR_CARDS[1 << led]:
-        return cards, DISCARD, DISCARD, 0, 1.0, 0.0
-    top = -1
-    for k in range(n):
-        if fast.COLOUR[s[_TRICK_CARD + k]] == led:
-            top = max(top, s[_TRICK_CARD + k])
-    return cards, UNDER, OVER, fast.COLOUR_CARDS[1 << led] & ((1 << top) - 1), 1.0, 0.0
-
-
-@fast.compiled
 def learned_action_tabled(s: NDArray[np.int64], tables: Floats, rng: fast.Rng) -> int:
     """`learned_action` with the weights' `score_tables`: the same distribution and, on the same random stream,
     the same draw (up to float rounding; tests/bots/test_thelast_playout_policy.py holds them equal). A
@@ -233,22 +203,6 @@ def learned_action_tabled(s: NDArray[np.int64], tables: Floats, rng: fast.Rng) -
             return base + last
         rest ^= low
     return base + last if last >= 0 else KEEP_INDEX
-
-
-@fast.compiled
-def learned_probability(s: NDArray[np.int64], tables: Floats, action: int) -> float:
-    """The logit's probability of `action` (legal) for the seat to act: what the per-seat model of the
-    opponent-aware playouts (seat_models.py) weighs a seat's moves by."""
-    cards, first, second, split, factor, keep = _situation(s, tables)
-    total = keep
-    while cards:
-        low = cards & -cards
-        total += _card_weight(fast.lowest_card(low), first, second, factor, tables, split)
-        cards ^= low
-    if action == KEEP_INDEX:
-        return keep / total
-    card = action - SWAP_BASE if action > KEEP_INDEX else action
-    return _card_weight(card, first, second, factor, tables, split) / total
 
 
 @cache

@@ -1,1 +1,1 @@
-"""Learning for The Last: the belief's weights (belief_fit.py)."""
+"""Learning for The Last: the playout logit fitted to the expert's moves (playout_fit.py)."""

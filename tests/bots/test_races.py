@@ -1,6 +1,6 @@
-"""The races to an exit at the compiled search's leaves (races.py, fast_search.RACE, `expert-race-eval`): exact
-on positions built by hand, equal to a slow search of the same race over random positions, and the leaf that
-reads them scores a race won as the game won; the bots that use it read only what their seat may know."""
+"""The races to an exit (races.py), which `expert` walks on when won (`expert.run_on`): exact on positions built
+by hand and equal to a slow search of the same race over random positions; the bot that reads them reads only
+what its seat may know."""
 
 from __future__ import annotations
 
@@ -13,17 +13,7 @@ import pytest
 from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.geister import races
 from ghostgames.bots.geister.expert import RunOnPolicy
-from ghostgames.bots.geister.fast_search import (
-    HAND,
-    RACE,
-    Playouts,
-    hand_value,
-    leaf_value,
-    playout,
-    race_value,
-    shipped_value,
-)
-from ghostgames.bots.geister.heuristic import FAR, HEURISTIC
+from ghostgames.bots.geister.heuristic import FAR
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.board import EXITS, NEIGHBOURS, SQUARES, parse_square
 from tests.games.geister.positions import position
@@ -106,36 +96,12 @@ def test_of_two_races_won_the_one_that_leaves_first_wins_the_side_to_move_first_
     assert races.race_moves(row_of(ghosts, turn=0), 0) == 2 and races.race_moves(row_of(ghosts, turn=0), 1) == 2
     assert races.race_winner(row_of(ghosts, turn=0), races.BOTH) == 0
     assert races.race_winner(row_of(ghosts, turn=1), races.BOTH) == 1
-    # reading one seat's races only (`expert-race-eval5` reads its own): the other's does not count
+    # reading one seat's races only: the other's does not count
     assert races.race_winner(row_of(ghosts, turn=0), 1 << 1) == 1
     assert races.race_winner(row_of(ghosts, turn=1), 1 << 0) == 0
     ghosts.pop("a2")
     ghosts["a3"] = (1, True)  # now three moves from leaving against seat 0's two
     assert races.race_winner(row_of(ghosts, turn=1), races.BOTH) == 0
-
-
-def test_with_open_only_a_seat_with_three_bad_ghosts_taken_runs_no_race() -> None:
-    row = row_of({"a3": RUNNER, "d1": KEEPER, "f2": KEEPER}, turn=1)
-    row[fast.GOOD + 9 : fast.GOOD + 16] = [0, 0, 0, 1, 1, 1, 1]  # of seat 1's ghosts off the board, three bad
-    assert races.bad_taken(row, 1) == 3
-    assert races.race_winner(row, races.BOTH) == 1
-    assert races.race_winner(row, races.BOTH | races.OPEN_ONLY) == -1
-    row[fast.GOOD + 11] = 1  # two bad taken: the race counts again
-    assert races.race_winner(row, races.BOTH | races.OPEN_ONLY) == 1
-
-
-def test_the_race_leaf_scores_a_race_won_as_the_game_and_else_is_the_hand_evaluation() -> None:
-    # seat 0's good ghost on c4 runs no race: seat 1's ghosts on a5 and f5 keep its corners
-    ghosts = {"a3": RUNNER, "d1": KEEPER, "f2": KEEPER, "c4": (0, True), "a5": (1, False), "f5": (1, False)}
-    lost = row_of(ghosts, turn=1)
-    assert race_value(lost, HEURISTIC, races.BOTH) == 0.0
-    assert leaf_value(lost, 0, RACE, HEURISTIC, shipped_value()) == 0.0
-    assert leaf_value(lost, 1, RACE, HEURISTIC, shipped_value()) == 1.0
-    assert 0.0 < leaf_value(lost, 0, HAND, HEURISTIC, shipped_value()) < 1.0  # the hand leaf does not see it
-    held = row_of(ghosts, turn=0)
-    assert race_value(held, HEURISTIC, races.BOTH) == hand_value(held, HEURISTIC)
-    reach = row_of(ghosts, turn=1, escape=0)
-    assert race_value(reach, HEURISTIC, races.BOTH) == hand_value(reach, HEURISTIC)  # solved for `escape` only
 
 
 # --- the slow version: the same race searched move by move ---------------------------------------------------
@@ -206,10 +172,8 @@ def test_the_compiled_races_are_the_slow_search_of_the_same_race(seed: int) -> N
             decided += 1
             winner = turn if expected[turn] <= expected[1 - turn] else 1 - turn
             assert races.race_winner(row, races.BOTH) == winner
-            assert race_value(row, HEURISTIC, races.BOTH) == (1.0 if winner == 0 else 0.0)
         else:
             assert races.race_winner(row, races.BOTH) == -1
-            assert race_value(row, HEURISTIC, races.BOTH) == hand_value(row, HEURISTIC)
     assert decided >= 10  # the sample holds races won, not only positions where nothing runs
 
 
@@ -233,9 +197,7 @@ RACE_AT_STAKE = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("bot", ["expert-race-eval:200", "expert-race-eval2:200", "expert-race-eval3:200",
-                                 "expert-race-eval4:200", "expert-race-eval5:200", "expert-race-eval6:200",
-                                 "expert-run-on:200"])
+@pytest.mark.parametrize("bot", ["expert:200"])
 def test_the_race_bots_choose_the_same_in_worlds_that_differ_only_in_the_enemys_hidden_colours(bot: str) -> None:
     state = position(RACE_AT_STAKE, turn=0, options={"exit": "escape"})
     for seed in range(3):
@@ -244,23 +206,10 @@ def test_the_race_bots_choose_the_same_in_worlds_that_differ_only_in_the_enemys_
         first = get_bot(bot).choose(SeatKnowledge(state, 0), random.Random(7))
         second = get_bot(bot).choose(SeatKnowledge(twin, 0), random.Random(7))
         assert str(first) == str(second)
-        assert str(first) != "f1 n"  # the guard's race is held by the new bots too
+        assert str(first) != "f1 n"  # the guard's race is held
 
 
-def test_a_playout_that_starts_with_a_race_won_ends_there_when_asked() -> None:
-    ghosts = {"a3": RUNNER, "d1": KEEPER, "f2": KEEPER, "c4": (0, True), "a5": (1, False), "f5": (1, False)}
-    scratch = [np.empty(fast.MAX_MOVES, dtype=np.int32) for _ in range(3)]
-    cumulative = np.empty(fast.MAX_MOVES, dtype=np.float64)
-    for race_plies, ends in ((1, True), (0, False)):
-        how = Playouts(0, HEURISTIC, HAND, shipped_value(), np.empty(0, dtype=np.float64), race_plies)
-        row = row_of(ghosts, turn=1)
-        reward = playout(row, fast.new_rng(1), how, scratch[0], scratch[1], scratch[2], cumulative)
-        # a limit of 0 plies: the hand leaf at once, unless the race read first ends the playout as seat 1's win
-        assert (reward == 0.0) == ends
-        assert reward == (0.0 if ends else hand_value(row_of(ghosts, turn=1), HEURISTIC))
-
-
-def test_expert_run_on_walks_a_runner_whose_race_is_won_and_only_then() -> None:
+def test_the_expert_walks_a_runner_whose_race_is_won_and_only_then() -> None:
     ghosts = {
         "f4": (0, "good"), "b2": (0, "bad"), "c2": (0, "good"), "d1": (0, "bad"),
         "c5": (1, "good"), "b5": (1, "bad"), "b6": (1, "bad"), "c6": (1, "good"),
