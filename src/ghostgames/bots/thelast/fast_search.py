@@ -48,12 +48,13 @@ from ghostgames.bots.budget import Budget
 from ghostgames.bots.fast_tree import (
     ACTION,
     ACTOR,
+    AVAIL,
     FIRST,
     SIBLING,
+    VISITS,
     Tree,
     add_child,
     back_up,
-    expand_or_select,
     root_codes,
 )
 from ghostgames.bots.ismcts import IsmctsBot
@@ -217,12 +218,48 @@ def iterate(worlds: Ints, order: Ints, count: int, root_actions: Ints, explorati
                 legal[:n] = root_actions
             else:
                 n = fast.legal_actions(s, legal)
-            chosen, expanded = expand_or_select(tree, reward, size, node, actor, legal, n, flags, exploration, rng)
+            # expand or select (ISMCTS's step at a node, as bots/fast_tree.py says why it is written out here): each
+            # child legal in this world gains an availability; an untried action drawn at random becomes a new
+            # child, where the walk ends, or else the child of the best UCB score is taken
+            for j in range(n):
+                flags[legal[j]] = 1
+            child = tree[node, FIRST]
+            while child >= 0:
+                if flags[tree[child, ACTION]] == 1:
+                    tree[child, AVAIL] += 1
+                    flags[tree[child, ACTION]] = 2
+                child = tree[child, SIBLING]
+            untried = 0
+            for j in range(n):
+                if flags[legal[j]] == 1:
+                    untried += 1
+            chosen = -1
+            if untried > 0:
+                pick = fast.random_below(rng, 0, untried)
+                for j in range(n):
+                    if flags[legal[j]] == 1:
+                        if pick == 0:
+                            chosen = add_child(tree, reward, size, node, actor, legal[j])
+                            break
+                        pick -= 1
+            else:
+                best = -np.inf
+                child = tree[node, FIRST]
+                while child >= 0:
+                    if flags[tree[child, ACTION]] == 2:
+                        visits = tree[child, VISITS]
+                        score = reward[child] / visits + exploration * math.sqrt(math.log(tree[child, AVAIL]) / visits)
+                        if score > best:
+                            best = score
+                            chosen = child
+                    child = tree[child, SIBLING]
+            for j in range(n):
+                flags[legal[j]] = 0
             fast.apply_action(s, tree[chosen, ACTION])
             path[depth] = chosen
             depth += 1
             node = chosen
-            if expanded:
+            if untried > 0:
                 break
         play_out(s, rng, kind, explore, tables, tree[0, ACTOR], mix)
         seat_rewards(s, rewards, rank_weight, scale, own)
