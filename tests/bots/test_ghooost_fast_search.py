@@ -18,15 +18,11 @@ from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ghooost.fast_rules import rules_action
 from ghostgames.bots.ghooost.fast_search import (
-    ACTION,
     EQUITY_SAMPLES,
     FINISH_SCALE,
-    FIRST,
     MATCH_WEIGHT,
     PLAYOUT_LIMIT,
     ROLLOUT_LIMIT,
-    SIBLING,
-    VISITS,
     ExpectedPointsPolicy,
     GhooostExpertPolicy,
     RulesPlayoutPolicy,
@@ -63,6 +59,7 @@ from ghostgames.games.ghooost.reasons import ROUND_LIMIT
 from ghostgames.games.ghooost.scoring import leaders, match_outcome, match_winner, round_points
 from ghostgames.games.ghooost.state import GhooostState
 from tests.bots.positions import positions
+from tests.bots.tree_checks import check_tree_counts
 
 GAME = get_game("ghooost")
 SCRATCH = np.empty(fast.MAX_ACTIONS, dtype=np.int32)
@@ -90,18 +87,7 @@ def test_every_iteration_passes_through_one_root_action_and_only_legal_ones() ->
     assert iterations == 700 and choice in legal
     tree = policy.last_tree
     assert tree is not None
-    roots = tree.root_visits()
-    assert sum(roots.values()) == 700
-    assert set(roots) == {action_index(a) for a in legal}  # type: ignore[arg-type]
-    nodes = tree.nodes
-    for node in range(1, int(tree.size[0])):
-        assert nodes[node, VISITS] >= 1
-        child, below = int(nodes[node, FIRST]), 0
-        while child >= 0:
-            below += int(nodes[child, VISITS])
-            assert nodes[child, ACTION] >= 0
-            child = int(nodes[child, SIBLING])
-        assert below <= nodes[node, VISITS]
+    check_tree_counts(tree, 700, {action_index(a) for a in legal})  # type: ignore[arg-type]
 
 
 def test_the_expert_and_the_hard_level_search_ghooost_on_the_compiled_core() -> None:

@@ -11,17 +11,14 @@ import pytest
 
 from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.budget import Budget
+from ghostgames.bots.fast_tree import FIRST, SIBLING
 from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.bots.thelast.fast_rules import rules_action
 from ghostgames.bots.thelast.fast_search import (
-    ACTION,
-    FIRST,
     OPPONENTS,
     RANDOM,
     RULES,
     SEATS,
-    SIBLING,
-    VISITS,
     TheLastExpertPolicy,
     UniformPlayoutPolicy,
     opponent_action,
@@ -32,6 +29,7 @@ from ghostgames.bots.thelast.playout_policy import score_tables, shipped_weights
 from ghostgames.games import get_game
 from ghostgames.games.thelast import fast
 from ghostgames.games.thelast.encoding import action_index
+from tests.bots.tree_checks import check_tree_counts
 
 
 class _Paranoid(TheLastExpertPolicy):
@@ -55,19 +53,7 @@ def test_every_iteration_passes_through_one_root_action_and_only_legal_ones(kind
     assert iterations == 300 and choice in legal
     tree = policy.last_tree
     assert tree is not None
-    roots = tree.root_visits()
-    assert sum(roots.values()) == 300
-    assert set(roots) == {action_index(a) for a in legal}  # type: ignore[arg-type]
-    # every node below the root was visited, and no child is visited more than its parent
-    nodes = tree.nodes
-    for node in range(1, int(tree.size[0])):
-        assert nodes[node, VISITS] >= 1
-        child, below = int(nodes[node, FIRST]), 0
-        while child >= 0:
-            below += int(nodes[child, VISITS])
-            assert nodes[child, ACTION] >= 0
-            child = int(nodes[child, SIBLING])
-        assert below <= nodes[node, VISITS]
+    check_tree_counts(tree, 300, {action_index(a) for a in legal})  # type: ignore[arg-type]
 
 
 def test_the_expert_and_the_hard_level_search_the_last_on_the_compiled_core() -> None:

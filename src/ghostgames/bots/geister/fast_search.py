@@ -38,7 +38,6 @@ import functools
 import math
 import random
 import sys
-import time
 from typing import NamedTuple
 
 import numpy as np
@@ -481,19 +480,11 @@ class FastExpertBot(IsmctsBot):
                        self.playout_table)
         steering = Steering(self.exploration, self.prior_visits, self.prior_after)
         tree = Tree(seat)
-        done = 0
-        total = self.budget.iterations
-        deadline = time.perf_counter() + (self.budget.seconds or 0.0)
-        while True:
-            chunk = CHUNK if total is None else min(CHUNK, total - done)
-            if chunk <= 0:
-                break
+        clock = self.budget.clock()  # a time budget is checked between chunks: a kernel call cannot look at it
+        while (chunk := clock.take(CHUNK)) > 0:
             tree.reserve(chunk)
             search_chunk(base, allowed, belief, steering, how, tree.nodes, stream, chunk)
-            done += chunk
-            if total is None and time.perf_counter() >= deadline:
-                break
-        self.last_iterations = done
+        self.last_iterations = clock.done
         self.last_tree = tree
         return tree
 

@@ -24,7 +24,8 @@ limit against `rules`: docs/research/ghooost-expert.md). What changes:
   (`SampledEquityPolicy`: drawn equity, a hand-set scale; `ExpectedPointsPolicy`: half the round and half a
   logistic of expected points) are kept as plug-ins; the Python `ismcts` plays on into the next round and
   scores its cards only.
-- Tree walk, playout and backup run in one kernel call per chunk of iterations; random numbers come from a
+- Tree walk, playout and backup run in one kernel call per chunk of iterations (the tree, its step at a node
+  and the budget's chunks are The Last's too: bots/fast_tree.py); random numbers come from a
   splitmix64 stream seeded from the bot's rng (and the world from the same rng), so under an iteration
   budget a choice is a pure function of (knowledge, rng): the no-peek test holds it to that.
 
@@ -43,17 +44,19 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from ghostgames.bots import fast_tree
 from ghostgames.bots.budget import Budget
+from ghostgames.bots.fast_tree import ACTION, AVAIL, FIRST, SIBLING, VISITS, Tree, add_child, back_up, root_codes
 from ghostgames.bots.ghooost import fast_rules
 from ghostgames.bots.ghooost.fast_rules import rules_action
 from ghostgames.bots.ghooost.search import GhooostPolicy
 from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.games.ghooost import fast, scoring
 from ghostgames.games.ghooost.cards import KINDS, KITTY
-from ghostgames.games.ghooost.encoding import action_at, action_index
+from ghostgames.games.ghooost.encoding import action_index
 from ghostgames.games.ghooost.scoring import MATCH_END_BOUH
 from ghostgames.games.ghooost.state import GhooostState
-from ghostgames.jit import forget_stale_kernels, own_kernels
+from ghostgames.jit import forget_stale_kernels, new_streams, own_kernels
 from ghostgames.rules.contract import Action
 
 Ints = NDArray[np.int64]
@@ -61,8 +64,6 @@ Floats = NDArray[np.float64]
 Row = fast.Row
 
 CHUNK = 256  # iterations per kernel call; a time budget is checked between calls
-# Columns of the tree's integer array.
-ACTOR, ACTION, FIRST, SIBLING, VISITS, AVAIL = range(6)
 PLAY_SHARE = 0.9  # GhooostPolicy.rollout_action: the share of playout decisions that play a card if one can
 ROLLOUT_LIMIT = GhooostPolicy.rollout_limit or 0  # 20: the Python policy's, and the expert's before 4 December
 PLAYOUT_LIMIT = 40  # the expert's (2000 iterations take about the time of 3000 with 20)
@@ -603,6 +604,9 @@ def iterate(base: Row, seat: int, count: int, root_actions: Ints, exploration: f
                     legal[j] = root_actions[j]
             else:
                 n = fast.legal_actions(s, legal)
+            # expand or select (ISMCTS's step at a node, as bots/fast_tree.py says why it is written out here): each
+            # child legal in this world gains an availability; an untried action drawn at random becomes a new
+            # child, where the walk ends, or else the child of the best UCB score is taken
             for j in range(n):
                 flags[legal[j]] = 1
             child = tree[node, FIRST]
@@ -621,16 +625,7 @@ def iterate(base: Row, seat: int, count: int, root_actions: Ints, exploration: f
                 for j in range(n):
                     if flags[legal[j]] == 1:
                         if pick == 0:
-                            chosen = size[0]
-                            size[0] += 1
-                            tree[chosen, ACTOR] = actor
-                            tree[chosen, ACTION] = legal[j]
-                            tree[chosen, FIRST] = -1
-                            tree[chosen, SIBLING] = tree[node, FIRST]
-                            tree[chosen, VISITS] = 0
-                            tree[chosen, AVAIL] = 1
-                            reward[chosen] = 0.0
-                            tree[node, FIRST] = chosen
+                            chosen = add_child(tree, reward, size, node, actor, legal[j])
                             break
                         pick -= 1
             else:
@@ -654,40 +649,7 @@ def iterate(base: Row, seat: int, count: int, root_actions: Ints, exploration: f
                 break
         play_out(s, rng, limit, epsilon)
         playout_rewards(s, rewards, match_weight, horizon, rng, equity_samples, scale, tie, orders, table)
-        for d in range(depth):
-            visited = path[d]
-            tree[visited, VISITS] += 1
-            reward[visited] += rewards[tree[visited, ACTOR]]
-
-
-class Tree:
-    """The search tree's arrays, grown between kernel calls."""
-
-    def __init__(self, seat: int) -> None:
-        self.nodes = np.full((CHUNK + 1, 6), -1, dtype=np.int64)
-        self.reward = np.zeros(CHUNK + 1, dtype=np.float64)
-        self.size = np.ones(1, dtype=np.int64)
-        self.nodes[0, ACTOR] = seat
-        self.nodes[0, VISITS] = 0
-
-    def room_for(self, more: int) -> None:
-        need = int(self.size[0]) + more
-        if need > len(self.reward):
-            grown = max(need, 2 * len(self.reward))
-            nodes = np.full((grown, 6), -1, dtype=np.int64)
-            nodes[: len(self.reward)] = self.nodes
-            reward = np.zeros(grown, dtype=np.float64)
-            reward[: len(self.reward)] = self.reward
-            self.nodes, self.reward = nodes, reward
-
-    def root_visits(self) -> dict[int, int]:
-        """Root action index -> visits."""
-        out: dict[int, int] = {}
-        child = int(self.nodes[0, FIRST])
-        while child >= 0:
-            out[int(self.nodes[child, ACTION])] = int(self.nodes[child, VISITS])
-            child = int(self.nodes[child, SIBLING])
-        return out
+        back_up(tree, reward, path, depth, rewards)
 
 
 class GhooostExpertPolicy(GhooostPolicy):
@@ -732,32 +694,22 @@ class GhooostExpertPolicy(GhooostPolicy):
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
                         rng: random.Random) -> tuple[Action, int] | None:
         seat = self.knowledge.seat
-        actions = {action_index(a): a for a in legal}  # type: ignore[arg-type]
-        root_actions = np.array(sorted(actions), dtype=np.int64)
+        actions, root_actions = root_codes(legal, action_index)
         world = self.knowledge.sample_world(rng)
         assert isinstance(world, GhooostState)
         base = fast.from_state(world, record=False)
-        stream = np.array([rng.getrandbits(64)], dtype=np.uint64)
-        tree = Tree(seat)
-        clock = budget.clock()
-        done = 0
-        while True:
-            count = 0
-            while count < CHUNK and clock.more():
-                count += 1
-            if count == 0:
-                break
-            tree.room_for(count)
+        stream = new_streams(rng, 1)
+        orders, table = self.round_table(base)
+
+        def run_chunk(tree: Tree, count: int) -> None:
             iterate(base, seat, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
-                    self.playout_limit, self.match_weight, self.playout_epsilon,
-                    self.deadline_horizon, self.equity_samples, self.finish_scale, self.tie_credit,
-                    *self.round_table(base))
-            done += count
+                    self.playout_limit, self.match_weight, self.playout_epsilon, self.deadline_horizon,
+                    self.equity_samples, self.finish_scale, self.tie_credit, orders, table)
+
+        tree = Tree(seat, CHUNK + 1)
+        done = tree.grow(budget, CHUNK, run_chunk)
         self.last_tree = tree
-        visits = tree.root_visits()
-        best = max(root_actions, key=lambda code: visits.get(int(code), 0))  # the first of the most visited
-        chosen = actions.get(int(best))
-        return (chosen if chosen is not None else action_at(int(best))), done
+        return tree.most_visited(actions), done
 
 
 class SampledEquityPolicy(GhooostExpertPolicy):
@@ -850,4 +802,5 @@ def rules_playout_bot(seconds: float | None = None) -> IsmctsBot:
 
 
 # numba checks a cached kernel against its own file only: compile afresh when what it inlines changes
-forget_stale_kernels(sys.modules[__name__], own_kernels(sys.modules[__name__]), inlined=(fast, fast_rules, scoring))
+forget_stale_kernels(sys.modules[__name__], own_kernels(sys.modules[__name__]),
+                     inlined=(fast, fast_rules, scoring, fast_tree))

@@ -12,7 +12,8 @@ where the time goes:
   per chunk and each serves `REUSE` iterations, taken in turn (iteration i plays world i mod POOL): chosen
   when a world cost about ten playouts, and kept so that the decisions stay what they were.
 - Tree walk, uniform random playout and backup run in one kernel call per chunk. The tree is a set of
-  preallocated arrays (actor, action, first child, next sibling, visits, availability; summed reward).
+  preallocated arrays (actor, action, first child, next sibling, visits, availability; summed reward): it,
+  its step at a node and the budget's chunks are Ghooost!'s too (bots/fast_tree.py).
 - Random numbers come from a splitmix64 stream seeded from the bot's rng, and the worlds from the same
   rng, so under an iteration budget a choice is a pure function of (knowledge, rng): the no-peek test
   holds it to that.
@@ -41,17 +42,30 @@ from functools import cache
 import numpy as np
 from numpy.typing import NDArray
 
+from ghostgames.bots import fast_tree
 from ghostgames.bots.budget import Budget
+from ghostgames.bots.fast_tree import (
+    ACTION,
+    ACTOR,
+    AVAIL,
+    FIRST,
+    SIBLING,
+    VISITS,
+    Tree,
+    add_child,
+    back_up,
+    root_codes,
+)
 from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.bots.thelast import fast_rules, playout_policy
 from ghostgames.bots.thelast.fast_rules import rules_action
 from ghostgames.bots.thelast.playout_policy import TABLES, learned_action_tabled, score_tables, shipped_weights
 from ghostgames.bots.thelast.search import TheLastPolicy
 from ghostgames.games.thelast import fast
-from ghostgames.games.thelast.encoding import ACTION_COUNT, action_at, action_index
+from ghostgames.games.thelast.encoding import ACTION_COUNT, action_index
 from ghostgames.games.thelast.fast_worlds import WorldRows
 from ghostgames.games.thelast.state import TheLastState
-from ghostgames.jit import forget_stale_kernels, own_kernels
+from ghostgames.jit import forget_stale_kernels, new_streams, own_kernels
 from ghostgames.rules.contract import Action
 
 Ints = NDArray[np.int64]
@@ -60,8 +74,6 @@ Floats = NDArray[np.float64]
 POOL = 16  # worlds sampled per chunk
 REUSE = 8  # iterations each world of a chunk serves
 CHUNK = POOL * REUSE  # iterations per kernel call; a time budget is checked between calls
-# Columns of the tree's integer array.
-ACTOR, ACTION, FIRST, SIBLING, VISITS, AVAIL = range(6)
 _PHASE, _ACTOR, _PLAYERS, _TOTAL = fast.PHASE, fast.ACTOR, fast.PLAYERS, fast.TOTAL
 _DEAL, _OVER = fast.DEAL, fast.OVER
 _SIZE, _ROUNDS = fast.SIZE, fast.ROUNDS
@@ -190,16 +202,7 @@ def iterate(worlds: Ints, order: Ints, count: int, root_actions: Ints, explorati
                     chosen = tree[chosen, SIBLING]
                 fresh = chosen < 0
                 if fresh:
-                    chosen = size[0]
-                    size[0] += 1
-                    tree[chosen, ACTOR] = actor
-                    tree[chosen, ACTION] = action
-                    tree[chosen, FIRST] = -1
-                    tree[chosen, SIBLING] = tree[node, FIRST]
-                    tree[chosen, VISITS] = 0
-                    tree[chosen, AVAIL] = 1
-                    reward[chosen] = 0.0
-                    tree[node, FIRST] = chosen
+                    chosen = add_child(tree, reward, size, node, actor, action)
                 fast.apply_action(s, action)
                 path[depth] = chosen
                 depth += 1
@@ -212,6 +215,9 @@ def iterate(worlds: Ints, order: Ints, count: int, root_actions: Ints, explorati
                 legal[:n] = root_actions
             else:
                 n = fast.legal_actions(s, legal)
+            # expand or select (ISMCTS's step at a node, as bots/fast_tree.py says why it is written out here): each
+            # child legal in this world gains an availability; an untried action drawn at random becomes a new
+            # child, where the walk ends, or else the child of the best UCB score is taken
             for j in range(n):
                 flags[legal[j]] = 1
             child = tree[node, FIRST]
@@ -230,16 +236,7 @@ def iterate(worlds: Ints, order: Ints, count: int, root_actions: Ints, explorati
                 for j in range(n):
                     if flags[legal[j]] == 1:
                         if pick == 0:
-                            chosen = size[0]
-                            size[0] += 1
-                            tree[chosen, ACTOR] = actor
-                            tree[chosen, ACTION] = legal[j]
-                            tree[chosen, FIRST] = -1
-                            tree[chosen, SIBLING] = tree[node, FIRST]
-                            tree[chosen, VISITS] = 0
-                            tree[chosen, AVAIL] = 1
-                            reward[chosen] = 0.0
-                            tree[node, FIRST] = chosen
+                            chosen = add_child(tree, reward, size, node, actor, legal[j])
                             break
                         pick -= 1
             else:
@@ -263,50 +260,17 @@ def iterate(worlds: Ints, order: Ints, count: int, root_actions: Ints, explorati
                 break
         play_out(s, rng, kind, explore, tables, tree[0, ACTOR], mix)
         seat_rewards(s, rewards, rank_weight, scale, own)
-        for d in range(depth):
-            visited = path[d]
-            tree[visited, VISITS] += 1
-            if paranoid:
-                mine = rewards[tree[0, ACTOR]]
-                reward[visited] += mine if tree[visited, ACTOR] == tree[0, ACTOR] else 1.0 - mine
-            else:
-                reward[visited] += rewards[tree[visited, ACTOR]]
+        if paranoid:  # the root seat's reward at its own nodes, one minus it at every other seat's
+            mine = rewards[tree[0, ACTOR]]
+            for p in range(rewards.shape[0]):
+                rewards[p] = mine if p == tree[0, ACTOR] else 1.0 - mine
+        back_up(tree, reward, path, depth, rewards)
 
 
 @cache
 def shipped_tables() -> Floats:
     """`score_tables` of the packaged playout weights, computed once."""
     return score_tables(shipped_weights())
-
-
-class Tree:
-    """The search tree's arrays, grown between kernel calls."""
-
-    def __init__(self, seat: int) -> None:
-        self.nodes = np.full((CHUNK + 1, 6), -1, dtype=np.int64)
-        self.reward = np.zeros(CHUNK + 1, dtype=np.float64)
-        self.size = np.ones(1, dtype=np.int64)
-        self.nodes[0, ACTOR] = seat
-        self.nodes[0, VISITS] = 0
-
-    def room_for(self, more: int) -> None:
-        need = int(self.size[0]) + more
-        if need > len(self.reward):
-            grown = max(need, 2 * len(self.reward))
-            nodes = np.full((grown, 6), -1, dtype=np.int64)
-            nodes[: len(self.reward)] = self.nodes
-            reward = np.zeros(grown, dtype=np.float64)
-            reward[: len(self.reward)] = self.reward
-            self.nodes, self.reward = nodes, reward
-
-    def root_visits(self) -> dict[int, int]:
-        """Root action index -> visits."""
-        out: dict[int, int] = {}
-        child = int(self.nodes[0, FIRST])
-        while child >= 0:
-            out[int(self.nodes[child, ACTION])] = int(self.nodes[child, VISITS])
-            child = int(self.nodes[child, SIBLING])
-        return out
 
 
 class TheLastExpertPolicy(TheLastPolicy):
@@ -332,19 +296,14 @@ class TheLastExpertPolicy(TheLastPolicy):
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
                         rng: random.Random) -> tuple[Action, int] | None:
         seat = self.knowledge.seat
-        actions = {action_index(a): a for a in legal}  # type: ignore[arg-type]
-        root_actions = np.array(sorted(actions), dtype=np.int64)
-        stream = np.array([rng.getrandbits(64)], dtype=np.uint64)
-        tree = Tree(seat)
+        actions, root_actions = root_codes(legal, action_index)
+        stream = new_streams(rng, 1)
         kind, tables, mix = self.playout_of_decision(), self.playout_tables(), self.opponent_mix()
         # the rows straight from the dealt cards (the same worlds from the same draws) unless world_order reads states
         rows: WorldRows | None = None if self.state_worlds else self.knowledge.fast_worlds()
-        clock = budget.clock()
-        done = 0
-        while True:
-            count = clock.take(self.pool * self.reuse)
-            if count == 0:
-                break
+
+        def run_chunk(tree: Tree, count: int) -> None:
+            """`count` iterations on a pool of worlds freshly drawn (up to `pool` of them)."""
             pool = min(self.pool, count)
             worlds = np.empty((pool, fast.FIELDS), dtype=np.int64)
             sampled: list[TheLastState] = []
@@ -357,17 +316,14 @@ class TheLastExpertPolicy(TheLastPolicy):
                     worlds[w] = fast.from_state(world)
                     sampled.append(world)
             order = self.world_order(sampled, pool, count, rng)
-            tree.room_for(count)
             iterate(worlds, order, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
                     kind, self.playout_explore, self.rank_weight, self.penalty_scale, self.paranoid,
                     self.modelled, self.own_penalty, self.max_depth, tables, mix)
-            done += count
-        self.last_tree = tree
-        visits = tree.root_visits()
-        best = max(root_actions, key=lambda code: visits.get(int(code), 0))  # the first of the most visited
-        chosen = actions.get(int(best))
-        return (chosen if chosen is not None else action_at(int(best))), done
 
+        tree = Tree(seat, CHUNK + 1)
+        done = tree.grow(budget, self.pool * self.reuse, run_chunk)
+        self.last_tree = tree
+        return tree.most_visited(actions), done
 
     def playout_tables(self) -> Floats:
         """The LEARNED playout's logit (the packaged weights) as `score_tables` (unused by the other playouts)."""
@@ -419,4 +375,4 @@ def rules_playout_bot(seconds: float | None = None) -> IsmctsBot:
 
 # numba checks a cached kernel against its own file only: compile afresh when what it inlines changes
 forget_stale_kernels(sys.modules[__name__], own_kernels(sys.modules[__name__]),
-                     inlined=(fast, fast_rules, playout_policy))
+                     inlined=(fast, fast_rules, playout_policy, fast_tree))
