@@ -1,6 +1,6 @@
 """The Last's learned playout policy: its features read only what the seat to act knows, its draws are
 legal and follow the weights, the fit recovers the weights that made a set of choices, and the expert with
-its playouts (or its other settings: a shallow tree, the own-penalty reward, the opponent-aware playouts)
+its playouts (or the opponent-aware playouts at a table where it would not play them)
 still cannot peek."""
 
 from __future__ import annotations
@@ -134,10 +134,9 @@ def test_the_packaged_weights_name_every_feature() -> None:
 
 
 @pytest.mark.parametrize("settings", [
-    {"playout_kind": fast_search.LEARNED}, {"max_depth": 3}, {"own_penalty": True},
     {"playout_kind": fast_search.OPPONENTS, "opponent_rules": 0.4, "opponent_learned": 0.4},
     {},
-], ids=["learned_playout", "shallow", "own_penalty", "opponent_playout", "as_shipped"])
+], ids=["opponent_playout", "as_shipped"])
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_experts_settings_choose_the_same_in_worlds_the_seat_cannot_tell_apart(
         settings: dict[str, object], players: int) -> None:

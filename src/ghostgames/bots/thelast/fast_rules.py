@@ -1,5 +1,5 @@
 """The Last's `rules` bot (rules.py) compiled on the fast core, for code that plays many of its moves: the
-expert's rules playouts (fast_search.py) and the batched environment's `rules` opponents
+expert's opponent-aware playouts (fast_search.py) and the batched environment's `rules` opponents
 (envs/thelast_vector.py). It reads only what the seat to act knows: its hand, the trick and the points card.
 
 rules.py never draws at random, so one action is the whole answer; tests/bots/test_thelast_fast_rules.py

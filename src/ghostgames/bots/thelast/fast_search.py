@@ -19,11 +19,8 @@ where the time goes:
   holds it to that.
 
 The root's actions are the ones the policy allows (all legal ones here); the most visited is played.
-At 2-3 players playouts are uniform: `rules_action` (the `rules` bot compiled) can play them instead
-(`RulesPlayoutPolicy`), which was measured weaker at equal time and is kept off (docs/bots.md), and so is the
-logit fitted to the search's own moves (`playout_policy.py`, LEARNED). A tree cut at `max_depth` and a reward
-of the seat's own penalty alone (`own_penalty`) are settings too, level at 4 players and off
-(docs/research/thelast-multiplayer.md).
+At 2-3 players playouts are uniform (`rules` playouts, the logit's alone, a shallow tree, other rewards and
+backups were measured and not kept: docs/research/thelast-multiplayer.md says where they replay).
 From 4 players the playouts are opponent-aware (OPPONENTS): the searching seat plays uniformly and every
 other seat `rules`' move in 40% of its decisions, the logit's in 40%, a uniform one in the rest (measured
 better than uniform playouts at 4-5 players and worse at 3). The logit is drawn from per-card score tables
@@ -56,7 +53,6 @@ from ghostgames.bots.fast_tree import (
     back_up,
     root_codes,
 )
-from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.bots.thelast import fast_rules, playout_policy
 from ghostgames.bots.thelast.fast_rules import rules_action
 from ghostgames.bots.thelast.playout_policy import TABLES, learned_action_tabled, score_tables, shipped_weights
@@ -76,27 +72,19 @@ REUSE = 8  # iterations each world of a chunk serves
 CHUNK = POOL * REUSE  # iterations per kernel call; a time budget is checked between calls
 _PHASE, _ACTOR, _PLAYERS, _TOTAL = fast.PHASE, fast.ACTOR, fast.PLAYERS, fast.TOTAL
 _DEAL, _OVER = fast.DEAL, fast.OVER
-_SIZE, _ROUNDS = fast.SIZE, fast.ROUNDS
-# playouts: uniform, `rules` (bots/thelast/rules.py) with a share of uniform moves, or the learned logit
-# (bots/thelast/playout_policy.py), or OPPONENTS: the root seat uniform, every other seat by its row of `mix`
-RANDOM, RULES, LEARNED, OPPONENTS = 0, 1, 2, 3
+# playouts: uniform, or OPPONENTS: the root seat uniform, every other seat by its row of `mix` (`rules`, the
+# learned logit of bots/thelast/playout_policy.py, uniform)
+RANDOM, OPPONENTS = 0, 1
 NO_TABLES = np.ones((TABLES, fast.VALUE.shape[0]), dtype=np.float64)  # uniform, unused
 SEATS = 8  # rows of a mix: more than The Last's 5 seats
 
 
 @fast.compiled
-def seat_rewards(s: Ints, out: Floats, rank_weight: float = 0.5, scale: float = 8.0, own: bool = False) -> None:
+def seat_rewards(s: Ints, out: Floats, rank_weight: float = 0.5, scale: float = 8.0) -> None:
     """TheLastPolicy.rewards of a finished row (by default): `rank_weight` of the share of the others beaten
     (ties half), the rest a logistic of how far the seat's total penalty lies under the others' mean
-    (`scale` points: one step). With `own`, each seat's reward is its own penalty alone, linearly: 1 minus the
-    penalty over twice a fair share of an average points pile (clipped at 0), so that the search's mean reward
-    ranks actions by the expected penalty, which is what the players are judged on."""
+    (`scale` points: one step)."""
     players = s[_PLAYERS]
-    if own:
-        share = 2.0 * 6.5 * s[_SIZE] * max(s[_ROUNDS], 1) / players
-        for p in range(players):
-            out[p] = max(0.0, 1.0 - s[_TOTAL + p] / share)
-        return
     everyone = 0
     for p in range(players):
         everyone += s[_TOTAL + p]
@@ -150,66 +138,37 @@ def opponent_action(s: Ints, rng: fast.Rng, root: int, tables: Floats, mix: Floa
 
 
 @fast.compiled
-def play_out(s: Ints, rng: fast.Rng, kind: int, explore: float, tables: Floats, root: int, mix: Floats) -> None:
+def play_out(s: Ints, rng: fast.Rng, kind: int, tables: Floats, root: int, mix: Floats) -> None:
     """To the end of the match, dealing any round that waits for its cards: uniformly random actions, or
-    (RULES) `rules_action` with a uniform one in a share `explore` of the decisions, or (LEARNED) the logit
-    whose `score_tables` are `tables`, or (OPPONENTS) `opponents_playout` with `root` the searching seat."""
+    (OPPONENTS) `opponents_playout` with `root` the searching seat and the logit's `score_tables` `tables`."""
     none = np.empty(0, dtype=np.int64)  # random_playout keeps no log
     while s[_PHASE] != _OVER:
         if s[_PHASE] == _DEAL:
             fast.random_deal(s, rng, 0)
         elif kind == OPPONENTS:
             opponents_playout(s, rng, root, tables, mix)
-        elif kind == RANDOM:
-            fast.random_playout(s, rng, 0, none)
-        elif kind == LEARNED:
-            fast.step(s, learned_action_tabled(s, tables, rng), rng, 0)
-        elif fast.random_below(rng, 0, 1 << 20) < explore * (1 << 20):
-            fast.step(s, fast.random_action(s, rng, 0), rng, 0)
         else:
-            fast.step(s, rules_action(s), rng, 0)
+            fast.random_playout(s, rng, 0, none)
 
 
 @fast.compiled
-def iterate(worlds: Ints, order: Ints, count: int, root_actions: Ints, exploration: float, tree: Ints, reward: Floats,
-            size: Ints, rng: fast.Rng, kind: int, explore: float, rank_weight: float, scale: float,
-            paranoid: bool, modelled: bool, own: bool, max_depth: int, tables: Floats, mix: Floats) -> None:
+def iterate(worlds: Ints, count: int, root_actions: Ints, exploration: float, tree: Ints, reward: Floats,
+            size: Ints, rng: fast.Rng, kind: int, rank_weight: float, scale: float, tables: Floats,
+            mix: Floats) -> None:
     """`count` iterations into the tree (node 0 the root, `size[0]` nodes used; room for `count` more),
-    iteration i on a copy of worlds[order[i]]. Each node backs up the reward of the seat that chose it, or
-    (`paranoid`) the root seat's at its own nodes and one minus it at every other seat's. With `modelled` the
-    other seats do not choose by UCB in the tree but as in a RULES playout (with their own cards of the world),
-    and the tree follows their choice. `own`: seat_rewards' own-penalty reward; `tables`: the LEARNED
-    playout's logit as `score_tables` (and the OPPONENTS playout's); `mix`: the OPPONENTS playout's shares
-    per seat. The tree grows no deeper than `max_depth` actions from the root: past it the playout takes over."""
+    iteration i on a copy of worlds[i mod their number]; each node backs up the reward of the seat that chose it.
+    `kind`: play_out's; `tables`: the OPPONENTS playout's logit as `score_tables`; `mix`: its shares per seat."""
     s = np.empty(worlds.shape[1], dtype=np.int64)
     legal = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
     flags = np.zeros(ACTION_COUNT, dtype=np.int8)  # 1: legal here, 2: legal and already a child
     path = np.empty(worlds.shape[1], dtype=np.int64)  # far more than a match has decisions in one round
     rewards = np.empty(8, dtype=np.float64)
     for it in range(count):
-        s[:] = worlds[order[it]]
+        s[:] = worlds[it % worlds.shape[0]]
         node = 0
         depth = 0
-        while fast.seat_to_act(s) >= 0 and depth < max_depth:
+        while fast.seat_to_act(s) >= 0:
             actor = s[_ACTOR]
-            if modelled and node != 0 and actor != tree[0, ACTOR]:
-                if fast.random_below(rng, 0, 1 << 20) < explore * (1 << 20):
-                    action = fast.random_action(s, rng, 0)
-                else:
-                    action = rules_action(s)
-                chosen = tree[node, FIRST]
-                while chosen >= 0 and tree[chosen, ACTION] != action:
-                    chosen = tree[chosen, SIBLING]
-                fresh = chosen < 0
-                if fresh:
-                    chosen = add_child(tree, reward, size, node, actor, action)
-                fast.apply_action(s, action)
-                path[depth] = chosen
-                depth += 1
-                node = chosen
-                if fresh:
-                    break
-                continue
             if node == 0:
                 n = root_actions.shape[0]
                 legal[:n] = root_actions
@@ -258,12 +217,8 @@ def iterate(worlds: Ints, order: Ints, count: int, root_actions: Ints, explorati
             node = chosen
             if untried > 0:
                 break
-        play_out(s, rng, kind, explore, tables, tree[0, ACTOR], mix)
-        seat_rewards(s, rewards, rank_weight, scale, own)
-        if paranoid:  # the root seat's reward at its own nodes, one minus it at every other seat's
-            mine = rewards[tree[0, ACTOR]]
-            for p in range(rewards.shape[0]):
-                rewards[p] = mine if p == tree[0, ACTOR] else 1.0 - mine
+        play_out(s, rng, kind, tables, tree[0, ACTOR], mix)
+        seat_rewards(s, rewards, rank_weight, scale)
         back_up(tree, reward, path, depth, rewards)
 
 
@@ -280,18 +235,13 @@ class TheLastExpertPolicy(TheLastPolicy):
     last_tree: Tree | None = None
     playout_kind = RANDOM  # at tables smaller than `opponent_players`; from there OPPONENTS
     opponent_players = 4  # the player count (public) from which the others play as players do in playouts
-    playout_explore = 0.25  # RULES playouts: the share of uniform decisions
     rank_weight = 0.5  # the reward's share of rank (the rest: the penalty against the others' mean)
     penalty_scale = 8.0
     pool = POOL
     reuse = REUSE
-    paranoid = False  # the others play against the seat (True) or each for its own reward
-    modelled = False  # the others choose in the tree as in a RULES playout (True) or by UCB
-    own_penalty = False  # the reward: each seat's own penalty, linearly (True), or rank and relative penalty
-    max_depth = 1 << 30  # the deepest node of the tree, in actions from the root
     opponent_rules = 0.4  # OPPONENTS playouts: the other seats' share of `rules` moves
     opponent_learned = 0.4  # and of the logit's (the rest uniform)
-    state_worlds = False  # world_order reads the sampled worlds as states (else it gets an empty list)
+    state_worlds = False  # the worlds dealt as states and converted (the path before WorldRows: the same worlds)
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
                         rng: random.Random) -> tuple[Action, int] | None:
@@ -299,14 +249,13 @@ class TheLastExpertPolicy(TheLastPolicy):
         actions, root_actions = root_codes(legal, action_index)
         stream = new_streams(rng, 1)
         kind, tables, mix = self.playout_of_decision(), self.playout_tables(), self.opponent_mix()
-        # the rows straight from the dealt cards (the same worlds from the same draws) unless world_order reads states
+        # the rows straight from the dealt cards (the same worlds from the same draws as `sample_world`'s)
         rows: WorldRows | None = None if self.state_worlds else self.knowledge.fast_worlds()
 
         def run_chunk(tree: Tree, count: int) -> None:
-            """`count` iterations on a pool of worlds freshly drawn (up to `pool` of them)."""
+            """`count` iterations on a pool of worlds freshly drawn (up to `pool` of them), taken in turn."""
             pool = min(self.pool, count)
             worlds = np.empty((pool, fast.FIELDS), dtype=np.int64)
-            sampled: list[TheLastState] = []
             if rows is not None:
                 rows.sample(rng, worlds)
             else:
@@ -314,11 +263,8 @@ class TheLastExpertPolicy(TheLastPolicy):
                     world = self.knowledge.sample_world(rng)
                     assert isinstance(world, TheLastState)
                     worlds[w] = fast.from_state(world)
-                    sampled.append(world)
-            order = self.world_order(sampled, pool, count, rng)
-            iterate(worlds, order, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
-                    kind, self.playout_explore, self.rank_weight, self.penalty_scale, self.paranoid,
-                    self.modelled, self.own_penalty, self.max_depth, tables, mix)
+            iterate(worlds, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
+                    kind, self.rank_weight, self.penalty_scale, tables, mix)
 
         tree = Tree(seat, CHUNK + 1)
         done = tree.grow(budget, self.pool * self.reuse, run_chunk)
@@ -326,8 +272,8 @@ class TheLastExpertPolicy(TheLastPolicy):
         return tree.most_visited(actions), done
 
     def playout_tables(self) -> Floats:
-        """The LEARNED playout's logit (the packaged weights) as `score_tables` (unused by the other playouts)."""
-        return shipped_tables() if self.playout_of_decision() in (LEARNED, OPPONENTS) else NO_TABLES
+        """The OPPONENTS playout's logit (the packaged weights) as `score_tables` (unused by uniform playouts)."""
+        return shipped_tables() if self.playout_of_decision() == OPPONENTS else NO_TABLES
 
     def playout_of_decision(self) -> int:
         """The playout kind of this decision: `playout_kind`, turned into OPPONENTS when it is uniform and the
@@ -345,32 +291,12 @@ class TheLastExpertPolicy(TheLastPolicy):
             mix[:, 1] = self.opponent_learned
         return mix
 
-    def world_order(self, worlds: list[TheLastState], pool: int, count: int, rng: random.Random) -> Ints:
-        """Which of the `pool` worlds each of `count` iterations plays: in turn (a policy that weighs its worlds
-        reads `worlds` and sets `state_worlds`; otherwise the worlds come as rows alone and the list is empty)."""
-        return np.arange(count, dtype=np.int64) % pool
-
 
 class UniformPlayoutPolicy(TheLastExpertPolicy):
     """The expert as it was before the opponent-aware playouts (uniform playouts at every table): the
     trainers' player (learn/thelast/), so that the shipped weights still replay, and a baseline to measure."""
 
     opponent_players = 1 << 30
-
-
-class RulesPlayoutPolicy(TheLastExpertPolicy):
-    """The expert with `rules` playouts (a quarter of the decisions uniform): measured against the uniform
-    playouts at equal iterations and time and not kept (docs/bots.md); kept to measure again."""
-
-    playout_kind = RULES
-
-
-def rules_playout_bot(seconds: float | None = None) -> IsmctsBot:
-    """A plug-in factory for tournaments (`--bots ghostgames.bots.thelast.fast_search:rules_playout_bot`):
-    4000 iterations a move, or `seconds`."""
-    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=4000), RulesPlayoutPolicy, 0.5)
-    bot.name = "expert-rules-playout"
-    return bot
 
 
 # numba checks a cached kernel against its own file only: compile afresh when what it inlines changes
