@@ -16,7 +16,6 @@ import pytest
 from ghostgames.analysis.match import expected_gain
 from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.budget import Budget
-from ghostgames.bots.ghooost.fast_rules import rules_action
 from ghostgames.bots.ghooost.fast_search import (
     EQUITY_SAMPLES,
     FINISH_SCALE,
@@ -25,7 +24,6 @@ from ghostgames.bots.ghooost.fast_search import (
     ROLLOUT_LIMIT,
     ExpectedPointsPolicy,
     GhooostExpertPolicy,
-    RulesPlayoutPolicy,
     SampledEquityPolicy,
     ShortPlayoutPolicy,
     all_orders,
@@ -40,8 +38,6 @@ from ghostgames.bots.ghooost.fast_search import (
     rank_shares,
     redeal,
     round_shares,
-    rules_playout_action,
-    rules_playout_bot,
     sampled_equity_bot,
     seat_rewards,
     short_playout_bot,
@@ -109,21 +105,17 @@ def test_the_expert_and_the_hard_level_search_ghooost_on_the_compiled_core() -> 
     assert isinstance(policy, ShortPlayoutPolicy) and policy.playout_limit == ROLLOUT_LIMIT == 20
 
 
-def rules_playout_150() -> IsmctsBot:
-    return IsmctsBot(Budget(iterations=150), RulesPlayoutPolicy, 0.5)
-
-
 def expected_points_150() -> IsmctsBot:
     return IsmctsBot(Budget(iterations=150), ExpectedPointsPolicy, 0.5)
 
 
-@pytest.mark.parametrize("make", [lambda: get_bot("expert:150"), rules_playout_150, expected_points_150],
-                         ids=["expert", "rules-playout", "expected-points"])
+@pytest.mark.parametrize("make", [lambda: get_bot("expert:150"), expected_points_150],
+                         ids=["expert", "expected-points"])
 @pytest.mark.parametrize(("players", "options"), TABLES, ids=lambda v: str(v))
 def test_the_expert_plays_legal_actions_and_cannot_tell_hidden_cards_apart(players: int, options: dict[str, Any],
                                                                           make: Any) -> None:
     """Worlds that differ only in what the seat cannot see give the same choice for the same seed (the
-    expert, the same search with the `rules` bot's playouts, and the expert before the match's equity)."""
+    expert, and the expert before the match's equity)."""
     bot = make()
     checked = 0
     for seed in (1, 2, 3):
@@ -276,69 +268,6 @@ def test_in_a_match_the_reward_counts_points_and_bouh() -> None:
     assert lost >= 3
 
 
-def test_the_rules_playout_is_the_compiled_rules_bot_with_a_uniform_share() -> None:
-    """With no uniform share it is `rules`' choice everywhere; with a share of 0.3 about 30% of its choices
-    on positions where `rules` has a single best action are something else's, all legal; a playout so
-    driven stops at the round's end. The factory for tournaments searches with it."""
-    rng = fast.new_rng(3)
-    differs = drawn = checked = 0
-    for players in (2, 3, 5):
-        for state, _ in positions("ghooost", players, {"max_turns": 200}, players, every=5):
-            assert isinstance(state, GhooostState)
-            row = fast.from_state(state, record=False)
-            legal = legal_of(row)
-            best = int(rules_action(row, SCRATCH))
-            assert int(rules_playout_action(row, rng, 0.0, SCRATCH)) == best
-            if len(legal) > 1:
-                for _ in range(10):
-                    action = int(rules_playout_action(row, rng, 0.3, SCRATCH))
-                    assert action in legal
-                    differs += action != best
-                    drawn += 1
-            played = row.copy()
-            play_out(played, rng, 1000, 0.3)
-            assert played[fast.STATUS] != fast.RUNNING
-            checked += 1
-    assert checked > 60
-    # a uniform draw lands on `rules`' own choice 1/len(legal) of the time, so fewer than 30% differ
-    assert 0.1 < differs / drawn < 0.3
-    bot = rules_playout_bot()
-    assert isinstance(bot, IsmctsBot)
-    assert isinstance(bot.policy(SeatKnowledge(GAME.new(2, {}, seed=1), 0)), RulesPlayoutPolicy)
-
-
-def test_near_the_turn_limit_a_round_under_way_is_worth_less_and_a_finished_one_keeps_its_reward() -> None:
-    """With a horizon, a running round's rewards are pulled toward 0.5 (the draw) by the share of the horizon's
-    turns left: unchanged before it, halfway at half of it, all 0.5 at the limit; without one, unchanged."""
-    out = np.empty(fast.SEATS, dtype=np.float64)
-    pulled = np.empty(fast.SEATS, dtype=np.float64)
-    checked = 0
-    for state, _ in positions("ghooost", 2, {"max_turns": 200}, 4, every=10):
-        assert isinstance(state, GhooostState)
-        row = fast.from_state(state, record=False)
-        seat_rewards(row, out, 0.0)
-        if abs(out[0] - 0.5) < 0.05:
-            continue
-        for left, keep in ((300, 1.0), (50, 0.5), (0, 0.0)):
-            near = row.copy()
-            near[fast.MAX_TURNS] = near[fast.TURNS] + left
-            seat_rewards(near, pulled, 0.0, 100)
-            assert pulled[:2] == pytest.approx(0.5 + (out[:2] - 0.5) * keep, abs=1e-9)
-            seat_rewards(near, pulled, 0.0, 0)
-            assert pulled[:2] == pytest.approx(out[:2], abs=1e-9)
-        checked += 1
-    assert checked > 3
-    ended = GAME.new(2, {"max_turns": 300}, seed=2)
-    rng = random.Random(2)
-    while ended.to_act():
-        seat = min(ended.to_act())
-        ended.apply(seat, rng.choice(ended.legal_actions(seat)))
-    outcome = ended.outcome()
-    assert outcome is not None and isinstance(ended, GhooostState)
-    seat_rewards(fast.from_state(ended, record=False), out, 0.0, 1000)
-    assert out[:2] == pytest.approx(rank_rewards(outcome), abs=1e-9)
-
-
 def exact_equity(points: list[int], bouh: list[int], round_index: int, max_rounds: int, depth: int) -> list[float]:
     """The match equity by enumeration from the scoring module's own rules: every finishing order of each
     later round equally likely, `depth` rounds deep (a match still undecided there counts 0.5 a seat: the
@@ -392,7 +321,7 @@ def test_the_match_equity_is_the_expected_final_rank_share_of_fair_rounds() -> N
     for state, _ in positions("ghooost", 2, {"max_turns": 200}, 3, every=20):
         two = fast.from_state(state, record=False)  # type: ignore[arg-type]
         seat_rewards(two, plain, 1.0)
-        playout_rewards(two, out, 1.0, 0, rng, 4)
+        playout_rewards(two, out, 1.0, rng, 4)
         assert out[:2] == pytest.approx(plain[:2], abs=0.0)
 
 
@@ -513,7 +442,7 @@ def test_the_tabled_equity_is_the_sampled_one_without_its_noise() -> None:
             orders, table = policy.round_table(row)
             assert table.shape == (len(orders), players)
             end = row.copy()
-            play_out(end, rng, 40, -1.0)
+            play_out(end, rng, 40)
             if end[fast.STATUS] == fast.OVER or not tabled_equity(end, orders, table, FINISH_SCALE, tabled):
                 continue
             match_equity(end, rng, 20_000, sampled, FINISH_SCALE, 1.0)

@@ -1,6 +1,6 @@
 """Ghooost!'s `rules` bot (rules.py) compiled on the fast core, for code that plays many of its moves: the
-batched environment's `rules` opponents (envs/ghooost_vector.py) and, where a search wants them, playouts.
-It reads only what the seat to act knows: its legal actions, the top value and run, the cemetery's size.
+batched environment's `rules` opponents (envs/ghooost_vector.py). It reads only what the seat to act knows:
+its legal actions, the top value and run, the cemetery's size.
 
 rules.py keeps a random pick for a position with none of its cases, which no legal position reaches (every
 legal list holds a play, take, gamble, turn, pass or done); here that pick is the first legal action.

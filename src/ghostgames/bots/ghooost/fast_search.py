@@ -47,8 +47,6 @@ from numpy.typing import NDArray
 from ghostgames.bots import fast_tree
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.fast_tree import ACTION, AVAIL, FIRST, SIBLING, VISITS, Tree, add_child, back_up, root_codes
-from ghostgames.bots.ghooost import fast_rules
-from ghostgames.bots.ghooost.fast_rules import rules_action
 from ghostgames.bots.ghooost.search import GhooostPolicy
 from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.games.ghooost import fast, scoring
@@ -492,20 +490,7 @@ def tabled_equity(s: Row, orders: Ints, table: Floats, scale: float, out: Floats
 
 
 @fast.compiled
-def toward_deadline(s: Row, out: Floats, horizon: int) -> None:
-    """A round under way is worth less, the closer it is to its turn limit (where it ends in a draw): each
-    share is pulled toward 0.5 by the fraction of `horizon` turns left (none left: all 0.5). A playout that
-    ends the round keeps its full reward, so the seat ahead values finishing over holding its lead."""
-    left = s[fast.MAX_TURNS] - s[fast.TURNS]
-    if horizon <= 0 or left >= horizon:
-        return
-    keep = max(left, 0) / horizon
-    for seat in range(s[_P]):
-        out[seat] = 0.5 + (out[seat] - 0.5) * keep
-
-
-@fast.compiled
-def seat_rewards(s: Row, out: Floats, match_weight: float, horizon: int = 0) -> None:
+def seat_rewards(s: Row, out: Floats, match_weight: float) -> None:
     """The rewards of a row whose playout stopped: a finished game by its ranks (rank_rewards, as
     GhooostPolicy scores an outcome); a round under way by round_shares, a round just ended in a match by
     the ranks of that round (its loser last, the others tied, or all tied after a draw); in a match, mixed
@@ -519,7 +504,6 @@ def seat_rewards(s: Row, out: Floats, match_weight: float, horizon: int = 0) -> 
         return
     if s[_STATUS] == _RUNNING:
         round_shares(s, out)
-        toward_deadline(s, out, horizon)
     else:
         loser = s[_NEXT_STARTER]  # the loser starts the next deal; -1 after a drawn round
         if loser >= 0:
@@ -533,7 +517,7 @@ def seat_rewards(s: Row, out: Floats, match_weight: float, horizon: int = 0) -> 
 
 
 @fast.compiled
-def playout_rewards(s: Row, out: Floats, match_weight: float, horizon: int, rng: fast.Rng,
+def playout_rewards(s: Row, out: Floats, match_weight: float, rng: fast.Rng,
                     equity_samples: int, scale: float = SCALE, tie: float = 0.5,
                     orders: Ints = NO_TABLE, table: Floats = NO_VALUES) -> None:
     """seat_rewards, or in a match not yet over with `equity_samples` > 0 the round's shares mixed with
@@ -541,7 +525,7 @@ def playout_rewards(s: Row, out: Floats, match_weight: float, horizon: int, rng:
     place of match_shares; a match the playout ended is scored by its ranks with ties counting `tie`. With a
     `table` (equity_table's for this round) the equity is read from it (tabled_equity) where it applies."""
     if equity_samples <= 0 or s[_MATCH_ON] == 0:
-        seat_rewards(s, out, match_weight, horizon)
+        seat_rewards(s, out, match_weight)
         return
     if s[_STATUS] == _OVER:
         ranks = np.empty(s[_P], dtype=np.int64)
@@ -549,7 +533,7 @@ def playout_rewards(s: Row, out: Floats, match_weight: float, horizon: int, rng:
             ranks[seat] = s[_RANK + seat]
         rank_shares(ranks, s[_P], out, tie)
         return
-    seat_rewards(s, out, 0.0, horizon)
+    seat_rewards(s, out, 0.0)
     match = np.empty(s[_P], dtype=np.float64)
     if table.shape[0] == 0 or not tabled_equity(s, orders, table, scale, match):
         match_equity(s, rng, equity_samples, match, scale, tie)
@@ -558,32 +542,19 @@ def playout_rewards(s: Row, out: Floats, match_weight: float, horizon: int, rng:
 
 
 @fast.compiled
-def rules_playout_action(s: Row, rng: fast.Rng, epsilon: float, legal: NDArray[np.int32]) -> int:
-    """The compiled `rules` bot's choice, or with probability `epsilon` a uniformly random legal action."""
-    if fast.random_below(rng, 0, 1 << 20) < epsilon * (1 << 20):
-        return int(fast.random_action(s, rng, 0))
-    return rules_action(s, legal)
-
-
-@fast.compiled
-def play_out(s: Row, rng: fast.Rng, limit: int, epsilon: float) -> None:
-    """At most `limit` playout actions, stopping at the end of the round: playout_action's when `epsilon` is
-    negative, else rules_playout_action's."""
-    legal = np.empty(fast.MAX_ACTIONS, dtype=np.int32)
+def play_out(s: Row, rng: fast.Rng, limit: int) -> None:
+    """At most `limit` of playout_action's actions, stopping at the end of the round."""
     for _ in range(limit):
         if s[_STATUS] != _RUNNING:
             return
-        if epsilon < 0.0:
-            fast.apply_action(s, playout_action(s, rng))
-        else:
-            fast.apply_action(s, rules_playout_action(s, rng, epsilon, legal))
+        fast.apply_action(s, playout_action(s, rng))
 
 
 # --- the search ----------------------------------------------------------------------------------------------
 @fast.compiled
 def iterate(base: Row, seat: int, count: int, root_actions: Ints, exploration: float, tree: Ints, reward: Floats,
-            size: Ints, rng: fast.Rng, limit: int, match_weight: float, epsilon: float,
-            horizon: int, equity_samples: int, scale: float, tie: float, orders: Ints, table: Floats) -> None:
+            size: Ints, rng: fast.Rng, limit: int, match_weight: float, equity_samples: int, scale: float,
+            tie: float, orders: Ints, table: Floats) -> None:
     """`count` iterations into the tree (node 0 the root, `size[0]` nodes used; room for `count` more), each
     on a copy of `base` with the hidden cards re-dealt."""
     s = np.empty(base.shape[0], dtype=np.int32)
@@ -647,8 +618,8 @@ def iterate(base: Row, seat: int, count: int, root_actions: Ints, exploration: f
             node = chosen
             if untried > 0:
                 break
-        play_out(s, rng, limit, epsilon)
-        playout_rewards(s, rewards, match_weight, horizon, rng, equity_samples, scale, tie, orders, table)
+        play_out(s, rng, limit)
+        playout_rewards(s, rewards, match_weight, rng, equity_samples, scale, tie, orders, table)
         back_up(tree, reward, path, depth, rewards)
 
 
@@ -661,9 +632,7 @@ class GhooostExpertPolicy(GhooostPolicy):
 
     last_tree: Tree | None = None
     match_weight = 1.0
-    playout_epsilon = -1.0  # negative: GhooostPolicy's playouts; else the `rules` bot's with this uniform share
     playout_limit = PLAYOUT_LIMIT
-    deadline_horizon = 0  # turns before the round's limit over which a round under way loses its worth (0: none)
     equity_samples = EQUITY_SAMPLES  # > 0: a match's share of the reward is match_equity over this many draws;
     # 0: match_shares' logistic of expected points
     finish_scale = FINISH_SCALE  # cards: how sure the guess of the round under way's finishing order is
@@ -703,8 +672,8 @@ class GhooostExpertPolicy(GhooostPolicy):
 
         def run_chunk(tree: Tree, count: int) -> None:
             iterate(base, seat, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
-                    self.playout_limit, self.match_weight, self.playout_epsilon, self.deadline_horizon,
-                    self.equity_samples, self.finish_scale, self.tie_credit, orders, table)
+                    self.playout_limit, self.match_weight, self.equity_samples, self.finish_scale, self.tie_credit,
+                    orders, table)
 
         tree = Tree(seat, CHUNK + 1)
         done = tree.grow(budget, CHUNK, run_chunk)
@@ -785,22 +754,6 @@ def short_playout_bot(seconds: float | None = None) -> IsmctsBot:
     return bot
 
 
-class RulesPlayoutPolicy(ExpectedPointsPolicy):
-    """The expert with playouts by the compiled `rules` bot, a uniformly random action `playout_epsilon` of
-    the time (docs/research/ghooost-expert.md)."""
-
-    playout_epsilon = 0.2
-    playout_limit = ROLLOUT_LIMIT
-
-
-def rules_playout_bot(seconds: float | None = None) -> IsmctsBot:
-    """A plug-in factory for tournaments (`--bots ghostgames.bots.ghooost.fast_search:rules_playout_bot`):
-    2000 iterations a move (about the time of 3000 with GhooostPolicy's playout), or `seconds`."""
-    bot = IsmctsBot(Budget(seconds=seconds) if seconds else Budget(iterations=2000), RulesPlayoutPolicy, 0.5)
-    bot.name = "expert-rules-playout"
-    return bot
-
-
 # numba checks a cached kernel against its own file only: compile afresh when what it inlines changes
 forget_stale_kernels(sys.modules[__name__], own_kernels(sys.modules[__name__]),
-                     inlined=(fast, fast_rules, scoring, fast_tree))
+                     inlined=(fast, scoring, fast_tree))
