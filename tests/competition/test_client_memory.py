@@ -79,3 +79,13 @@ def test_the_client_command_keeps_what_the_bot_learned_in_a_memory_file(tmp_path
     assert json.loads(memory.read_text()) == [[0, 1, 5, 6], *seen]
     refused = CliRunner().invoke(app, ["geister-client", "--bot", "rules", "--memory", str(memory)])
     assert refused.exit_code != 0 and "remembers setups" in " ".join(refused.output.split())
+
+
+def test_a_memory_file_that_is_not_one_is_refused_with_what_it_must_hold(tmp_path: Path) -> None:
+    for text in ("not json", '{"a": 1}', "[[0, 1, 2]]", "[3]"):
+        memory = tmp_path / "opponent.json"
+        memory.write_text(text)
+        refused = CliRunner().invoke(app, ["geister-client", "--bot", "hard", "--memory", str(memory)])
+        said = " ".join(refused.output.replace("│", " ").split())  # the error box's borders out
+        assert refused.exit_code != 0 and "is not a memory file" in said and "[[0, 1, 5, 6]]" in said, text
+        assert memory.read_text() == text  # left as it was

@@ -5,9 +5,13 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from ghostgames.bots.geister.memory import SetupMemory
 
 console = Console()
 
@@ -93,9 +97,10 @@ def geister_client(
     held = getattr(player, "memory", None)
     if memory is not None:
         if not isinstance(held, SetupMemory):
-            raise typer.BadParameter(f"--memory needs a bot that remembers setups (expert-memory), not {bot}")
+            raise typer.BadParameter(f"--memory needs a bot that remembers setups (hard, expert or expert-memory), "
+                                     f"not {bot}")
         if memory.exists():
-            for setup in SetupMemory(json.loads(memory.read_text())).setups:
+            for setup in _remembered(memory).setups:
                 held.add(setup)
 
     results: list[ClientGame] = []
@@ -130,3 +135,15 @@ def geister_client(
 def register(app: typer.Typer) -> None:
     app.command("geister-server")(geister_server)
     app.command("geister-client")(geister_client)
+
+
+def _remembered(path: Path) -> SetupMemory:
+    """The setups an earlier run wrote to `path`, or a clear error saying what the file must hold."""
+    from ghostgames.bots.geister.memory import SetupMemory
+
+    try:
+        return SetupMemory(json.loads(path.read_text()))
+    except (OSError, UnicodeDecodeError, ValueError, TypeError) as err:
+        raise typer.BadParameter(f"{path} is not a memory file: {err}. It must be a JSON list of setups, each "
+                                 "the opponent's four good ghosts' numbers 0-7, e.g. [[0, 1, 5, 6]] (or delete it "
+                                 "to start afresh)") from None
