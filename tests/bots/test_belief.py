@@ -30,7 +30,7 @@ from tests.games.geister.positions import position
 TABLES = [{"exit": "escape", "max_plies": 300}, {"exit": "reach"}]
 
 
-def _recoloured(state: GeisterState, seat: int) -> GeisterState | None:
+def recoloured(state: GeisterState, seat: int) -> GeisterState | None:
     """The same position with two hidden enemy ghosts of different colours swapped (None: no such pair)."""
     enemy = 1 - seat
     hidden = [g for g in range(enemy * 8, enemy * 8 + 8) if not state.colour_known(g, seat)]
@@ -53,7 +53,7 @@ def beliefs_compared_in_recoloured_twins(policy: type[BeliefPolicy], options: di
             assert isinstance(state, GeisterState)
             if state.setup_phase() or state.outcome() is not None:
                 continue
-            twin = _recoloured(state, seat)
+            twin = recoloured(state, seat)
             if twin is None:
                 continue
             assert twin.good != state.good and twin.view(seat) == state.view(seat)

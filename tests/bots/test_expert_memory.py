@@ -17,6 +17,7 @@ from ghostgames.games.geister import GeisterState
 from ghostgames.rules.contract import Action
 from ghostgames.tournament.match import OPTIONS, play_match
 from ghostgames.tournament.runner import play_record
+from tests.bots.test_belief import recoloured
 
 RUNNER_3 = frozenset({1, 5, 6, 7})  # runner-3's good ghost numbers (benchmarks/runner_setups.py)
 
@@ -68,24 +69,11 @@ def test_after_two_games_of_a_repeating_opponent_it_reads_its_ghosts() -> None:
     assert state.good[8:] == [k in RUNNER_3 for k in range(8)]
 
 
-def _recoloured(state: GeisterState, seat: int) -> GeisterState | None:
-    """The same final position with two enemy ghosts whose colours `seat` never saw swapped (None: no such pair)."""
-    enemy = 1 - seat
-    hidden = [g for g in range(enemy * 8, enemy * 8 + 8) if not state.colour_known(g, seat)]
-    good = [g for g in hidden if state.good[g]]
-    bad = [g for g in hidden if not state.good[g]]
-    if not good or not bad:
-        return None
-    twin = state.clone()
-    twin.good[good[0]], twin.good[bad[0]] = False, True
-    return twin
-
-
 def test_games_that_differ_only_in_colours_the_seat_never_saw_give_the_same_memory_and_moves() -> None:
     compared = 0
     for seed in range(12):
         state = finished([get_bot("rules"), get_bot("random")], seed, {"exit": "escape", "max_plies": 300})
-        twin = _recoloured(state, 0)
+        twin = recoloured(state, 0)
         if twin is None:
             continue
         assert twin.view(0) == state.view(0) and twin.good != state.good
