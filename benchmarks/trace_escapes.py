@@ -121,7 +121,8 @@ def calibrate(spec: TournamentSpec, games: list[int], bot: str) -> None:
                     rows.append((steps, g == came, chance, bool(state.good[g]), pic.captured[pic.enemy]["bad"] >= 3))
 
         play_game(spec, index, watch=watch)
-    print("steps | kind    | rows | belief's mean chance | truly good | rows with the last bad ghost left (good)")
+    print("steps | kind    | rows | belief's mean chance | truly good | rows with the last bad ghost left (good), "
+          "the belief's mean there")
     for steps in range(4):
         for kind in (True, False):
             sel = [r for r in rows if r[0] == steps and r[1] == kind]
@@ -129,7 +130,8 @@ def calibrate(spec: TournamentSpec, games: list[int], bot: str) -> None:
                 last = [r for r in sel if r[4]]
                 print(f"{steps:5} | {'arrival' if kind else 'parked ':7} | {len(sel):4} | "
                       f"{sum(r[2] for r in sel) / len(sel):20.2f} | {sum(r[3] for r in sel) / len(sel):10.2f} | "
-                      f"{len(last)} ({sum(r[3] for r in last)})")
+                      f"{len(last)} ({sum(r[3] for r in last)}), "
+                      f"{sum(r[2] for r in last) / max(len(last), 1):.2f}")
 
 
 def main() -> None:
