@@ -1,9 +1,11 @@
 """How often a ghost that has just stepped onto our exit corner is good when the enemy has one bad ghost left,
-against what the belief says (issue 39): the data behind `expert.CORNER_SHIFT`.
+against what the belief says (issue 39; docs/research/geister-expert.md, "The walker on our corner").
 
     PYTHONPATH=src:. python benchmarks/corner_calibration.py --bot expert-run-on:1000 --seed 3 --games 100 \
-        --against runner runner-2 mixture expert-v1:400 defender rules random charge rush \
-        --json benchmarks/results/corner-calibration.json
+        --against runner runner-2 mixture defender rules random charge rush \
+        --json benchmarks/results/corner-calibration-seed3.json
+    PYTHONPATH=src:. python benchmarks/corner_calibration.py --bot expert-run-on:1000 --seed 3 --games 100 \
+        --against expert-v1:400 --json benchmarks/results/corner-calibration-v1-seed3.json
 
 Such a ghost leaves next move if it is good, and taking it loses if it is the last bad one, so the guard's
 reading of it decides the game. At every move of `--bot` where an enemy ghost has just arrived on one of its

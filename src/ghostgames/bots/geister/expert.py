@@ -34,7 +34,6 @@ left the tree and replay at the commit the research log names.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -509,35 +508,3 @@ def run_on(knowledge: SeatKnowledge, legal: Sequence[Action]) -> Action | None:
             return m
     return None
 
-
-# logit(p') = logit(p) + CORNER_SHIFT: the belief's chance for a ghost that has just stepped onto our exit corner
-# with the enemy's last bad ghost left, calibrated on such moves against the sparring partners (the held-out
-# `runner-3` not among them): benchmarks/corner_calibration.py, docs/research/geister-expert.md.
-CORNER_SHIFT = 1.96
-
-
-class CornerPolicy(RunOnPolicy):
-    """`RunOnPolicy` reading a ghost that has just stepped onto our exit corner, with the enemy's last bad ghost
-    left, at the belief's chance calibrated there (`CORNER_SHIFT`) instead of halfway to the even guess.
-
-    That ghost leaves next move if it is good, and taking it loses if it is the last bad one: the guard takes it
-    when it reads it more likely good than bad, else the search weighs the gamble on worlds dealt at that
-    reading. The belief was fitted on search players' games, where a good ghost does not walk up to be taken, so
-    it reads such a walker low (0.2-0.5); counted over games against our sparring partners, the walker was good
-    about three times in four (benchmarks/corner_calibration.py)."""
-
-    corner_shift = CORNER_SHIFT
-
-    def arrival_chance(self, chance: float) -> float:
-        p = self.picture
-        g = self.arrival
-        if g < 0 or p.captured[p.enemy]["bad"] < 3 or exit_distance(p.square[g], p.enemy) != 0:
-            return super().arrival_chance(chance)
-        return _shifted(chance, self.corner_shift)
-
-
-def _shifted(chance: float, shift: float) -> float:
-    """`chance` moved by `shift` on the logit scale (0 and 1 stay where they are)."""
-    if chance <= 0.0 or chance >= 1.0:
-        return chance
-    return 1.0 / (1.0 + math.exp(-(math.log(chance / (1.0 - chance)) + shift)))
