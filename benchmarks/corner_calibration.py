@@ -23,10 +23,11 @@ import json
 import math
 from typing import Any
 
-from ghostgames.bots.base import SeatKnowledge
+from benchmarks.trace_escapes import at_each_move
+
 from ghostgames.bots.geister.expert import BeliefPolicy, arrived
 from ghostgames.bots.geister.picture import exit_distance
-from ghostgames.tournament.runner import TournamentSpec, play_game
+from ghostgames.tournament.runner import TournamentSpec
 
 
 def events(bot: str, against: str, seed: int, games: int) -> list[tuple[float, bool]]:
@@ -34,22 +35,16 @@ def events(bot: str, against: str, seed: int, games: int) -> list[tuple[float, b
     spec = TournamentSpec(game="geister", bots=(bot, against), games=games, players=2, seed=seed,
                           options={"exit": "escape"})
     out: list[tuple[float, bool]] = []
-    for index in range(games):
-        seat = spec.seating(index).index(bot)
 
-        def watch(state: Any, seat: int = seat) -> None:
-            if state.turn != seat or not state.playing:
-                return
-            knowledge = SeatKnowledge(state, seat)
-            policy = BeliefPolicy(knowledge)
-            pic = policy.picture
-            if pic.captured[pic.enemy]["bad"] < 3:
-                return
-            came = arrived(pic, list(knowledge.view()["moves"]))
-            if came >= 0 and exit_distance(pic.square[came], pic.enemy) == 0 and came in policy.good_probability:
-                out.append((policy.good_probability[came], bool(state.good[came])))
+    def note(state: Any, policy: BeliefPolicy) -> None:
+        pic = policy.picture
+        if pic.captured[pic.enemy]["bad"] < 3:
+            return
+        came = arrived(pic, list(policy.knowledge.view()["moves"]))
+        if came >= 0 and exit_distance(pic.square[came], pic.enemy) == 0 and came in policy.good_probability:
+            out.append((policy.good_probability[came], bool(state.good[came])))
 
-        play_game(spec, index, watch=watch)
+    at_each_move(spec, list(range(games)), bot, note)
     return out
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import random
+from collections.abc import Callable
 from typing import Any
 
 from ghostgames.bots import get_bot
@@ -101,26 +102,34 @@ def describe(entry: dict[str, Any], runner: int, seat: int, final_square: int) -
     return "\n".join(lines)
 
 
-def calibrate(spec: TournamentSpec, games: list[int], bot: str) -> None:
-    """Print, by steps from the exit, the belief's mean chance and the true share of good ghosts among the
-    arrivals and the parked ghosts (see the module's doc); one row per (our move, ghost)."""
-    rows: list[tuple[int, bool, float, bool, bool]] = []  # steps, arrival, chance, good, last bad left
+def at_each_move(spec: TournamentSpec, games: list[int], bot: str,
+                 visit: Callable[[Any, BeliefPolicy], None]) -> None:
+    """Play the games `games` of `spec` and call `visit(state, policy)` at each move of `bot` while the game goes
+    on: the true state (for the colours, after the fact) and the expert's `BeliefPolicy` on the seat's knowledge."""
     for index in games:
         seat = spec.seating(index).index(bot)
 
         def watch(state: Any, seat: int = seat) -> None:
-            if state.turn != seat or not state.playing:
-                return
-            knowledge = SeatKnowledge(state, seat)
-            policy = BeliefPolicy(knowledge)
-            pic = policy.picture
-            came = arrived(pic, list(knowledge.view()["moves"]))
-            for g, chance in policy.good_probability.items():
-                steps = exit_distance(pic.square[g], pic.enemy)
-                if steps <= 3:
-                    rows.append((steps, g == came, chance, bool(state.good[g]), pic.captured[pic.enemy]["bad"] >= 3))
+            if state.turn == seat and state.playing:
+                visit(state, BeliefPolicy(SeatKnowledge(state, seat)))
 
         play_game(spec, index, watch=watch)
+
+
+def calibrate(spec: TournamentSpec, games: list[int], bot: str) -> None:
+    """Print, by steps from the exit, the belief's mean chance and the true share of good ghosts among the
+    arrivals and the parked ghosts (see the module's doc); one row per (our move, ghost)."""
+    rows: list[tuple[int, bool, float, bool, bool]] = []  # steps, arrival, chance, good, last bad left
+
+    def note(state: Any, policy: BeliefPolicy) -> None:
+        pic = policy.picture
+        came = arrived(pic, list(policy.knowledge.view()["moves"]))
+        for g, chance in policy.good_probability.items():
+            steps = exit_distance(pic.square[g], pic.enemy)
+            if steps <= 3:
+                rows.append((steps, g == came, chance, bool(state.good[g]), pic.captured[pic.enemy]["bad"] >= 3))
+
+    at_each_move(spec, games, bot, note)
     print("steps | kind    | rows | belief's mean chance | truly good | rows with the last bad ghost left (good), "
           "the belief's mean there")
     for steps in range(4):
