@@ -60,6 +60,9 @@ def test_the_final_knowledge_shows_the_colours_the_board_shows_and_no_guess() ->
     mirror = Mirror(get_bot("random"), random.Random(0))
     shown = mirror.final_knowledge(FINAL, "won").view()
     assert shown["outcome"] is not None
+    # every ghost still on the board: no rule ended it, so it is the server's verdict (a timeout, a refused move)
+    assert shown["outcome"]["code"] == "server_verdict"
+    assert shown["outcome"]["reason"] == "decided by the server"
     colours = [g["colour"] for g in shown["ghosts"][8:]]
     assert colours == ["bad", "good", "bad", "good", "good", "bad", "good", "bad"]
     hidden = FINAL[:24] + "41u31b21r11b40b30r20b10r"  # one colour left out: none on the board is shown

@@ -18,6 +18,7 @@ from ghostgames.games import get_game
 from ghostgames.games.geister.board import OFF_BOARD, SIZE, START, parse_square, square_name, step
 from ghostgames.games.geister.reasons import BAD_CAPTURED, GOOD_CAPTURED, LEFT_BOARD, PLY_LIMIT
 from ghostgames.rules.contract import Outcome, State
+from ghostgames.rules.reasons import SERVER_VERDICT
 
 ME, THEM = 0, 1
 CAPTURED, ESCAPED = -1, -2
@@ -52,7 +53,7 @@ def _outcome(ghosts: list[Ghost], result: str) -> Outcome:
         return Outcome.winner_takes_all(2, winner, GOOD_CAPTURED)
     if sum(g.captured and g.good is False for g in mine) == 4:
         return Outcome.winner_takes_all(2, winner, BAD_CAPTURED)
-    return Outcome.winner_takes_all(2, winner, "decided by the server")
+    return Outcome.winner_takes_all(2, winner, SERVER_VERDICT)
 
 
 class Mirror:

@@ -104,6 +104,8 @@ LEGACY = ending("legacy", "{text}")  # stored before codes, in words no declared
 RESIGNED = ending("resigned", "seat {seat} resigned")
 CLAIMED_WIN = ending("claimed_win", "claimed win: idle")
 CLAIMED_DRAW = ending("claimed_draw", "claimed draw: idle")
+# a game another server ended by its own verdict (a competition server's timeout or refused move), as a client reads it
+SERVER_VERDICT = ending("server_verdict", "decided by the server")
 
 GAME_OVER = refusal("game_over", "the game is over")
 NOT_YOUR_TURN = refusal("not_your_turn", "it is not seat {seat}'s turn")
