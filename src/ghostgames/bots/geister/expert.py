@@ -507,4 +507,3 @@ def run_on(knowledge: SeatKnowledge, legal: Sequence[Action]) -> Action | None:
         if races.race_moves(after, me) == ours - 1 and races.race_winner(after, races.BOTH) == me:
             return m
     return None
-
