@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from collections.abc import Callable
 from typing import Any
 
 from benchmarks.trace_escapes import at_each_move
@@ -57,7 +58,8 @@ def shifted(p: float, c: float) -> float:
     return 1.0 / (1.0 + math.exp(-(logit(p) + c)))
 
 
-def log_loss(rows: list[tuple[float, bool]], read: Any) -> float:
+def log_loss(rows: list[tuple[float, bool]], read: Callable[[float], float]) -> float:
+    """The mean negative log-likelihood of the true colours when each belief p is read as `read(p)`."""
     return -sum(math.log(max(read(p) if good else 1 - read(p), 1e-9)) for p, good in rows) / max(len(rows), 1)
 
 
