@@ -1,7 +1,8 @@
 """Bots by name and the table levels (easy / medium / hard), and one call the server uses.
 
-`choose_action(state_json, seat, bot, seed)` is a plain function of JSON in, text out, so a server can
-run it in a process pool.
+`choose_action(state_json, seat, bot, seed, earlier)` is a plain function of JSON in, text out, so a server
+can run it in a process pool; `earlier`, the ends of the earlier games against the same people, lets a bot
+made fresh for each move remember them (`tell_earlier_games`).
 
 A search bot's name may carry an iteration budget, `ismcts:400`: the bot then thinks for exactly that
 many iterations, which makes it a pure function of what it sees and its seed (tournaments, tests).
@@ -14,7 +15,7 @@ resolved by `ghostgames.bots.plugins`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ghostgames.bots import plugins
@@ -26,6 +27,7 @@ from ghostgames.bots.random_bot import RandomBot
 from ghostgames.bots.rules_bot import RulesBot
 from ghostgames.bots.style_bots import GeisterStyleBot
 from ghostgames.bots.value_bot import ValueBot
+from ghostgames.rules.contract import Game
 
 # Geister experts before today's, on the same compiled search (search_bots.older_expert; what each plays:
 # bots/geister/__init__.py's SEARCH_POLICIES). `expert-run-on` is today's expert without the memory of a match.
@@ -108,19 +110,32 @@ def get_bot(name: str, seconds: float | None = None) -> Bot:
                    "(or e.g. ismcts:400, or package.module:factory)")
 
 
-def choose_action(state_json: Mapping[str, Any], seat: int, bot: str, seed: int) -> str:
-    """The text of the action `bot` picks for `seat` (picklable in, picklable out)."""
+def choose_action(state_json: Mapping[str, Any], seat: int, bot: str, seed: int,
+                  earlier: Sequence[Mapping[str, Any]] = ()) -> str:
+    """The text of the action `bot` picks for `seat` (picklable in, picklable out). `earlier`: final states
+    of the earlier games the bot played in this seat against the same people (a table's rematches,
+    tables/memory.py), oldest first; a bot that remembers (`Bot.remembers`) is told of each as its seat saw it."""
     from ghostgames.games import get_game
 
     # the server's gate: never an import path, an installed plug-in only when the operator allows them
     key = bot.strip().lower()
     if plugins.is_import_path(bot) or (key in plugins.installed() and not plugins.server_allows_plugins()):
         raise KeyError(f"no bot {bot!r} on this server")
-    state = get_game(str(state_json["game"])).load(state_json)
-    return str(get_bot(bot).choose(SeatKnowledge(state, seat), random.Random(seed)))
+    game = get_game(str(state_json["game"]))
+    player = get_bot(bot)
+    tell_earlier_games(player, game, seat, earlier)
+    return str(player.choose(SeatKnowledge(game.load(state_json), seat), random.Random(seed)))
+
+
+def tell_earlier_games(player: Bot, game: Game[Any, Any], seat: int, earlier: Sequence[Mapping[str, Any]]) -> None:
+    """Tell a bot that remembers (`Bot.remembers`) how each earlier game ended, as `seat` saw it: a fresh
+    bot for every move then plays as one kept for the whole evening (`Bot.game_over`)."""
+    if player.remembers:
+        for final in earlier:
+            player.game_over(SeatKnowledge(game.load(final), seat))
 
 
 __all__ = [
     "BOTS", "LEVELS", "Bot", "Budget", "PolicyBot", "SeatKnowledge", "bot_names", "choose_action", "get_bot",
-    "register",
+    "register", "tell_earlier_games",
 ]

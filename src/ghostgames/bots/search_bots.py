@@ -72,8 +72,9 @@ def ismcts(budget: Budget) -> IsmctsBot:
 
 def expert(budget: Budget) -> IsmctsBot:
     """The expert: in Geister it remembers the opponent's setups across the games a harness keeps it for
-    (`expert_memory`, adopted 5 December 2026: docs/research/geister-expert.md); told of no finished game
-    (a tournament, the table server) it plays as the expert before it, `expert-run-on`."""
+    (`expert_memory`, adopted 5 December 2026: docs/research/geister-expert.md): a match, the competition
+    client's games on one port, a table's rematches against the same person. Told of no finished game (a
+    tournament, a table's first game) it plays as the expert before it, `expert-run-on`."""
     bot = expert_memory(budget)
     bot.name = "expert"
     return bot

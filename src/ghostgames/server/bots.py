@@ -17,7 +17,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -90,9 +90,13 @@ class BotRunner:
             log.warning("only %d of %d bot workers started in %g s", len(ready), self.workers, WARM_TIMEOUT)
         return sorted(ready)
 
-    async def choose(self, state_json: Mapping[str, Any], seat: int, bot: str, seed: int) -> str:
+    async def choose(self, state_json: Mapping[str, Any], seat: int, bot: str, seed: int,
+                     earlier: Sequence[Mapping[str, Any]] = ()) -> str:
+        """`bot`'s move in `seat`, thought out in a worker; `earlier`: the final states it may remember
+        (`Table.remembered`)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, choose_action, dict(state_json), seat, bot, seed)
+        return await loop.run_in_executor(self._pool, choose_action, dict(state_json), seat, bot, seed,
+                                          [dict(final) for final in earlier])
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)

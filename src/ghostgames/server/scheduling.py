@@ -79,7 +79,7 @@ class Scheduler:
                 return
             seed = derive_rng(table.seed, "bot", table.round, version, seat).randrange(2**63)
             try:
-                text = await self.bots.choose(table.state.to_json(), seat, level, seed)
+                text = await self.bots.choose(table.state.to_json(), seat, level, seed, table.remembered(seat))
             except Exception:
                 log.exception("bot %s failed at table %s; it plays a random legal move", level, table_id)
                 text = ""

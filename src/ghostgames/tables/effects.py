@@ -33,6 +33,7 @@ from ghostgames.tables.events import (
     Voted,
 )
 from ghostgames.tables.log import LogLine, action_is_public
+from ghostgames.tables.memory import FinishedGame, lineup_of
 from ghostgames.tables.settings import RATED, SEAT_OPTIONS
 
 if TYPE_CHECKING:
@@ -162,6 +163,7 @@ def _on_started(table: Table, event: Started) -> list[LogLine]:
     table.status = event.leaves_status
     table.actions = []
     table.players = tuple(s.name.lower() if s.name is not None else None for s in table.seats)
+    table.lineup = lineup_of(table.seats)
     table.own_moves = [0] * table.seat_count
     table.result = None
     table.rematch_asked = set()
@@ -226,6 +228,8 @@ def _on_finished(table: Table, event: Finished) -> list[LogLine]:
     if table.state is not None and not table.state.is_over():
         # Ended by the table (a resignation): the game ends too, so it shows what it reveals at its end.
         table.state.concede(Outcome.from_json(outcome))
+    if table.state is not None:
+        table.finished_games.append(FinishedGame(table.state.to_json(), table.lineup))
     first = [i for i, r in enumerate(outcome["results"]) if r["rank"] == 1]
     winners = [event.names[i] for i in first]
     # the winners by seat too: a reader names them by seat, never by looking a label up; and the reason
@@ -276,5 +280,5 @@ def _on_rematch(table: Table, event: Rematched) -> list[LogLine]:
     if event.first is not None:
         table.settings["first"] = event.first
     table.state, table.seed, table.options, table.clocks = None, None, None, None
-    table.actions, table.players = [], ()
+    table.actions, table.players, table.lineup = [], (), ()
     return [LogLine("rematch", f"rematch: round {table.round}", {"round": table.round, "first": event.first})]

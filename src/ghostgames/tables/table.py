@@ -11,7 +11,7 @@ table by applying its stored events in order. Time and seeds come from the calle
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -24,6 +24,7 @@ from ghostgames.tables.commands import Command
 from ghostgames.tables.decisions import IDLE_CLAIM, Context, Decision
 from ghostgames.tables.events import Chatted, Created, Played, Status, TableEvent, as_event
 from ghostgames.tables.log import LogLine
+from ghostgames.tables.memory import REMEMBERED, FinishedGame, Lineup, remembered
 from ghostgames.tables.seat import GONE, Seat
 
 HISTORY = 100
@@ -57,6 +58,9 @@ class Table:
         # Who played each seat in the game shown (lower-case names, None for a bot), fixed when it started:
         # the seats' views of that game are theirs alone, whoever sits down after it finished.
         self.players: tuple[str | None, ...] = ()
+        self.lineup: Lineup = ()  # who held each seat when the game shown started: person and bot level
+        # the last games finished here, for the bots that remember their opponents (tables/memory.py)
+        self.finished_games: deque[FinishedGame] = deque(maxlen=REMEMBERED)
         self.own_moves: list[int] = [0] * self.seat_count  # this game's moves by each seat's own player
         self.clocks: Clocks | None = None
         self.result: dict[str, Any] | None = None
@@ -201,6 +205,11 @@ class Table:
             if isinstance(event, Played) and self.is_own_move(event.seat, event.by):
                 counts[event.seat] += 1
         return counts
+
+    def remembered(self, seat: int) -> Sequence[Mapping[str, Any]]:
+        """The final states of the earlier games here that the bot in `seat` may learn from before it moves
+        (the same bot against the same people: tables/memory.py); the worker reads them as the seat saw them."""
+        return remembered(self.finished_games, self.lineup, seat)
 
     def record(self) -> GameRecord:
         assert self.seed is not None and self.options is not None
