@@ -17,6 +17,11 @@ Equal time, two ways:
 Both sides' mean seconds per decision (decisions with a choice: both skip a lone legal action) are in the
 table, so the equality can be checked, and so is the machine's load.
 
+`--duplicate`: each deal is played `players` times, once in every rotation (game g deals with seed + g // players;
+the seats rotate as above), as duplicate bridge is, so that every bot holds every hand of every deal and the luck
+of the cards cancels out of its mean. The intervals are then taken over deals (each bot's mean over its seats of a
+deal is one value), never over seat-games, which are not independent; `--games` must be a multiple of `players`.
+
 OpenSpiel's evaluator: `random` (its `RandomRolloutEvaluator`, one rollout to the end) or `playout`
 (`ghostgames.spiel.evaluator.GhooostPlayoutEvaluator`, our search's Ghooost! playout); the default is
 `playout` for Ghooost! (uniform rollouts over a round of hundreds of turns leave it nearly blind) and
@@ -200,7 +205,18 @@ def mean_interval(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def summarize(bots: list[str], games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def deal_interval(rows: list[tuple[dict[str, Any], int]], key: str) -> tuple[float, float, float]:
+    """A bot's mean of `key` ("rank", "score") over its seat-games `rows` with its 95% interval taken over
+    deals: its mean on each deal (over the seats it held there) is one value. In a duplicate run every bot holds
+    the same number of seats of each deal, so the mean is the seat-games' mean."""
+    by_deal: dict[int, list[float]] = {}
+    for game, seat in rows:
+        by_deal.setdefault(int(game["seed"]), []).append(float(game["results"][seat][key]))
+    return mean_interval([sum(v) / len(v) for v in by_deal.values()])
+
+
+def summarize(bots: list[str], games: list[dict[str, Any]], by_deal: bool = False) -> list[dict[str, Any]]:
+    """Each bot's figures; `by_deal` (a duplicate run): the rank's and score's intervals over deals."""
     out = []
     for bot in dict.fromkeys(bots):
         rows = [(game, seat) for game in games for seat, name in enumerate(game["seats"]) if name == bot]
@@ -215,8 +231,8 @@ def summarize(bots: list[str], games: list[dict[str, Any]]) -> list[dict[str, An
             "bot": bot, "seat_games": len(results), "wins": wins, "draws": draws,
             "losses": len(results) - wins - draws, "share": (wins + 0.5 * draws) / len(results),
             "share95": [low, high],
-            "rank": mean_interval([float(r["rank"]) for r in results]),
-            "score": mean_interval([float(r["score"]) for r in results]),
+            "rank": deal_interval(rows, "rank") if by_deal else mean_interval([float(r["rank"]) for r in results]),
+            "score": deal_interval(rows, "score") if by_deal else mean_interval([float(r["score"]) for r in results]),
             "seconds_per_decision": sum(times) / max(len(times), 1), "decisions": len(times),
             "simulations_per_decision": sum(sims) / len(sims) if sims else None,
             "iterations_per_decision": sum(iters) / len(iters) if iters else None,
@@ -244,8 +260,10 @@ def reprint(files: list[Path]) -> None:
     first = runs[0]["summary"]
     games = [g for run in runs for g in run["games"]]
     loads = [run["summary"]["load_mean"] for run in runs]
-    print_table(f"{first['game']}, {first['players']} players, {len(games)} games from {len(files)} file(s), "
-                f"load {min(loads):.1f}-{max(loads):.1f}", summarize(first["bots"], games),
+    duplicate = bool(first.get("duplicate"))
+    deals = f", duplicate: intervals over {len({g['seed'] for g in games})} deals" if duplicate else ""
+    print_table(f"{first['game']}, {first['players']} players, {len(games)} games from {len(files)} file(s){deals}"
+                f", load {min(loads):.1f}-{max(loads):.1f}", summarize(first["bots"], games, duplicate),
                 "penalty" if first["game"] == "thelast" else "score")
 
 
@@ -263,6 +281,7 @@ def main() -> None:
     parser.add_argument("--uct-c", type=float, default=2.0, help="OpenSpiel ISMCTS exploration")
     parser.add_argument("--max-turns", type=int, default=1000, help="Ghooost!: a round's turn limit (a draw)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--duplicate", action="store_true", help="every deal in every rotation (intervals over deals)")
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--tables", type=Path, nargs="+", default=None, help="print these files' games as one table")
     args = parser.parse_args()
@@ -272,6 +291,8 @@ def main() -> None:
     bots = [b.strip() for b in args.bots.split(",")]
     if len(bots) != args.players:
         parser.error(f"--bots names {len(bots)} bots for {args.players} players")
+    if args.duplicate and args.games % args.players:
+        parser.error(f"--duplicate plays each deal {args.players} times: --games must be a multiple of it")
     if args.seconds is None and args.simulations is None:
         args.seconds = 0.2
     evaluator = args.evaluator or ("playout" if args.game == "ghooost" else "random")
@@ -287,17 +308,21 @@ def main() -> None:
     load_start = os.getloadavg()[0]
     games = []
     for g in range(args.games):
-        games.append(play(game, bots, g, args.seed + g, clock, evaluator, args.uct_c))
+        deal_seed = args.seed + (g // args.players if args.duplicate else g)
+        games.append(play(game, bots, g, deal_seed, clock, evaluator, args.uct_c))
         print(f"game {g + 1}: {games[-1]['seats']} -> ranks {[r['rank'] for r in games[-1]['results']]}", flush=True)
-    rows = summarize(bots, games)
+    rows = summarize(bots, games, args.duplicate)
     loads = [load_start] + [g["load"] for g in games]
     summary = {
         "game": args.game, "players": args.players, "bots": bots, "games": len(games),
         "seconds": args.seconds, "openspiel_simulations_fixed": args.simulations, "evaluator": evaluator,
         "uct_c": args.uct_c, "max_turns": args.max_turns if args.game == "ghooost" else None, "seed": args.seed,
+        "duplicate": args.duplicate,
         "load_mean": sum(loads) / len(loads), "load_max": max(loads), "bots_stats": rows,
     }
     pace_text = f"{args.seconds} s a move" if args.seconds is not None else f"OpenSpiel {args.simulations} sims"
+    if args.duplicate:
+        pace_text += f", duplicate: intervals over {len(games) // args.players} deals"
     print_table(f"{args.game}, {args.players} players, {len(games)} games, {pace_text}, OpenSpiel evaluator "
                 f"{evaluator}, load {summary['load_mean']:.1f} (max {summary['load_max']:.1f})", rows,
                 "penalty" if args.game == "thelast" else "score")

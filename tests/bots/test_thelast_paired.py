@@ -43,3 +43,23 @@ def test_paired_differences_average_per_game_and_seats_of_one_bot(tmp_path: Path
     assert by_pair[("b", "c")]["games"] == 3  # the third game has no c
     assert out["bots"]["a"]["seat_games"] == 4
     assert out["bots"]["a"]["penalty"][0] == pytest.approx((2 + 6 + 1 + 5) / 4)
+
+
+def test_by_deal_every_interval_is_over_deals_and_a_bot_counts_with_its_mean_on_each() -> None:
+    games = [  # deal 1 in three rotations, deal 2 in three rotations
+        {**_game(["a", "b", "c"], [2.0, 10.0, 5.0]), "seed": 1},
+        {**_game(["c", "a", "b"], [4.0, 1.0, 6.0]), "seed": 1},
+        {**_game(["b", "c", "a"], [7.0, 0.0, 3.0]), "seed": 1},
+        {**_game(["a", "b", "c"], [9.0, 2.0, 4.0]), "seed": 2},
+        {**_game(["c", "a", "b"], [1.0, 5.0, 8.0]), "seed": 2},
+        {**_game(["b", "c", "a"], [3.0, 6.0, 4.0]), "seed": 2},
+    ]
+    out = paired().figures(games, by_deal=True)
+    assert out["units"] == 2 and out["bots"]["a"]["seat_games"] == 6
+    a = [(2 + 1 + 3) / 3, (9 + 5 + 4) / 3]
+    b = [(10 + 6 + 7) / 3, (2 + 8 + 3) / 3]
+    assert out["bots"]["a"]["penalty"][0] == pytest.approx(sum(a) / 2)
+    assert out["bots"]["a"]["penalty"][2] - out["bots"]["a"]["penalty"][0] == pytest.approx(1.96 * abs(a[0] - a[1]) / 2)
+    ab = next(p for p in out["paired"] if (p["first"], p["second"]) == ("a", "b"))
+    assert ab["games"] == 2
+    assert ab["difference"][0] == pytest.approx((a[0] - b[0] + a[1] - b[1]) / 2)

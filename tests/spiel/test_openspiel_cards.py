@@ -96,3 +96,23 @@ def test_the_match_runner_fits_openspiels_simulations_to_the_time_a_move() -> No
     assert result["openspiel_simulations"][seat]  # it searched on its own turns
     assert len(clock.history) == 2 + len(result["openspiel_simulations"][seat])
     assert sorted(r["rank"] for r in result["results"])[0] == 1
+
+
+def test_a_duplicate_run_gives_every_bot_every_hand_of_a_deal_and_its_interval_counts_deals() -> None:
+    bench = benchmark()
+    game = bench.load("thelast", 3, 0)
+    clock = bench.Clock(seconds=0.01, simulations=None)
+    bots = ["rules", "ismcts:8", "random"]
+    games = [bench.play(game, bots, g, 500 + g // 3, clock, "random", 2.0) for g in range(6)]
+    for deal in (games[:3], games[3:]):
+        assert len({g["seed"] for g in deal}) == 1
+        for bot in bots:  # every seat of the deal, once
+            assert sorted(g["seats"].index(bot) for g in deal) == [0, 1, 2]
+    rows = bench.summarize(bots, games, by_deal=True)
+    for row in rows:
+        scores = [g["results"][g["seats"].index(row["bot"])]["score"] for g in games]
+        per_deal = [sum(scores[:3]) / 3, sum(scores[3:]) / 3]
+        mean = sum(per_deal) / 2
+        half = bench.Z95 * abs(per_deal[0] - per_deal[1]) / 2  # two deals: sd |a - b| / sqrt 2, over sqrt 2
+        assert row["score"][0] == pytest.approx(mean)
+        assert row["score"][2] - row["score"][0] == pytest.approx(half)
