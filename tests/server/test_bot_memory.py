@@ -6,7 +6,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ghostgames.bots import SeatKnowledge, choose_action, get_bot, tell_earlier_games
+from ghostgames.bots import (
+    BOTS,
+    LEVELS,
+    REMEMBERING,
+    SeatKnowledge,
+    choose_action,
+    get_bot,
+    remembers,
+    tell_earlier_games,
+)
 from ghostgames.bots.geister.expert_memory import MemoryExpertBot, MemoryPolicy
 from ghostgames.bots.geister.memory import SetupMemory, setup_seen
 from ghostgames.games import get_game
@@ -162,3 +171,23 @@ def test_a_repeated_setup_changes_the_experts_reading_and_a_forgetting_bot_is_no
     forgetting = get_bot("medium")
     assert not forgetting.remembers
     tell_earlier_games(forgetting, GEISTER, 0, [{"not": "a state"}])  # never read: a forgetting bot is not told
+
+
+def test_the_server_asks_by_name_what_each_bot_says_it_remembers() -> None:
+    """`remembers` answers without building a bot; every built-in name and level agrees with its class."""
+    for name in [*BOTS, *LEVELS, "expert:50", "Hard"]:
+        made = get_bot(name)
+        for game in ("geister", "ghooost", "thelast"):
+            assert remembers(name, game) == (game in made.remembers), (name, game)
+    assert set(REMEMBERING) <= set(BOTS)
+    assert remembers("hard", "geister") and not remembers("hard", "ghooost") and not remembers("medium", "geister")
+
+
+def test_a_table_without_a_bot_keeps_no_game_for_memory() -> None:
+    created = creation_event("t", "geister", 2, None, None, "alice")
+    table, log = Table(created), [created]
+    _do(table, log, "alice", "/join 1")
+    _do(table, log, "bob", "/join 2")
+    _do(table, log, "alice", "/start")
+    _do(table, log, "alice", "/resign")
+    assert table.status == "finished" and not table.finished_games

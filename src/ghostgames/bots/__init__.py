@@ -85,6 +85,19 @@ LEVELS: dict[str, tuple[str, float | None]] = {
 }
 
 
+# The built-in bots that learn across games, and in which games (their classes' `remembers`, checked by a
+# test): the table server asks `remembers` before it hands a bot earlier games, without building the bot.
+REMEMBERING: dict[str, frozenset[str]] = {"expert": frozenset({"geister"}), "expert-memory": frozenset({"geister"})}
+
+
+def remembers(name: str, game: str) -> bool:
+    """Whether the bot `name` (a level, a name, `name:iterations`) learns from finished games of `game`. A
+    plug-in is never told at the table server (it would have to be built to be asked)."""
+    key = name.strip().lower()
+    key = LEVELS[key][0] if key in LEVELS else key.partition(":")[0]
+    return game in REMEMBERING.get(key, frozenset())
+
+
 def bot_names(installed: bool | None = None) -> list[str]:
     """Every bot name and level; with installed plug-ins when `installed` (None: when the operator allows
     them on the table server, see `ghostgames.bots.plugins`)."""
@@ -128,14 +141,14 @@ def choose_action(state_json: Mapping[str, Any], seat: int, bot: str, seed: int,
 
 
 def tell_earlier_games(player: Bot, game: Game[Any, Any], seat: int, earlier: Sequence[Mapping[str, Any]]) -> None:
-    """Tell a bot that remembers (`Bot.remembers`) how each earlier game ended, as `seat` saw it: a fresh
-    bot for every move then plays as one kept for the whole evening (`Bot.game_over`)."""
-    if player.remembers:
+    """Tell a bot that remembers `game` (`Bot.remembers`) how each earlier game ended, as `seat` saw it: a
+    fresh bot for every move then plays as one kept for the whole evening (`Bot.game_over`)."""
+    if game.name in player.remembers:
         for final in earlier:
             player.game_over(SeatKnowledge(game.load(final), seat))
 
 
 __all__ = [
     "BOTS", "LEVELS", "Bot", "Budget", "PolicyBot", "SeatKnowledge", "bot_names", "choose_action", "get_bot",
-    "register", "tell_earlier_games",
+    "register", "remembers", "tell_earlier_games",
 ]

@@ -75,9 +75,9 @@ class Bot(ABC):
     function of `knowledge` and `rng`). A bot is never given anything but its own seat's knowledge."""
 
     name: str = "bot"
-    # Whether `game_over` changes later choices: a harness may skip building final positions for a bot
-    # that forgets them (the table server does).
-    remembers: bool = False
+    # The games whose finished games `game_over` learns from: a harness may skip building final positions
+    # for a bot that forgets them (the table server does).
+    remembers: frozenset[str] = frozenset()
 
     @abstractmethod
     def choose(self, knowledge: SeatKnowledge, rng: random.Random) -> Action: ...

@@ -12,6 +12,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 
+from ghostgames.bots import remembers
 from ghostgames.rules.chance import derive_rng
 from ghostgames.server.bots import BotRunner
 from ghostgames.server.config import ServerConfig
@@ -79,7 +80,8 @@ class Scheduler:
                 return
             seed = derive_rng(table.seed, "bot", table.round, version, seat).randrange(2**63)
             try:
-                text = await self.bots.choose(table.state.to_json(), seat, level, seed, table.remembered(seat))
+                earlier = table.remembered(seat) if remembers(level, table.game.name) else ()
+                text = await self.bots.choose(table.state.to_json(), seat, level, seed, earlier)
             except Exception:
                 log.exception("bot %s failed at table %s; it plays a random legal move", level, table_id)
                 text = ""

@@ -228,7 +228,7 @@ def _on_finished(table: Table, event: Finished) -> list[LogLine]:
     if table.state is not None and not table.state.is_over():
         # Ended by the table (a resignation): the game ends too, so it shows what it reveals at its end.
         table.state.concede(Outcome.from_json(outcome))
-    if table.state is not None:
+    if table.state is not None and any(bot is not None for _, bot in table.lineup):  # for the bots' memory
         table.finished_games.append(FinishedGame(table.state.to_json(), table.lineup))
     first = [i for i, r in enumerate(outcome["results"]) if r["rank"] == 1]
     winners = [event.names[i] for i in first]

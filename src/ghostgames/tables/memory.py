@@ -7,7 +7,9 @@ started; a bot about to move is handed the final positions of those where the sa
 against the same people in the same seats. It reads them only through its own seat's knowledge
 (`Bot.game_over`), so it learns nothing its seat did not see at the end of each game.
 
-Pure: the table fills it as it applies its events, so a rebuild from the store remembers the same games.
+Pure: the table fills it as it applies its events, so a rebuild from the store remembers the same games. Only
+games with a bot seated are kept, and the server hands them only to a bot that learns from them
+(`ghostgames.bots.remembers`): a Ghooost! final state is some 18 KB, and no Ghooost! bot remembers.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 
 from ghostgames.tables.seat import Seat
 
-REMEMBERED = 20  # finished games a table keeps for its bots (a long evening of rematches)
+REMEMBERED = 10  # finished games a table keeps for its bots (a long evening of rematches)
 
 # Who held each seat when a game started: (the person's lower-case name, the seated bot's level).
 Lineup = tuple[tuple[str | None, str | None], ...]

@@ -44,7 +44,7 @@ class MemoryExpertBot(FastExpertBot):
     In the other games it is `expert` (its policy is theirs, and it remembers nothing)."""
 
     name = "expert-memory"
-    remembers = True
+    remembers = frozenset({"geister"})
 
     def __init__(self, budget: Budget, memory: SetupMemory | None = None, **search: Any) -> None:
         self.memory = memory if memory is not None else SetupMemory()
