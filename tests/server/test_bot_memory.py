@@ -38,15 +38,20 @@ def _do(table: Table, log: list[Any], user: str, text: str) -> None:
         log.append(event_to_json(event))
 
 
-def _bot_sets_up(table: Table, log: list[Any], seat: int) -> None:
-    assert table.state is not None
-    for event in table.decide_bot(seat, table.state.legal_texts(seat)[0], "bot", ctx()):
+def _step(table: Table, log: list[Any], seat: int, text: str) -> None:
+    """`seat` plays `text`: the bot if one sits there, else its person."""
+    person = table.seats[seat].name
+    if table.seats[seat].bot is not None:
+        events = table.decide_bot(seat, text, "bot", ctx())
+    else:
+        events = table.decide(person, parse_command("/" + text), None, ctx()).events
+    for event in events:
         table.apply(event, 0.0)
         log.append(event_to_json(event))
 
 
 def _table_with_a_hard_bot() -> tuple[Table, list[Any]]:
-    created = creation_event("t", "geister", 2, None, None, "alice")
+    created = creation_event("t", "geister", 2, {"rated": True}, "60", "alice")
     table, log = Table(created), [created]
     _do(table, log, "alice", "/join 1")
     _do(table, log, "alice", "/bot add hard")
@@ -58,43 +63,64 @@ def _start(table: Table, log: list[Any], user: str) -> None:
         _do(table, log, user, "/start")
 
 
-def _one_game(table: Table, log: list[Any], user: str) -> dict[str, Any]:
-    """Start, let the bot set up, and the person resigns: the final state the table keeps."""
+def _one_game(table: Table, log: list[Any], user: str, moves: int = 3) -> dict[str, Any] | None:
+    """Start; both seats set up and move (`moves` own moves each, the setup counted) and the person resigns.
+    Geister's rated minimum is 3 own moves: with fewer the game is aborted, and no bot remembers it."""
     _start(table, log, user)
-    _bot_sets_up(table, log, 1)
-    _do(table, log, user, "/resign")
-    assert table.status == "finished" and table.state is not None
-    return table.state.to_json()
+    while table.state is not None and not table.state.is_over() and min(table.own_moves) < moves:
+        seat = min(table.to_act(), key=lambda i: table.own_moves[i])
+        _step(table, log, seat, table.state.legal_texts(seat)[0])
+    final = table.state.to_json() if table.state is not None and table.state.is_over() else None
+    if table.status == "started":
+        _do(table, log, user, "/resign")
+        assert table.state is not None
+        final = table.state.to_json()
+    assert table.status == "finished"
+    return final
 
 
 def test_the_bot_is_handed_the_earlier_games_against_the_same_person_and_a_rebuild_hands_the_same() -> None:
     table, log = _table_with_a_hard_bot()
     first = _one_game(table, log, "alice")
-    _do(table, log, "alice", "/rematch")  # the bot accepts at once
-    _start(table, log, "alice")
+    _do(table, log, "alice", "/rematch")  # the bot accepts at once: the game starts
     assert table.remembered(1) == [first]
     assert table.remembered(0) == []  # a person's seat: nothing for a bot to remember there
     assert Table.from_events(log).remembered(1) == [first]
-    _bot_sets_up(table, log, 1)
-    _do(table, log, "alice", "/resign")
-    second = table.state.to_json() if table.state is not None else None
+    second = _one_game(table, log, "alice")
     _do(table, log, "alice", "/rematch")
-    _start(table, log, "alice")
     assert table.remembered(1) == [first, second]
-    _do(table, log, "alice", "/resign")
+    _one_game(table, log, "alice")
     _do(table, log, "alice", "/leave")  # another person sits down: the bot starts afresh
     _do(table, log, "bob", "/join 1")
     _do(table, log, "bob", "/rematch")
     _start(table, log, "bob")
     assert table.remembered(1) == []
-    _bot_sets_up(table, log, 1)
-    _do(table, log, "bob", "/resign")
+    _one_game(table, log, "bob")
     _do(table, log, "bob", "/bot remove 2")
     _do(table, log, "bob", "/bot add medium")  # another bot in the seat: it did not play those games
     _do(table, log, "bob", "/rematch")
-    _start(table, log, "bob")
     assert table.status == "started" and table.remembered(1) == []
     assert Table.from_events(log).remembered(1) == []
+
+
+def test_games_resigned_at_once_or_rated_otherwise_teach_the_bot_nothing() -> None:
+    """Otherwise a person could show the bot a setup for free (an aborted game, an unrated one) and then set
+    up otherwise in a rated game."""
+    table, log = _table_with_a_hard_bot()
+    _one_game(table, log, "alice", moves=1)  # the setups alone, then a resignation: aborted for ratings
+    _do(table, log, "alice", "/rematch")
+    assert table.remembered(1) == []
+    played = _one_game(table, log, "alice")
+    _do(table, log, "alice", "/option rated off")
+    _do(table, log, "alice", "/rematch")
+    assert table.rated is False and table.remembered(1) == []  # the played game was rated, this one is not
+    unrated = _one_game(table, log, "alice")
+    _do(table, log, "alice", "/rematch")
+    assert table.remembered(1) == [unrated]
+    _one_game(table, log, "alice")
+    _do(table, log, "alice", "/option rated on")
+    _do(table, log, "alice", "/rematch")
+    assert table.rated is True and table.remembered(1) == [played]
 
 
 def test_a_table_keeps_only_its_last_games() -> None:
@@ -103,7 +129,6 @@ def test_a_table_keeps_only_its_last_games() -> None:
     for _ in range(REMEMBERED + 3):
         finals.append(_one_game(table, log, "alice"))
         _do(table, log, "alice", "/rematch")
-    _start(table, log, "alice")
     assert table.remembered(1) == finals[-REMEMBERED:]
 
 
@@ -184,10 +209,9 @@ def test_the_server_asks_by_name_what_each_bot_says_it_remembers() -> None:
 
 
 def test_a_table_without_a_bot_keeps_no_game_for_memory() -> None:
-    created = creation_event("t", "geister", 2, None, None, "alice")
+    created = creation_event("t", "geister", 2, {"rated": True}, "60", "alice")
     table, log = Table(created), [created]
     _do(table, log, "alice", "/join 1")
     _do(table, log, "bob", "/join 2")
-    _do(table, log, "alice", "/start")
-    _do(table, log, "alice", "/resign")
+    assert _one_game(table, log, "alice") is not None
     assert table.status == "finished" and not table.finished_games

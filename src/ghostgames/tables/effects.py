@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ghostgames.rules.contract import Outcome
+from ghostgames.tables import fair_play
 from ghostgames.tables.clock import Clocks, ClockSpec
 from ghostgames.tables.events import (
     BotAdded,
@@ -228,8 +229,9 @@ def _on_finished(table: Table, event: Finished) -> list[LogLine]:
     if table.state is not None and not table.state.is_over():
         # Ended by the table (a resignation): the game ends too, so it shows what it reveals at its end.
         table.state.concede(Outcome.from_json(outcome))
-    if table.state is not None and any(bot is not None for _, bot in table.lineup):  # for the bots' memory
-        table.finished_games.append(FinishedGame(table.state.to_json(), table.lineup))
+    played_out = not fair_play.moves_problems(table.game.name, table.own_moves)
+    if table.state is not None and played_out and any(bot is not None for _, bot in table.lineup):
+        table.finished_games.append(FinishedGame(table.state.to_json(), table.lineup, table.rated))  # bots' memory
     first = [i for i, r in enumerate(outcome["results"]) if r["rank"] == 1]
     winners = [event.names[i] for i in first]
     # the winners by seat too: a reader names them by seat, never by looking a label up; and the reason

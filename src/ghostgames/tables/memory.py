@@ -7,6 +7,10 @@ started; a bot about to move is handed the final positions of those where the sa
 against the same people in the same seats. It reads them only through its own seat's knowledge
 (`Bot.game_over`), so it learns nothing its seat did not see at the end of each game.
 
+Only games played out count, as for ratings (every seat made the game's minimum of its own moves,
+tables/fair_play.py), and only those rated as the game at hand is: otherwise a person could show the bot a
+setup in games resigned at once, or in unrated ones, for free, and then play another in a rated game.
+
 Pure: the table fills it as it applies its events, so a rebuild from the store remembers the same games. Only
 games with a bot seated are kept, and the server hands them only to a bot that learns from them
 (`ghostgames.bots.remembers`): a Ghooost! final state is some 18 KB, and no Ghooost! bot remembers.
@@ -33,16 +37,17 @@ class FinishedGame:
 
     final: Mapping[str, Any]
     lineup: Lineup
+    rated: bool
 
 
 def lineup_of(seats: Iterable[Seat]) -> Lineup:
     return tuple((s.name.lower() if s.name is not None else None, s.bot) for s in seats)
 
 
-def remembered(games: Iterable[FinishedGame], lineup: Lineup, seat: int) -> Sequence[Mapping[str, Any]]:
-    """The final states, oldest first, that the bot holding `seat` in a game started with `lineup` may
-    learn from: the earlier games with the same lineup. A person's seat that a bot plays for them (a
-    takeover, a turn whose clock ran out) remembers nothing: those games were the person's."""
+def remembered(games: Iterable[FinishedGame], lineup: Lineup, rated: bool, seat: int) -> Sequence[Mapping[str, Any]]:
+    """The final states, oldest first, that the bot holding `seat` in a game started with `lineup` (rated
+    or not) may learn from: the earlier games with the same lineup, rated alike. A person's seat that a bot
+    plays for them (a takeover, a turn whose clock ran out) remembers nothing: those games were the person's."""
     if not 0 <= seat < len(lineup) or lineup[seat][1] is None:
         return []
-    return [game.final for game in games if game.lineup == lineup]
+    return [game.final for game in games if game.lineup == lineup and game.rated == rated]

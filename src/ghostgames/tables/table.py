@@ -209,7 +209,7 @@ class Table:
     def remembered(self, seat: int) -> Sequence[Mapping[str, Any]]:
         """The final states of the earlier games here that the bot in `seat` may learn from before it moves
         (the same bot against the same people: tables/memory.py); the worker reads them as the seat saw them."""
-        return remembered(self.finished_games, self.lineup, seat)
+        return remembered(self.finished_games, self.lineup, self.rated, seat)
 
     def record(self) -> GameRecord:
         assert self.seed is not None and self.options is not None
