@@ -215,3 +215,15 @@ def test_a_table_without_a_bot_keeps_no_game_for_memory() -> None:
     _do(table, log, "bob", "/join 2")
     assert _one_game(table, log, "alice") is not None
     assert table.status == "finished" and not table.finished_games
+
+
+def test_only_a_game_of_chosen_setups_is_kept_for_a_bots_memory() -> None:
+    """A dealt game shows no habit of a starting position: a table of The Last with a bot keeps nothing."""
+    assert get_game("geister").chosen_setup
+    assert not get_game("thelast").chosen_setup and not get_game("ghooost").chosen_setup
+    created = creation_event("t", "thelast", 2, {"rated": True}, "60", "alice")
+    table, log = Table(created), [created]
+    _do(table, log, "alice", "/join 1")
+    _do(table, log, "alice", "/bot add hard")
+    assert _one_game(table, log, "alice") is not None
+    assert min(table.own_moves) >= 2 and not table.finished_games  # played out, and still nothing kept

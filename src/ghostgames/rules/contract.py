@@ -177,6 +177,9 @@ class Game(ABC, Generic[OptionsT, A]):
     # The words an action of this game may begin with ("setup", "play"): a table that cannot read
     # "/play 99" says what is wrong with the move instead of calling it an unknown command.
     verbs: ClassVar[tuple[str, ...]] = ()
+    # Players choose a secret starting position (Geister's setup) rather than being dealt one: a habit an
+    # opponent may show game after game, which a table keeps the ends of games for (tables/memory.py).
+    chosen_setup: ClassVar[bool] = False
 
     def options(self, players: int, options: Mapping[str, Any] | None = None) -> OptionsT:
         """Validated options; raises `OptionError` naming the option and what it accepts."""

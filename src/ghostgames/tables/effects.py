@@ -230,7 +230,8 @@ def _on_finished(table: Table, event: Finished) -> list[LogLine]:
         # Ended by the table (a resignation): the game ends too, so it shows what it reveals at its end.
         table.state.concede(Outcome.from_json(outcome))
     played_out = not fair_play.moves_problems(table.game.name, table.own_moves)
-    if table.state is not None and played_out and any(bot is not None for _, bot in table.lineup):
+    bot_seated = any(bot is not None for _, bot in table.lineup)
+    if table.state is not None and table.game.chosen_setup and played_out and bot_seated:
         table.finished_games.append(FinishedGame(table.state.to_json(), table.lineup, table.rated))  # bots' memory
     first = [i for i, r in enumerate(outcome["results"]) if r["rank"] == 1]
     winners = [event.names[i] for i in first]

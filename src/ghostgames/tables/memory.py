@@ -12,8 +12,10 @@ tables/fair_play.py), and only those rated as the game at hand is: otherwise a p
 setup in games resigned at once, or in unrated ones, for free, and then play another in a rated game.
 
 Pure: the table fills it as it applies its events, so a rebuild from the store remembers the same games. Only
-games with a bot seated are kept, and the server hands them only to a bot that learns from them
-(`ghostgames.bots.remembers`): a Ghooost! final state is some 18 KB, and no Ghooost! bot remembers.
+games with a bot seated are kept, and only of games whose players choose a secret starting position
+(`Game.chosen_setup`: Geister), the habit a memory can read; in a dealt game there is none, and a final
+Ghooost! state is some 18 KB (benchmarks/table_memory.py). The server hands the games only to a bot that
+learns from them (`ghostgames.bots.remembers`).
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ class GeisterGame(Game[GeisterOptions, Setup | Move]):
     name = "geister"
     title = "Geister"
     verbs = ("setup",)  # a move begins with its square
+    chosen_setup = True
     min_players = 2
     max_players = 2
     Options = GeisterOptions
