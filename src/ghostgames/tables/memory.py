@@ -35,7 +35,8 @@ Lineup = tuple[tuple[str | None, str | None], ...]
 @dataclass(frozen=True, slots=True)
 class FinishedGame:
     """A game that ended at the table: its final state as JSON (the whole truth: it never leaves the
-    server but for a bot's worker, which reads it through a seat's knowledge) and its lineup."""
+    server but for a bot's worker, which reads it through a seat's knowledge), its lineup and whether it
+    was rated."""
 
     final: Mapping[str, Any]
     lineup: Lineup
