@@ -8,8 +8,8 @@ from typing import Any
 
 from ghostgames.bots import Bot, SeatKnowledge, get_bot
 from ghostgames.bots.budget import Budget
-from ghostgames.bots.geister.expert import RunOnPolicy
-from ghostgames.bots.geister.expert_memory import MemoryExpertBot, MemoryPolicy
+from ghostgames.bots.geister.expert import CornerPolicy, RunOnPolicy
+from ghostgames.bots.geister.expert_memory import CornerMemoryPolicy, MemoryExpertBot, MemoryPolicy
 from ghostgames.bots.geister.fast_search import FastExpertBot
 from ghostgames.bots.geister.playout_policy import shipped_table
 from ghostgames.games import get_game
@@ -39,17 +39,32 @@ def runner_games(bot: Bot, games: int) -> None:
         bot.game_over(SeatKnowledge(state, 0))
 
 
-def the_expert_before(iterations: int) -> FastExpertBot:
-    """The expert before the memory (`expert-run-on`), built here from its parts."""
-    return FastExpertBot(Budget(iterations=iterations), RunOnPolicy, exploration=0.5, playout_table=shipped_table())
+def the_expert_without_memory(iterations: int) -> FastExpertBot:
+    """The expert without the memory (`expert-corner`), built here from its parts."""
+    return FastExpertBot(Budget(iterations=iterations), CornerPolicy, exploration=0.5, playout_table=shipped_table())
 
 
-def test_without_a_finished_game_or_after_one_it_plays_as_the_expert_before_it() -> None:
+def test_the_expert_remembers_on_todays_policy_and_expert_memory_on_the_one_it_was_measured_with() -> None:
+    """`expert` reads the corner walker as calibrated (`CornerPolicy`); `expert-memory` stays the expert of the
+    late morning of 5 December 2026 (`RunOnPolicy`), so that its measured matches replay."""
+    state = get_game("geister").new(2, {"exit": "escape"}, seed=3)
+    for seat in (0, 1):
+        state.apply(seat, get_bot("random").choose(SeatKnowledge(state, seat), random.Random(seat)))
+    knowledge = SeatKnowledge(state, 0)
+    today, before = get_bot("expert:60"), get_bot("expert-memory:60")
+    assert isinstance(today, MemoryExpertBot) and isinstance(before, MemoryExpertBot)
+    assert type(today.policy_for(knowledge)) is CornerMemoryPolicy
+    assert type(before.policy_for(knowledge)) is MemoryPolicy
+    assert not isinstance(before.policy_for(knowledge), CornerPolicy)
+    assert isinstance(get_bot("expert-run-on:60").policy(knowledge), RunOnPolicy)
+
+
+def test_without_a_finished_game_or_after_one_it_plays_as_the_expert_without_memory() -> None:
     memory_bot = get_bot("expert:120")  # the expert is the memory bot since 5 December 2026, late morning
     assert isinstance(memory_bot, MemoryExpertBot) and memory_bot.name == "expert"
     for seed in (1, 2):
         options = {"exit": "escape", "max_plies": 120}
-        plain = play_record("geister", 2, options, seed, [the_expert_before(120), get_bot("runner-3")])
+        plain = play_record("geister", 2, options, seed, [the_expert_without_memory(120), get_bot("runner-3")])
         memory = play_record("geister", 2, options, seed, [memory_bot, get_bot("runner-3")])
         assert memory.actions == plain.actions
         runner_games(memory_bot, 1)  # one game says nothing about whether the opponent repeats

@@ -25,7 +25,8 @@ from ghostgames.bots.policy import SearchPolicy
 # ("plain", "expert", "expert-v1") the "module:Class" of the policy it uses there. A kind a game does not
 # declare falls back to its "plain" policy, and a game without one to the plain SearchPolicy; so a new game
 # adds its own folder and nothing here.
-KINDS = ("plain", "expert", "expert-run-on", "expert-v6", "expert-v5", "expert-v4", "expert-v3", "expert-v1")
+KINDS = ("plain", "expert", "expert-corner", "expert-run-on", "expert-v6", "expert-v5", "expert-v4", "expert-v3",
+         "expert-v1")
 
 
 @functools.cache
@@ -74,8 +75,12 @@ def expert(budget: Budget) -> IsmctsBot:
     """The expert: in Geister it remembers the opponent's setups across the games a harness keeps it for
     (`expert_memory`, adopted 5 December 2026: docs/research/geister-expert.md): a match, the competition
     client's games on one port, a table's rematches against the same person. Told of no finished game (a
-    tournament, a table's first game) it plays as the expert before it, `expert-run-on`."""
-    bot = expert_memory(budget)
+    tournament, a table's first game) it plays as `expert-corner` (the corner walker read as calibrated, adopted
+    the evening of 5 December 2026)."""
+    from ghostgames.bots.geister.expert_memory import MemoryExpertBot
+    from ghostgames.bots.geister.playout_policy import shipped_table
+
+    bot = MemoryExpertBot(budget, exploration=0.5, playout_table=shipped_table())
     bot.name = "expert"
     return bot
 
@@ -83,11 +88,12 @@ def expert(budget: Budget) -> IsmctsBot:
 def expert_memory(budget: Budget) -> IsmctsBot:
     """`expert-run-on` that remembers the opponent's Geister setups across the games it is kept for
     (`geister.expert_memory`, issue 39); without two finished games it plays as `expert-run-on`. The `expert`
-    since 5 December 2026, kept under this name so that its measured matches replay if `expert` changes."""
-    from ghostgames.bots.geister.expert_memory import MemoryExpertBot
+    from the late morning to the evening of 5 December 2026, kept under this name so that its measured matches
+    replay."""
+    from ghostgames.bots.geister.expert_memory import MemoryExpertBot, MemoryPolicy
     from ghostgames.bots.geister.playout_policy import shipped_table
 
-    return MemoryExpertBot(budget, exploration=0.5, playout_table=shipped_table())
+    return MemoryExpertBot(budget, policy=MemoryPolicy, exploration=0.5, playout_table=shipped_table())
 
 
 def expert_learned(budget: Budget) -> IsmctsBot:

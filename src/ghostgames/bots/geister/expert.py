@@ -24,8 +24,11 @@ with the learned value (`setups.py`, `learned_setups`).
   the corner when the ghost stands on it, and no other race is run: a ghost that walks on is taken on the corner, one
   that stops (a decoy, most often) is not taken, so the enemy keeps its bad ghosts longer and we enter less often the
   endgame where any capture may be its fourth.
-- Running on (`RunOnPolicy`, the expert's since the morning of 5 December 2026): a good ghost of ours whose race
-  to an exit is won (`races.py`) walks on without search.
+- Running on (`RunOnPolicy`, the expert's from the morning of 5 December 2026, now `expert-run-on`): a good ghost of
+  ours whose race to an exit is won (`races.py`) walks on without search.
+- The corner walker (`CornerPolicy`, the expert's since the evening of 5 December 2026): with the enemy's last bad
+  ghost left, a ghost that has just stepped onto our exit corner is read at the belief's chance calibrated on such
+  walkers, not halfway to the even guess.
 
 The steps between the shipped experts were measured under names of their own (docs/research/geister-expert.md);
 the variants measured and not kept (worlds leaning towards runners, other waits, races at the search's leaves)
@@ -34,6 +37,7 @@ left the tree and replay at the commit the research log names.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -467,7 +471,7 @@ class LoneRaceWaitPolicy(SafeWaitPolicy):
 
 
 class RunOnPolicy(LoneRaceWaitPolicy):
-    """The expert's policy since the morning of 5 December 2026 (adopted by issue 13's rule:
+    """The expert's policy from the morning of 5 December 2026 (now `expert-run-on` (adopted by issue 13's rule:
     docs/research/geister-expert.md): `LoneRaceWaitPolicy` (`expert-v6`) that walks a good ghost of ours on when its
     race to an exit is won (`races.race_moves`) and no enemy ghost, each taken as good, could leave first: a step
     after which the race is still won and still first, like the winning move, without search. Measured
@@ -507,3 +511,36 @@ def run_on(knowledge: SeatKnowledge, legal: Sequence[Action]) -> Action | None:
         if races.race_moves(after, me) == ours - 1 and races.race_winner(after, races.BOTH) == me:
             return m
     return None
+
+
+# logit(p') = logit(p) + CORNER_SHIFT: the belief's chance for a ghost that has just stepped onto our exit corner
+# with the enemy's last bad ghost left, calibrated on such moves against the sparring partners at seed 3 (the
+# held-out `runner-3` not among them): benchmarks/corner_calibration.py, docs/research/geister-expert.md.
+CORNER_SHIFT = 1.96
+
+
+class CornerPolicy(RunOnPolicy):
+    """The expert's policy since the evening of 5 December 2026 (adopted at `hard`'s budget by the rule written
+    before its games: docs/research/geister-expert.md): `RunOnPolicy` reading a ghost that has just stepped onto
+    our exit corner, with the enemy's last bad ghost left, at the belief's chance shifted by `CORNER_SHIFT` instead
+    of halfway to the even guess.
+
+    That ghost leaves next move if it is good, and taking it loses if it is the last bad one: the guard takes it
+    when it reads it more likely good than bad, else the search weighs the gamble on worlds dealt at that reading.
+    The belief was fitted on search players' games, where a good ghost does not walk up to be taken, so it reads
+    such a walker low; counted over games against the sparring partners, the walker was good three times in four
+    where the belief said one in two."""
+
+    def arrival_chance(self, chance: float) -> float:
+        p = self.picture
+        g = self.arrival
+        if g < 0 or p.captured[p.enemy]["bad"] < 3 or exit_distance(p.square[g], p.enemy) != 0:
+            return super().arrival_chance(chance)
+        return shifted(chance, CORNER_SHIFT)
+
+
+def shifted(chance: float, shift: float) -> float:
+    """`chance` moved by `shift` on the logit scale (0 and 1 stay where they are)."""
+    if chance <= 0.0 or chance >= 1.0:
+        return chance
+    return 1.0 / (1.0 + math.exp(-(math.log(chance / (1.0 - chance)) + shift)))

@@ -1,7 +1,8 @@
 """`expert-memory`: the expert that remembers the opponent's setups across the games of a match (issue 39).
 
 The bot keeps one `SetupMemory` (memory.py) for as long as a harness keeps the bot, and learns from every
-finished game's final view it is handed (`Bot.game_over`). Its policy is the expert's (`RunOnPolicy`) with
+finished game's final view it is handed (`Bot.game_over`). Its policy is an expert's (`CornerPolicy` for `expert`,
+`RunOnPolicy` for `expert-memory`, the expert of 5 December 2026 kept so that its matches replay) with
 the belief over the enemy's hidden colours multiplied by the memory's prior of the whole setup each
 colouring implies (the colouring's good ghosts and the enemy ghosts already known good), renormalised: the
 search deals its worlds from it and the guard reads its chances (`good_probability`). The belief's logit
@@ -17,7 +18,7 @@ from typing import Any
 
 from ghostgames.bots.base import SeatKnowledge
 from ghostgames.bots.budget import Budget
-from ghostgames.bots.geister.expert import RunOnPolicy
+from ghostgames.bots.geister.expert import CornerPolicy, RunOnPolicy
 from ghostgames.bots.geister.fast_search import FastExpertBot
 from ghostgames.bots.geister.memory import SetupMemory
 from ghostgames.bots.geister.picture import GOOD
@@ -25,7 +26,7 @@ from ghostgames.bots.policy import SearchPolicy
 
 
 class MemoryPolicy(RunOnPolicy):
-    """The expert's policy reading the belief times the memory's prior of the enemy's setup."""
+    """`RunOnPolicy` reading the belief times the memory's prior of the enemy's setup (`expert-memory`)."""
 
     def __init__(self, knowledge: SeatKnowledge, memory: SetupMemory) -> None:
         super().__init__(knowledge)
@@ -39,6 +40,10 @@ class MemoryPolicy(RunOnPolicy):
         self.good_probability = self.belief.good_probability()
 
 
+class CornerMemoryPolicy(MemoryPolicy, CornerPolicy):
+    """The expert's policy (`CornerPolicy`) reading the belief times the memory's prior of the enemy's setup."""
+
+
 class MemoryExpertBot(FastExpertBot):
     """`expert` holding a `SetupMemory` that `game_over` fills from each finished Geister game's final view.
     In the other games it is `expert` (its policy is theirs, and it remembers nothing)."""
@@ -46,8 +51,10 @@ class MemoryExpertBot(FastExpertBot):
     name = "expert-memory"
     remembers = frozenset({"geister"})
 
-    def __init__(self, budget: Budget, memory: SetupMemory | None = None, **search: Any) -> None:
+    def __init__(self, budget: Budget, memory: SetupMemory | None = None,
+                 policy: type[MemoryPolicy] = CornerMemoryPolicy, **search: Any) -> None:
         self.memory = memory if memory is not None else SetupMemory()
+        self.memory_policy = policy
         super().__init__(budget, self.policy_for, **search)
 
     def policy_for(self, knowledge: SeatKnowledge) -> SearchPolicy:
@@ -55,7 +62,7 @@ class MemoryExpertBot(FastExpertBot):
             from ghostgames.bots.search_bots import expert_policy
 
             return expert_policy(knowledge)
-        return MemoryPolicy(knowledge, self.memory)
+        return self.memory_policy(knowledge, self.memory)
 
     def game_over(self, knowledge: SeatKnowledge) -> None:
         """Remember the opponent's setup when the final view shows it whole (memory.py says which games count)."""
