@@ -471,12 +471,13 @@ class LoneRaceWaitPolicy(SafeWaitPolicy):
 
 
 class RunOnPolicy(LoneRaceWaitPolicy):
-    """The expert's policy from the morning of 5 December 2026 (now `expert-run-on` (adopted by issue 13's rule:
-    docs/research/geister-expert.md): `LoneRaceWaitPolicy` (`expert-v6`) that walks a good ghost of ours on when its
-    race to an exit is won (`races.race_moves`) and no enemy ghost, each taken as good, could leave first: a step
-    after which the race is still won and still first, like the winning move, without search. Measured
-    (`benchmarks/race_calibration.py`), the `expert` before ran out only 48% (against `runner-2`) and 15% (`runner-3`)
-    of the positions where it had such a race. Public knowledge only: our colours, and every ghost's square."""
+    """The expert's policy from the morning to the evening of 5 December 2026, now `expert-run-on` (adopted by
+    issue 13's rule: docs/research/geister-expert.md): `LoneRaceWaitPolicy` (`expert-v6`) that walks a good ghost of
+    ours on when its race to an exit is won (`races.race_moves`) and no enemy ghost, each taken as good, could leave
+    first: a step after which the race is still won and still first, like the winning move, without search.
+    Measured (`benchmarks/race_calibration.py`), the `expert` before ran out only 48% (against `runner-2`) and 15%
+    (`runner-3`) of the positions where it had such a race. Public knowledge only: our colours, and every ghost's
+    square."""
 
     def forced(self, legal: Sequence[Action], rng: random.Random) -> Action | None:
         found = super().forced(legal, rng)
