@@ -435,9 +435,14 @@ def _still_in_line(conn: Connection) -> bool:
 
 async def _drop(conn: Connection) -> None:
     """Let go of a waiting player (hung up, out of time, or the server stops) without a game."""
-    if conn.setup is not None and not conn.setup.done():
-        conn.setup.cancel()
-        await asyncio.wait({conn.setup})
+    if conn.setup is not None:
+        if not conn.setup.done():
+            conn.setup.cancel()
+            await asyncio.wait({conn.setup})
+        if not conn.setup.cancelled():
+            # Retrieved here, so that no "exception never retrieved" is logged when the task is collected: on
+            # Python 3.11 that log, formatted during another compile, breaks every later compile in the process.
+            conn.setup.exception()
     await conn.close()
 
 
