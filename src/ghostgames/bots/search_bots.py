@@ -14,12 +14,16 @@ import functools
 import importlib
 import pkgutil
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import ghostgames.bots
 from ghostgames.bots.base import SeatKnowledge
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.bots.policy import SearchPolicy
+
+if TYPE_CHECKING:
+    from ghostgames.bots.geister.expert_memory import MemoryPolicy
 
 # A game's bots live in bots/<game>/, whose __init__.py declares SEARCH_POLICIES: for each kind of search
 # ("plain", "expert", "expert-v1") the "module:Class" of the policy it uses there. A kind a game does not
@@ -77,10 +81,9 @@ def expert(budget: Budget) -> IsmctsBot:
     client's games on one port, a table's rematches against the same person. Told of no finished game (a
     tournament, a table's first game) it plays as `expert-corner` (the corner walker read as calibrated, adopted
     the evening of 5 December 2026)."""
-    from ghostgames.bots.geister.expert_memory import MemoryExpertBot
-    from ghostgames.bots.geister.playout_policy import shipped_table
+    from ghostgames.bots.geister.expert_memory import CornerMemoryPolicy
 
-    bot = MemoryExpertBot(budget, exploration=0.5, playout_table=shipped_table())
+    bot = _remembering(budget, CornerMemoryPolicy)
     bot.name = "expert"
     return bot
 
@@ -90,10 +93,17 @@ def expert_memory(budget: Budget) -> IsmctsBot:
     (`geister.expert_memory`, issue 39); without two finished games it plays as `expert-run-on`. The `expert`
     from the late morning to the evening of 5 December 2026, kept under this name so that its measured matches
     replay."""
-    from ghostgames.bots.geister.expert_memory import MemoryExpertBot, MemoryPolicy
+    from ghostgames.bots.geister.expert_memory import MemoryPolicy
+
+    return _remembering(budget, MemoryPolicy)
+
+
+def _remembering(budget: Budget, policy: type[MemoryPolicy]) -> IsmctsBot:
+    """The expert's search (exploration 0.5, the shipped playout table) remembering setups on `policy`."""
+    from ghostgames.bots.geister.expert_memory import MemoryExpertBot
     from ghostgames.bots.geister.playout_policy import shipped_table
 
-    return MemoryExpertBot(budget, policy=MemoryPolicy, exploration=0.5, playout_table=shipped_table())
+    return MemoryExpertBot(budget, policy=policy, exploration=0.5, playout_table=shipped_table())
 
 
 def expert_learned(budget: Budget) -> IsmctsBot:
