@@ -6,7 +6,7 @@ adapter (`ghostgames.spiel`).
         --bots expert,ismcts,rules,openspiel --games 8 --seconds 0.2 --seed 0 --json out.json
 
 `--bots` names one bot a seat: our bot names (`expert`, `ismcts`, `rules`, a level such as `hard`, a plug-in such as
-`benchmarks.thelast_variants:own_penalty`, which thinks the clock's seconds too; a name with
+`benchmarks.thelast_variants:expert_states`, which thinks the clock's seconds too; a name with
 an iteration budget such as `ismcts:50` ignores the clock) or `openspiel`. Game g deals with seed + g and
 seats bot i at seat (i + g) mod players, so over a multiple of `players` games every bot holds every seat.
 
@@ -142,7 +142,7 @@ def warm_up(game: pyspiel.Game, clock: Clock, evaluator: str, uct_c: float, seed
 
 def our_bot(name: str, clock: Clock) -> Bot:
     """`name` with an iteration budget (`expert:4000`) ignores the clock; any other, a plug-in
-    (`benchmarks.thelast_variants:own_penalty`) too, thinks the clock's seconds."""
+    (`benchmarks.thelast_variants:expert_states`) too, thinks the clock's seconds."""
     return get_bot(name) if re.fullmatch(r".*:\d+", name) else get_bot(name, clock.ours())
 
 

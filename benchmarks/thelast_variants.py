@@ -42,6 +42,3 @@ uniform_playout = _variant("uniform_playout")  # the expert before the opponent-
 # playouts from 4 players) dealing its worlds as states converted one by one (`state_worlds`), the path before
 # WorldRows
 expert_states = _variant("expert_states", fast_search.TheLastExpertPolicy, state_worlds=True)
-# 5 December 2026, night (research log, "A reward of the seat's own penalty at 4-5 players"): the shipped expert
-# whose every seat in the tree values a finished round by its own penalty alone (what the mean penalty judges)
-own_penalty = _variant("own_penalty", fast_search.TheLastExpertPolicy, rank_weight=0.0, own_weight=1.0)

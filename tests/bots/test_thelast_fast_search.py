@@ -70,10 +70,6 @@ def test_the_reward_of_a_finished_match_is_highest_for_the_lowest_penalty() -> N
     seat_rewards(row, rewards, 0.5, 8.0)  # half rank, half the penalty against the others' mean
     best = min(range(3), key=lambda p: penalties[p])
     assert rewards[best] == max(rewards[:3])
-    own = np.zeros(8)
-    seat_rewards(row, own, 0.0, 8.0, 1.0)  # the seat's own penalty alone, linearly
-    share = 2.0 * 6.5 * int(row[fast.SIZE]) * max(int(row[fast.ROUNDS]), 1) / 3
-    assert list(own[:3]) == pytest.approx([max(0.0, 1.0 - penalties[p] / share) for p in range(3)])
 
 
 def test_the_expert_wins_more_rounds_than_random_at_two_players() -> None:

@@ -71,7 +71,6 @@ POOL = 16  # worlds sampled per chunk
 REUSE = 8  # iterations each world of a chunk serves
 CHUNK = POOL * REUSE  # iterations per kernel call; a time budget is checked between calls
 _PHASE, _ACTOR, _PLAYERS, _TOTAL = fast.PHASE, fast.ACTOR, fast.PLAYERS, fast.TOTAL
-_SIZE, _ROUNDS = fast.SIZE, fast.ROUNDS
 _DEAL, _OVER = fast.DEAL, fast.OVER
 # playouts: uniform, or OPPONENTS: the root seat uniform, every other seat by its row of `mix` (`rules`, the
 # learned logit of bots/thelast/playout_policy.py, uniform)
@@ -81,14 +80,11 @@ SEATS = 8  # rows of a mix: more than The Last's 5 seats
 
 
 @fast.compiled
-def seat_rewards(s: Ints, out: Floats, rank_weight: float = 0.5, scale: float = 8.0, own_weight: float = 0.0) -> None:
+def seat_rewards(s: Ints, out: Floats, rank_weight: float = 0.5, scale: float = 8.0) -> None:
     """TheLastPolicy.rewards of a finished row (by default): `rank_weight` of the share of the others beaten
-    (ties half), `own_weight` of the seat's own penalty alone, linearly (1 minus the penalty over twice a fair
-    share of an average points pile, clipped at 0: the expected reward then ranks actions by the expected
-    penalty, the score a player is judged on over many rounds), the rest a logistic of how far the seat's total
-    penalty lies under the others' mean (`scale` points: one step)."""
+    (ties half), the rest a logistic of how far the seat's total penalty lies under the others' mean
+    (`scale` points: one step)."""
     players = s[_PLAYERS]
-    share = 2.0 * 6.5 * s[_SIZE] * max(s[_ROUNDS], 1) / players
     everyone = 0
     for p in range(players):
         everyone += s[_TOTAL + p]
@@ -103,8 +99,8 @@ def seat_rewards(s: Ints, out: Floats, rank_weight: float = 0.5, scale: float = 
                 elif other == mine:
                     beaten += 0.5
         others = (everyone - mine) / max(players - 1, 1)
-        out[p] = rank_weight * beaten / max(players - 1, 1) + own_weight * max(0.0, 1.0 - mine / share) \
-            + (1.0 - rank_weight - own_weight) / (1.0 + math.exp((mine - others) / scale))
+        out[p] = rank_weight * beaten / max(players - 1, 1) \
+            + (1.0 - rank_weight) / (1.0 + math.exp((mine - others) / scale))
 
 
 @fast.compiled
@@ -157,8 +153,8 @@ def play_out(s: Ints, rng: fast.Rng, kind: int, tables: Floats, root: int, mix: 
 
 @fast.compiled
 def iterate(worlds: Ints, count: int, root_actions: Ints, exploration: float, tree: Ints, reward: Floats,
-            size: Ints, rng: fast.Rng, kind: int, rank_weight: float, scale: float, own_weight: float,
-            tables: Floats, mix: Floats) -> None:
+            size: Ints, rng: fast.Rng, kind: int, rank_weight: float, scale: float, tables: Floats,
+            mix: Floats) -> None:
     """`count` iterations into the tree (node 0 the root, `size[0]` nodes used; room for `count` more),
     iteration i on a copy of worlds[i mod their number]; each node backs up the reward of the seat that chose it.
     `kind`: play_out's; `tables`: the OPPONENTS playout's logit as `score_tables`; `mix`: its shares per seat."""
@@ -222,7 +218,7 @@ def iterate(worlds: Ints, count: int, root_actions: Ints, exploration: float, tr
             if untried > 0:
                 break
         play_out(s, rng, kind, tables, tree[0, ACTOR], mix)
-        seat_rewards(s, rewards, rank_weight, scale, own_weight)
+        seat_rewards(s, rewards, rank_weight, scale)
         back_up(tree, reward, path, depth, rewards)
 
 
@@ -241,7 +237,6 @@ class TheLastExpertPolicy(TheLastPolicy):
     opponent_players = 4  # the player count (public) from which the others play as players do in playouts
     rank_weight = 0.5  # the reward's share of rank (the rest: the penalty against the others' mean)
     penalty_scale = 8.0
-    own_weight = 0.0  # the reward's share of the seat's own penalty alone (seat_rewards)
     pool = POOL
     reuse = REUSE
     opponent_rules = 0.4  # OPPONENTS playouts: the other seats' share of `rules` moves
@@ -269,7 +264,7 @@ class TheLastExpertPolicy(TheLastPolicy):
                     assert isinstance(world, TheLastState)
                     worlds[w] = fast.from_state(world)
             iterate(worlds, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
-                    kind, self.rank_weight, self.penalty_scale, self.own_weight, tables, mix)
+                    kind, self.rank_weight, self.penalty_scale, tables, mix)
 
         tree = Tree(seat, CHUNK + 1)
         done = tree.grow(budget, self.pool * self.reuse, run_chunk)
