@@ -42,6 +42,3 @@ uniform_playout = _variant("uniform_playout")  # the expert before the opponent-
 # playouts from 4 players) dealing its worlds as states converted one by one (`state_worlds`), the path before
 # WorldRows
 expert_states = _variant("expert_states", fast_search.TheLastExpertPolicy, state_worlds=True)
-# 5 December 2026, night (research log, "The searching seat in the playout's mix"): the shipped expert whose own
-# playout moves from 4 players follow the others' mix (`rules` 40%, the logit 40%, uniform), not uniform moves
-symmetric = _variant("symmetric", fast_search.TheLastExpertPolicy, searcher_in_mix=True)

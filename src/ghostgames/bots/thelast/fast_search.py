@@ -73,8 +73,8 @@ CHUNK = POOL * REUSE  # iterations per kernel call; a time budget is checked bet
 _PHASE, _ACTOR, _PLAYERS, _TOTAL = fast.PHASE, fast.ACTOR, fast.PLAYERS, fast.TOTAL
 _DEAL, _OVER = fast.DEAL, fast.OVER
 # playouts: uniform, or OPPONENTS: the root seat uniform, every other seat by its row of `mix` (`rules`, the
-# learned logit of bots/thelast/playout_policy.py, uniform), or SYMMETRIC: every seat by its row, the root's too
-RANDOM, OPPONENTS, SYMMETRIC = 0, 1, 2
+# learned logit of bots/thelast/playout_policy.py, uniform)
+RANDOM, OPPONENTS = 0, 1
 NO_TABLES = np.ones((TABLES, fast.VALUE.shape[0]), dtype=np.float64)  # uniform, unused
 SEATS = 8  # rows of a mix: more than The Last's 5 seats
 
@@ -157,15 +157,12 @@ def iterate(worlds: Ints, count: int, root_actions: Ints, exploration: float, tr
             mix: Floats) -> None:
     """`count` iterations into the tree (node 0 the root, `size[0]` nodes used; room for `count` more),
     iteration i on a copy of worlds[i mod their number]; each node backs up the reward of the seat that chose it.
-    `kind`: play_out's (SYMMETRIC: OPPONENTS with no seat searching); `tables`: the OPPONENTS playout's logit as
-    `score_tables`; `mix`: its shares per seat."""
+    `kind`: play_out's; `tables`: the OPPONENTS playout's logit as `score_tables`; `mix`: its shares per seat."""
     s = np.empty(worlds.shape[1], dtype=np.int64)
     legal = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
     flags = np.zeros(ACTION_COUNT, dtype=np.int8)  # 1: legal here, 2: legal and already a child
     path = np.empty(worlds.shape[1], dtype=np.int64)  # far more than a match has decisions in one round
     rewards = np.empty(8, dtype=np.float64)
-    playout_kind = OPPONENTS if kind == SYMMETRIC else kind
-    playout_root = -1 if kind == SYMMETRIC else tree[0, ACTOR]
     for it in range(count):
         s[:] = worlds[it % worlds.shape[0]]
         node = 0
@@ -220,7 +217,7 @@ def iterate(worlds: Ints, count: int, root_actions: Ints, exploration: float, tr
             node = chosen
             if untried > 0:
                 break
-        play_out(s, rng, playout_kind, tables, playout_root, mix)
+        play_out(s, rng, kind, tables, tree[0, ACTOR], mix)
         seat_rewards(s, rewards, rank_weight, scale)
         back_up(tree, reward, path, depth, rewards)
 
@@ -244,7 +241,6 @@ class TheLastExpertPolicy(TheLastPolicy):
     reuse = REUSE
     opponent_rules = 0.4  # OPPONENTS playouts: the other seats' share of `rules` moves
     opponent_learned = 0.4  # and of the logit's (the rest uniform)
-    searcher_in_mix = False  # OPPONENTS playouts: the searching seat plays the mix too (SYMMETRIC), not uniformly
     state_worlds = False  # the worlds dealt as states and converted (the path before WorldRows: the same worlds)
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
@@ -277,20 +273,20 @@ class TheLastExpertPolicy(TheLastPolicy):
 
     def playout_tables(self) -> Floats:
         """The OPPONENTS playout's logit (the packaged weights) as `score_tables` (unused by uniform playouts)."""
-        return shipped_tables() if self.playout_of_decision() in (OPPONENTS, SYMMETRIC) else NO_TABLES
+        return shipped_tables() if self.playout_of_decision() == OPPONENTS else NO_TABLES
 
     def playout_of_decision(self) -> int:
         """The playout kind of this decision: `playout_kind`, turned into OPPONENTS when it is uniform and the
         table has `opponent_players` or more (measured better at 4-5 players, worse at 3: the research log)."""
         if self.playout_kind == RANDOM and self.knowledge.players >= self.opponent_players:
-            return SYMMETRIC if self.searcher_in_mix else OPPONENTS
+            return OPPONENTS
         return self.playout_kind
 
     def opponent_mix(self) -> Floats:
         """The OPPONENTS playout's shares per seat (row: `rules`, the logit; the rest uniform): the class's
         settings."""
         mix = np.zeros((SEATS, 2), dtype=np.float64)
-        if self.playout_of_decision() in (OPPONENTS, SYMMETRIC):
+        if self.playout_of_decision() == OPPONENTS:
             mix[:, 0] = self.opponent_rules
             mix[:, 1] = self.opponent_learned
         return mix
