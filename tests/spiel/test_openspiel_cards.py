@@ -15,6 +15,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (pi
 
 from open_spiel.python.algorithms import ismcts  # noqa: E402
 
+from ghostgames.bots.budget import Budget  # noqa: E402
 from ghostgames.spiel import register  # noqa: E402
 from ghostgames.spiel.evaluator import GhooostPlayoutEvaluator  # noqa: E402
 
@@ -116,3 +117,14 @@ def test_a_duplicate_run_gives_every_bot_every_hand_of_a_deal_and_its_interval_c
         half = bench.Z95 * abs(per_deal[0] - per_deal[1]) / 2  # two deals: sd |a - b| / sqrt 2, over sqrt 2
         assert row["score"][0] == pytest.approx(mean)
         assert row["score"][2] - row["score"][0] == pytest.approx(half)
+
+
+def test_a_plugin_bot_thinks_the_clocks_seconds_and_a_budgeted_name_its_iterations(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # before, every name with a colon was read as an iteration budget, and a plug-in played its default iterations
+    monkeypatch.syspath_prepend(str(ROOT))  # `benchmarks.thelast_variants` is imported by its path
+    bench = benchmark()
+    clock = bench.Clock(seconds=0.03, simulations=None)
+    assert bench.our_bot("benchmarks.thelast_variants:expert_states", clock).budget == Budget(seconds=0.03)
+    assert bench.our_bot("ismcts", clock).budget == Budget(seconds=0.03)
+    assert bench.our_bot("ismcts:40", clock).budget == Budget(iterations=40)
