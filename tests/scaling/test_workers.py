@@ -187,16 +187,18 @@ def test_twenty_games_on_two_workers_survive_sigkills_and_lose_no_acknowledged_a
             await people[0].until_table(table_id, lambda m: all(s["kind"] != "empty" for s in m["table"]["seats"]))
             assert (await people[0].command(table_id, "/start", version=None))["type"] == "ack"
             for seat, client in enumerate(people):
+                # a pace, so that the games are still on when the first kill comes (on a quiet machine they
+                # once all ended within the first second or two, and no kill cut anybody off)
                 seats.append(Seat(workers, table_id, seat, str(client.token), (number + seat) % 2,
-                                  random.Random(number * 10 + seat), client=client))
+                                  random.Random(number * 10 + seat), client=client, pace=0.05))
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 150
         kills = 0
 
         async def killer() -> None:
             nonlocal kills
-            for _ in range(3):
-                await asyncio.sleep(rng.uniform(1.0, 3.0))
+            for k in range(3):
+                await asyncio.sleep(rng.uniform(0.3, 0.8) if k == 0 else rng.uniform(1.0, 3.0))
                 victim = rng.choice(workers)
                 victim.kill()
                 kills += 1

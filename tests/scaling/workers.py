@@ -48,6 +48,7 @@ class Seat:
     reconnects: int = 0
     refusals: list[str] = field(default_factory=list)
     client: Client | None = None
+    pace: float = 0.0  # seconds to think before each action: a game then outlasts the first kill
 
     async def connect(self) -> Client:
         for attempt in range(200):
@@ -86,6 +87,8 @@ class Seat:
                 await asyncio.sleep(0.05)
                 continue
             choice = self.rng.choice(message["view"]["legal"])
+            if self.pace:
+                await asyncio.sleep(self.pace)
             try:
                 answer = await client.act(self.table_id, choice, version=table["version"])
             except (TimeoutError, ConnectionError, ConnectionClosed) as err:
