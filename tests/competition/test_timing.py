@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import time
@@ -9,6 +10,7 @@ from dataclasses import replace
 
 import pytest
 
+from ghostgames.competition.server import Connection, _begin_setup
 from tests.competition.helpers import FAST, Player, connect_pair, move, running_server, set_up
 
 QUICK_TIMEOUT = replace(FAST, timeout=0.3)
@@ -124,3 +126,32 @@ def test_a_line_too_long_to_be_an_answer_counts_as_a_disconnect() -> None:
         assert second.receive().startswith("WON:")
         (result,) = server.wait_results(1)
     assert (result.winner, result.reason) == (1, "disconnected")
+
+
+def test_a_set_phase_that_ends_in_a_forfeit_nobody_awaits_logs_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    """A SET phase is started so that its end is always read: one that ends in a forfeit (here a hang-up) and is
+    then let go without anyone awaiting it leaves no "never retrieved" log when collected, whatever path let go."""
+
+    async def hang_up_unread() -> None:
+        accepted: asyncio.Queue[Connection] = asyncio.Queue()
+        listener = await asyncio.start_server(lambda r, w: accepted.put_nowait(Connection(r, w)), "127.0.0.1", 0)
+        port = listener.sockets[0].getsockname()[1]
+        _, client = await asyncio.open_connection("127.0.0.1", port)
+        conn = await accepted.get()
+        _begin_setup(conn, 0, FAST)
+        client.close()
+        task = conn.setup
+        assert task is not None
+        while not task.done():
+            await asyncio.sleep(0.01)
+        assert not task.cancelled()  # it ended by itself, in a forfeit
+        conn.setup = None  # let go without reading its end: only the done-callback has read it
+        del task
+        await conn.close()
+        listener.close()
+        await listener.wait_closed()
+
+    with caplog.at_level(logging.ERROR, logger="asyncio"):
+        asyncio.run(hang_up_unread())
+        gc.collect()
+    assert not [r for r in caplog.records if "never retrieved" in r.getMessage()]

@@ -338,7 +338,8 @@ class Referee:
         phases: list[asyncio.Future[Any]] = []
         for seat, conn in enumerate(self.players):
             if conn.setup is None:  # a Referee given connections nobody asked yet
-                conn.setup = asyncio.ensure_future(ask_setup(conn, seat, self.settings))
+                _begin_setup(conn, seat, self.settings)
+            assert conn.setup is not None
             phases.append(conn.setup)
         gone = [asyncio.ensure_future(conn.closed.wait()) for conn in self.players]
         try:
@@ -433,16 +434,24 @@ def _still_in_line(conn: Connection) -> bool:
     return conn.alive() and not conn.closed.is_set() and not failed
 
 
+def _begin_setup(conn: Connection, seat: int, settings: ServerSettings) -> None:
+    """Start `conn`'s SET phase as a task whose outcome is always retrieved when it ends, whoever awaits it or
+    not: no "exception never retrieved" is then logged when a forfeited phase is collected (on Python 3.11 that
+    log, formatted during another compile, breaks every later compile in the process)."""
+    conn.setup = asyncio.ensure_future(ask_setup(conn, seat, settings))
+    conn.setup.add_done_callback(_retrieve)
+
+
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
 async def _drop(conn: Connection) -> None:
     """Let go of a waiting player (hung up, out of time, or the server stops) without a game."""
-    if conn.setup is not None:
-        if not conn.setup.done():
-            conn.setup.cancel()
-            await asyncio.wait({conn.setup})
-        if not conn.setup.cancelled():
-            # Retrieved here, so that no "exception never retrieved" is logged when the task is collected: on
-            # Python 3.11 that log, formatted during another compile, breaks every later compile in the process.
-            conn.setup.exception()
+    if conn.setup is not None and not conn.setup.done():
+        conn.setup.cancel()
+        await asyncio.wait({conn.setup})
     await conn.close()
 
 
@@ -514,7 +523,7 @@ class CompetitionServer:
                     getters[index] = None
                     candidate = getter.result()
                     if candidate.alive():
-                        candidate.setup = asyncio.ensure_future(ask_setup(candidate, index, self.settings))
+                        _begin_setup(candidate, index, self.settings)
                         chosen[index] = candidate
                     else:
                         await candidate.close()
