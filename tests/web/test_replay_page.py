@@ -197,6 +197,25 @@ def test_18_axe_finds_nothing_on_a_replay(server: ServerProcess, page: Page, gam
         assert found == [], (seat, move)
 
 
+
+def test_18_axe_finds_nothing_on_a_replay_while_its_analysis_status_is_on_its_way(server: ServerProcess,
+                                                                                    page: Page) -> None:
+    """The analysis part is named from the first paint: held here until axe has run, the server's analysis
+    status once came after axe in a CI run, and the section's empty heading left it unnamed."""
+    record_id, _, _ = my_record(server, page, "thelast", "AxeWait", 18)
+    held: list[Any] = []
+    page.route(re.compile(r".*/records/\d+/analysis/.*"), lambda route: held.append(route))  # answered after axe
+    open_replay(page, server.http_url, record_id, 0, 1)
+    page.wait_for_function("() => document.querySelector('.analysis') !== null")
+    assert held, "the page asked for its analysis status"
+    assert page.locator(".analysis-body").inner_text() == ""  # nothing from the server yet
+    violations = Axe().run(page).response["violations"]
+    found = [f"{v['id']} ({v.get('impact')}): {v['help']} {v['nodes'][0]['target']}" for v in violations]
+    assert found == []
+    for route in held:
+        route.continue_()
+    expect(page.locator(".analysis-offer, .analysis-meaning, .analysis-progress").first).to_be_visible()
+
 def test_11_the_move_list_of_a_long_replay_gets_its_words_as_the_reader_scrolls_to_them(
         server: ServerProcess, page: Page) -> None:
     record, _ = random_record("ghooost", 2, 0, {"max_turns": 5000, "max_rounds": 100})

@@ -87,7 +87,9 @@ export function createAnalysis(host) {
   const reader = host.reader === null ? "spectator" : String(host.reader);
   const path = `/records/${encodeURIComponent(host.recordId)}/analysis/${reader}`;
   const element = h("section", { class: "analysis", "aria-labelledby": "analysis-title" });
-  const title = h("h2", { id: "analysis-title" });
+  // named from the first paint: until the server's status comes, an empty heading would leave the section
+  // without a name (and its aria-labelledby pointing at nothing, which axe reports)
+  const title = h("h2", { id: "analysis-title" }, t("analysis.title"));
   const body = h("div", { class: "analysis-body" });
   element.append(title, body);
   let status = null; // the server's last status document
