@@ -26,6 +26,7 @@ import math
 from typing import Any
 
 import numpy as np
+from benchmarks.corner_calibration import logit
 from benchmarks.trace_escapes import at_each_move
 
 from ghostgames.bots.geister.expert import BeliefPolicy, CornerPolicy, arrived
@@ -33,7 +34,7 @@ from ghostgames.bots.geister.picture import BAD, GOOD, exit_distance
 from ghostgames.tournament.runner import TournamentSpec
 
 FEATURE_SETS = {
-    "belief, shifted": (),
+    "the belief and the steps, refitted": (),
     "+ good ghosts left": ("left",),
     "+ ghosts taken near our corner": ("taken",),
     "+ the walker's history": ("history",),
@@ -83,11 +84,6 @@ def events(bot: str, against: str, seed: int, games: int) -> list[dict[str, Any]
 
         at_each_move(spec, [index], bot, note)
     return rows
-
-
-def logit(p: float) -> float:
-    p = min(max(p, 1e-4), 1 - 1e-4)
-    return math.log(p / (1 - p))
 
 
 def features(row: dict[str, Any], kinds: tuple[str, ...]) -> list[float]:

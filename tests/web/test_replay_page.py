@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from ghostgames.bench.records import random_record
 from ghostgames.rules.record import GameRecord
@@ -59,6 +59,12 @@ def open_replay(page: Page, base_url: str, record_id: int, seat: int | None, mov
     page.goto(f"{base_url}/replay/{record_id}{query}")
     page.wait_for_function(f"() => document.body.dataset.replayMove === '{move}'")
     page.wait_for_selector(".game-area > *")
+
+
+def axe_findings(page: Page) -> list[str]:
+    """What axe-core finds on the page, one line each (rule, impact, help, the first element)."""
+    violations = Axe().run(page).response["violations"]
+    return [f"{v['id']} ({v.get('impact')}): {v['help']} {v['nodes'][0]['target']}" for v in violations]
 
 
 def shown(page: Page) -> int:
@@ -192,10 +198,7 @@ def test_18_axe_finds_nothing_on_a_replay(server: ServerProcess, page: Page, gam
     record_id, record, _ = my_record(server, page, game, f"Axe{game[:4]}", 18)
     for seat, move in ((0, 1), (None, len(record.actions) // 2), (0, len(record.actions))):
         open_replay(page, server.http_url, record_id, seat, move)
-        violations = Axe().run(page).response["violations"]
-        found = [f"{v['id']} ({v.get('impact')}): {v['help']} {v['nodes'][0]['target']}" for v in violations]
-        assert found == [], (seat, move)
-
+        assert axe_findings(page) == [], (seat, move)
 
 
 def test_18_axe_finds_nothing_on_a_replay_while_its_analysis_status_is_on_its_way(server: ServerProcess,
@@ -203,18 +206,17 @@ def test_18_axe_finds_nothing_on_a_replay_while_its_analysis_status_is_on_its_wa
     """The analysis part is named from the first paint: held here until axe has run, the server's analysis
     status once came after axe in a CI run, and the section's empty heading left it unnamed."""
     record_id, _, _ = my_record(server, page, "thelast", "AxeWait", 18)
-    held: list[Any] = []
+    held: list[Route] = []
     page.route(re.compile(r".*/records/\d+/analysis/.*"), lambda route: held.append(route))  # answered after axe
     open_replay(page, server.http_url, record_id, 0, 1)
     page.wait_for_function("() => document.querySelector('.analysis') !== null")
     assert held, "the page asked for its analysis status"
     assert page.locator(".analysis-body").inner_text() == ""  # nothing from the server yet
-    violations = Axe().run(page).response["violations"]
-    found = [f"{v['id']} ({v.get('impact')}): {v['help']} {v['nodes'][0]['target']}" for v in violations]
-    assert found == []
+    assert axe_findings(page) == []
     for route in held:
         route.continue_()
     expect(page.locator(".analysis-offer, .analysis-meaning, .analysis-progress").first).to_be_visible()
+
 
 def test_11_the_move_list_of_a_long_replay_gets_its_words_as_the_reader_scrolls_to_them(
         server: ServerProcess, page: Page) -> None:

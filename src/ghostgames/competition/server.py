@@ -337,10 +337,8 @@ class Referee:
         `SET?` first. The first forfeit (time, or a hang-up, also by a player already set up) ends it."""
         phases: list[asyncio.Future[Any]] = []
         for seat, conn in enumerate(self.players):
-            if conn.setup is None:  # a Referee given connections nobody asked yet
-                _begin_setup(conn, seat, self.settings)
-            assert conn.setup is not None
-            phases.append(conn.setup)
+            # a Referee given connections nobody asked yet begins their phases here
+            phases.append(conn.setup or _begin_setup(conn, seat, self.settings))
         gone = [asyncio.ensure_future(conn.closed.wait()) for conn in self.players]
         try:
             while not all(p.done() for p in phases):
@@ -434,12 +432,13 @@ def _still_in_line(conn: Connection) -> bool:
     return conn.alive() and not conn.closed.is_set() and not failed
 
 
-def _begin_setup(conn: Connection, seat: int, settings: ServerSettings) -> None:
+def _begin_setup(conn: Connection, seat: int, settings: ServerSettings) -> asyncio.Task[Setup]:
     """Start `conn`'s SET phase as a task whose outcome is always retrieved when it ends, whoever awaits it or
     not: no "exception never retrieved" is then logged when a forfeited phase is collected (on Python 3.11 that
     log, formatted during another compile, breaks every later compile in the process)."""
     conn.setup = asyncio.ensure_future(ask_setup(conn, seat, settings))
     conn.setup.add_done_callback(_retrieve)
+    return conn.setup
 
 
 def _retrieve(task: asyncio.Future[Any]) -> None:
