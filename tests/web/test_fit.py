@@ -25,8 +25,8 @@ PHONES = SIZES[3:]
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 
 # What must be on the screen, per game: the board or trick area, my hand, the actions I can take now (the
-# game's and the table's, such as Resign), whose turn it is (the banner and the plate of the seat to act)
-# and every clock.
+# game's and the table's, such as Resign), whose turn it is (the banner and the plate of the seat to act),
+# every clock, and whatever the table's head shows (none of it hidden past the screen's edge).
 PARTS: dict[str, dict[str, str]] = {
     "geister-setup": {"board": ".board-wrap", "hand": ".setup-tray", "actions": ".setup-buttons, .controls"},
     "geister-play": {"board": ".board-wrap", "actions": ".controls"},
@@ -34,7 +34,9 @@ PARTS: dict[str, dict[str, str]] = {
     "thelast-play": {"board": ".thelast .centre", "hand": ".my-area .hand",
                      "actions": ".hand .card.playable, .hand .card.swappable, .decision, .controls"},
 }
-COMMON = {"turn": ".turn-banner, .plate.to-act", "clock": "[data-clock-seat]"}
+COMMON = {"turn": ".turn-banner, .plate.to-act", "clock": "[data-clock-seat]",
+          # everything the table's head shows: the game's name, the table's state and its links
+          "head": ".table-head > *"}
 
 MEASURE = """(parts) => {
   const view = { width: document.documentElement.clientWidth, height: window.innerHeight };

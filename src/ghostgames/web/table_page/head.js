@@ -33,7 +33,10 @@ export function createHead(state, drawerButton) {
       over ? h("a", { class: "button replay-link", href: replay }, t("table.replay")) : null,
       over && Number.isInteger(final.seat)
         ? h("a", { class: "button replay-mine", href: `${replay}?seat=${final.seat}` }, t("profile.my_seat")) : null,
-      game ? h("a", { class: "help-link button", href: `/help/${language()}/${game}.html`, target: "_blank" }, t("table.help")) : null,
+      // on a phone the help link is a "?" (layout.css); its name stays the words
+      game ? h("a", { class: "help-link button", href: `/help/${language()}/${game}.html`, target: "_blank",
+        "aria-label": t("table.help"), title: t("table.help") },
+      h("span", { class: "help-words" }, t("table.help")), h("span", { class: "help-mark", "aria-hidden": "true" }, "?")) : null,
       game ? h("a", { class: "learn-link button", href: `/learn/${game}`, target: "_blank" }, t("tutorial.learn")) : null,
       closed ? null : h("span", { class: "spectators muted" }, info ? t("table.spectators", { n: info.spectators ?? 0 }) : ""),
       closed ? h("p", { class: "closed-note" }, t("table.closed_note")) : null,
