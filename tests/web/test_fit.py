@@ -54,8 +54,9 @@ MEASURE = """(parts) => {
 SETTLED = "() => document.getAnimations().filter((a) => a.playState === 'running').length === 0"
 
 
-def look(page: Page, name: str, phase: str, players: int, size: tuple[int, int]) -> list[str]:
-    """Resize the page to `size`, scroll to the top and say what of PARTS lies outside the screen."""
+def look(page: Page, name: str, phase: str, players: int, size: tuple[int, int], tag: str = "") -> list[str]:
+    """Resize the page to `size`, scroll to the top and say what of PARTS lies outside the screen (`tag`, such
+    as a language, goes into the screenshot's name and the problems)."""
     width, height = size
     page.set_viewport_size({"width": width, "height": height})
     page.evaluate("() => window.scrollTo(0, 0)")
@@ -64,8 +65,9 @@ def look(page: Page, name: str, phase: str, players: int, size: tuple[int, int])
     parts = {**PARTS[f"{name}-{phase}"], **COMMON}
     seen: dict[str, Any] = page.evaluate(MEASURE, parts)
     SCREENSHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"fit-{name}-{players}p-{phase}-{width}x{height}.png"))
-    where = f"{name} {players}p {phase} {width}x{height}"
+    suffix = f"-{tag}" if tag else ""
+    page.screenshot(path=str(SCREENSHOTS / f"fit-{name}-{players}p-{phase}-{width}x{height}{suffix}.png"))
+    where = f"{name} {players}p {phase} {width}x{height}{' ' + tag if tag else ''}"
     problems = []
     if seen["scrollWidth"] > seen["view"]["width"]:
         problems.append(f"{where}: the page scrolls sideways ({seen['scrollWidth']} > {seen['view']['width']})")
@@ -148,3 +150,36 @@ def test_32_1_2_the_table_fits_every_screen_in_the_setup_and_on_my_turn(
     expect(page.locator("button.drawer-toggle")).to_have_attribute("aria-expanded", "true")
     page.click("button.drawer-toggle")
     expect(chat).to_be_hidden()
+
+
+# Other languages' words are longer than English (French, German) or drawn wider (Korean): on a phone the head
+# and the turn bar may take a second line, and the table must still fit. One look per phone size.
+LANGUAGES = ["fr-FR", "de-DE", "ko-KR", "uk-UA"]
+LANGUAGE_CASES = [(locale, name, players) for locale in LANGUAGES
+                  for name, players in [("geister", 2), ("thelast", 5), ("ghooost", 6)]]
+
+
+@pytest.mark.parametrize(("locale", "name", "players"), LANGUAGE_CASES,
+                         ids=[f"{locale}-{name}-{n}p" for locale, name, n in LANGUAGE_CASES])
+def test_32_1_2_the_table_fits_a_phone_in_every_language(
+        server: ServerProcess, browser: Browser, locale: str, name: str, players: int) -> None:
+    context = browser.new_context(locale=locale, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        open_table(page, server, name, players, f"Fit{locale[:2]}{name[:3]}{players}")
+        problems: list[str] = []
+        if name == "geister":
+            page.wait_for_selector(".setup-tray")
+            for size in PHONES:
+                problems += look(page, name, "setup", players, size, tag=locale)
+            page.set_viewport_size({"width": 1280, "height": 800})
+            page.click("button.setup-random")
+            page.click("button.setup-ready")
+            page.wait_for_selector(".setup-tray", state="detached")
+            assert wait_turn_or_end(page)
+            page.wait_for_selector(".square.movable")
+        for size in PHONES:
+            problems += look(page, name, "play", players, size, tag=locale)
+        assert not problems, "\n".join(problems)
+    finally:
+        context.close()

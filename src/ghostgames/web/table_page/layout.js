@@ -6,6 +6,8 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 
+const FIT_LIMIT = 128; // px: at most this much is taken off Geister's board to fit the screen
+
 export function createLayout(state, { side }) {
   const page = h("div", { class: "table-page" });
   const isOpen = () => page.classList.contains("drawer-open");
@@ -30,6 +32,17 @@ export function createLayout(state, { side }) {
         h("div", { class: "main-column" }, h("div", { class: "table-bar" }, ...bar), ...main),
         sideColumn));
   }
+
+  // Geister's board is sized from what the rest of the page leaves (layout.css, --around). Words longer
+  // than the English ones (a second line in the head or the turn bar) would still push the bottom plate
+  // off a phone's screen, so what overflows the screen is taken off the board's height, up to a limit.
+  function fitBoard() {
+    if (!page.classList.contains("game-geister") || !page.isConnected) return;
+    page.style.setProperty("--fit-extra", "0px");
+    const over = document.documentElement.scrollHeight - window.innerHeight;
+    if (over > 0) page.style.setProperty("--fit-extra", `${Math.min(Math.ceil(over), FIT_LIMIT)}px`);
+  }
+  new ResizeObserver(fitBoard).observe(page);
 
   function draw() {
     const info = state.table();
