@@ -121,6 +121,25 @@ def open_table(page: Page, server: ServerProcess, name: str, players: int, who: 
     assert wait_turn_or_end(page)
 
 
+def look_through_the_game(page: Page, name: str, players: int, sizes: list[tuple[int, int]],
+                          tag: str = "") -> list[str]:
+    """`look` at every size in the setup (Geister: then a random setup is placed) and on my turn."""
+    problems: list[str] = []
+    if name == "geister":
+        page.wait_for_selector(".setup-tray")
+        for size in sizes:
+            problems += look(page, name, "setup", players, size, tag)
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.click("button.setup-random")
+        page.click("button.setup-ready")
+        page.wait_for_selector(".setup-tray", state="detached")
+        assert wait_turn_or_end(page)
+        page.wait_for_selector(".square.movable")
+    for size in sizes:
+        problems += look(page, name, "play", players, size, tag)
+    return problems
+
+
 CASES = [("geister", 2), ("ghooost", 3), ("ghooost", 6), ("thelast", 4), ("thelast", 5)]
 
 
@@ -128,19 +147,7 @@ CASES = [("geister", 2), ("ghooost", 3), ("ghooost", 6), ("thelast", 4), ("thela
 def test_32_1_2_the_table_fits_every_screen_in_the_setup_and_on_my_turn(
         server: ServerProcess, page: Page, name: str, players: int) -> None:
     open_table(page, server, name, players, f"Fit{name[:3]}{players}")
-    problems: list[str] = []
-    if name == "geister":
-        page.wait_for_selector(".setup-tray")
-        for size in SIZES:
-            problems += look(page, name, "setup", players, size)
-        page.set_viewport_size({"width": 1280, "height": 800})
-        page.click("button.setup-random")
-        page.click("button.setup-ready")
-        page.wait_for_selector(".setup-tray", state="detached")
-        assert wait_turn_or_end(page)
-        page.wait_for_selector(".square.movable")
-    for size in SIZES:
-        problems += look(page, name, "play", players, size)
+    problems = look_through_the_game(page, name, players, SIZES)
     assert not problems, "\n".join(problems)
     # on the phone (the last size) the chat and the log are a drawer, opened and closed from the head
     chat = page.locator(".chat-input")
@@ -167,19 +174,7 @@ def test_32_1_2_the_table_fits_a_phone_in_every_language(
     page = context.new_page()
     try:
         open_table(page, server, name, players, f"Fit{locale[:2]}{name[:3]}{players}")
-        problems: list[str] = []
-        if name == "geister":
-            page.wait_for_selector(".setup-tray")
-            for size in PHONES:
-                problems += look(page, name, "setup", players, size, tag=locale)
-            page.set_viewport_size({"width": 1280, "height": 800})
-            page.click("button.setup-random")
-            page.click("button.setup-ready")
-            page.wait_for_selector(".setup-tray", state="detached")
-            assert wait_turn_or_end(page)
-            page.wait_for_selector(".square.movable")
-        for size in PHONES:
-            problems += look(page, name, "play", players, size, tag=locale)
+        problems = look_through_the_game(page, name, players, PHONES, tag=locale)
         assert not problems, "\n".join(problems)
     finally:
         context.close()
