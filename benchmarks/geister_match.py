@@ -29,6 +29,10 @@ from benchmarks.paired_games import sign_test
 from ghostgames.bots import get_bot
 from ghostgames.tournament.match import OPTIONS, play_match
 
+# The first game a memory of the opponent's setups can change: with fewer than two games seen its prior is
+# uniform (bots/geister/memory.py), so the totals "from game 3" are the games it could have played differently.
+REMEMBERED_FROM = 3
+
 
 def run(bots: list[str], matches: range, games: int, seed: int) -> list[dict[str, Any]]:
     out = []
@@ -51,9 +55,9 @@ def table(bots: list[str], matches: list[dict[str, Any]]) -> None:
         results = Counter(g["result"][0] for g in games if g["number"] == n)
         print(f"{n:>4}  {results['win']:>3}  {results['draw']:>5}  {results['loss']:>4}")
     results = Counter(g["result"][0] for g in games)
-    later = Counter(g["result"][0] for g in games if g["number"] > 1)
+    later = Counter(g["result"][0] for g in games if g["number"] >= REMEMBERED_FROM)
     print(f"all   {results['win']:>3}  {results['draw']:>5}  {results['loss']:>4}"
-          f"   (games 2 on: {later['win']} won of {sum(later.values())})")
+          f"   (from game {REMEMBERED_FROM}: {later['win']} won of {sum(later.values())})")
     print("how the games ended (the first bot's result):")
     for (result, reason), count in sorted(Counter((g["result"][0], g["reason"]) for g in games).items()):
         plies = [g["plies"] for g in games if g["result"][0] == result and g["reason"] == reason]
@@ -70,13 +74,13 @@ def compare(candidate: Path, baseline: Path) -> None:
     score = {"win": 2, "draw": 1, "loss": 0}
     print(f"{runs[0]['bots'][0]} (A) and {runs[1]['bots'][0]} (B) against {runs[0]['bots'][1]}, seed {runs[0]['seed']}")
     print("game  A won  B won  only A  only B")
-    for n in [*sorted({k[1] for k in keys}), 0]:  # each game number, then games 2 on (0)
-        these = [k for k in keys if k[1] == n] if n else [k for k in keys if k[1] > 1]
+    for n in [*sorted({k[1] for k in keys}), 0]:  # each game number, then the games from REMEMBERED_FROM on (0)
+        these = [k for k in keys if k[1] == n] if n else [k for k in keys if k[1] >= REMEMBERED_FROM]
         a = sum(results[0][k] == "win" for k in these)
         b = sum(results[1][k] == "win" for k in these)
         better = sum(score[results[0][k]] > score[results[1][k]] for k in these)
         worse = sum(score[results[0][k]] < score[results[1][k]] for k in these)
-        label = f"{n:>4}" if n else "2-on"
+        label = f"{n:>4}" if n else f"{REMEMBERED_FROM}-on"
         print(f"{label}  {a:>5}  {b:>5}  {better:>6}  {worse:>6}" + (f"   sign test p = {sign_test(better, worse):.4f}"
                                                                     if not n else ""))
 
