@@ -42,6 +42,3 @@ uniform_playout = _variant("uniform_playout")  # the expert before the opponent-
 # playouts from 4 players) dealing its worlds as states converted one by one (`state_worlds`), the path before
 # WorldRows
 expert_states = _variant("expert_states", fast_search.TheLastExpertPolicy, state_worlds=True)
-# 6 December 2026, "The others choose by the model in the tree": today's expert with the other seats of the tree
-# choosing as in its opponent-aware playouts (their own cards of the world) instead of by UCB
-modelled = _variant("modelled", fast_search.TheLastExpertPolicy, modelled_opponents=True)

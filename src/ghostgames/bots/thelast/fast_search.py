@@ -138,19 +138,6 @@ def opponent_action(s: Ints, rng: fast.Rng, root: int, tables: Floats, mix: Floa
 
 
 @fast.compiled
-def modelled_action(s: Ints, rng: fast.Rng, tables: Floats, mix: Floats) -> int:
-    """The action the OPPONENTS playout's model picks for the seat to act (its row of `mix`: `rules`, the logit,
-    else uniform), reading only that seat's cards of the world; nothing is applied."""
-    seat = s[_ACTOR]
-    draw = fast.random_below(rng, 0, 1 << 20) / float(1 << 20)
-    if draw < mix[seat, 0]:
-        return int(rules_action(s))
-    if draw < mix[seat, 0] + mix[seat, 1]:
-        return int(learned_action_tabled(s, tables, rng))
-    return int(fast.random_action(s, rng, 0))
-
-
-@fast.compiled
 def play_out(s: Ints, rng: fast.Rng, kind: int, tables: Floats, root: int, mix: Floats) -> None:
     """To the end of the match, dealing any round that waits for its cards: uniformly random actions, or
     (OPPONENTS) `opponents_playout` with `root` the searching seat and the logit's `score_tables` `tables`."""
@@ -167,12 +154,10 @@ def play_out(s: Ints, rng: fast.Rng, kind: int, tables: Floats, root: int, mix: 
 @fast.compiled
 def iterate(worlds: Ints, count: int, root_actions: Ints, exploration: float, tree: Ints, reward: Floats,
             size: Ints, rng: fast.Rng, kind: int, rank_weight: float, scale: float, tables: Floats,
-            mix: Floats, modelled: bool = False) -> None:
+            mix: Floats) -> None:
     """`count` iterations into the tree (node 0 the root, `size[0]` nodes used; room for `count` more),
     iteration i on a copy of worlds[i mod their number]; each node backs up the reward of the seat that chose it.
-    `kind`: play_out's; `tables`: the OPPONENTS playout's logit as `score_tables`; `mix`: its shares per seat.
-    `modelled`: in the tree every seat but the root's chooses as in the playout (`modelled_action`, its own
-    cards of the world), and the walk follows that child (a new one ends the walk), instead of choosing by UCB."""
+    `kind`: play_out's; `tables`: the OPPONENTS playout's logit as `score_tables`; `mix`: its shares per seat."""
     s = np.empty(worlds.shape[1], dtype=np.int64)
     legal = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
     flags = np.zeros(ACTION_COUNT, dtype=np.int8)  # 1: legal here, 2: legal and already a child
@@ -184,21 +169,6 @@ def iterate(worlds: Ints, count: int, root_actions: Ints, exploration: float, tr
         depth = 0
         while fast.seat_to_act(s) >= 0:
             actor = s[_ACTOR]
-            if modelled and actor != tree[0, ACTOR]:
-                picked = modelled_action(s, rng, tables, mix)
-                chosen = tree[node, FIRST]
-                while chosen >= 0 and tree[chosen, ACTION] != picked:
-                    chosen = tree[chosen, SIBLING]
-                fresh = chosen < 0
-                if fresh:
-                    chosen = add_child(tree, reward, size, node, actor, picked)
-                fast.apply_action(s, picked)
-                path[depth] = chosen
-                depth += 1
-                node = chosen
-                if fresh:
-                    break
-                continue
             if node == 0:
                 n = root_actions.shape[0]
                 legal[:n] = root_actions
@@ -271,7 +241,6 @@ class TheLastExpertPolicy(TheLastPolicy):
     reuse = REUSE
     opponent_rules = 0.4  # OPPONENTS playouts: the other seats' share of `rules` moves
     opponent_learned = 0.4  # and of the logit's (the rest uniform)
-    modelled_opponents = False  # the other seats choose in the tree by the playout's model (`iterate`)
     state_worlds = False  # the worlds dealt as states and converted (the path before WorldRows: the same worlds)
 
     def compiled_choice(self, legal: Sequence[Action], budget: Budget, exploration: float,
@@ -295,7 +264,7 @@ class TheLastExpertPolicy(TheLastPolicy):
                     assert isinstance(world, TheLastState)
                     worlds[w] = fast.from_state(world)
             iterate(worlds, count, root_actions, exploration, tree.nodes, tree.reward, tree.size, stream,
-                    kind, self.rank_weight, self.penalty_scale, tables, mix, self.modelled_opponents)
+                    kind, self.rank_weight, self.penalty_scale, tables, mix)
 
         tree = Tree(seat, CHUNK + 1)
         done = tree.grow(budget, self.pool * self.reuse, run_chunk)
