@@ -4,8 +4,9 @@ bar are docked at the bottom of the screen (points 1 and 2, "Fits the screen").
 
 One table per game and player count (Geister; Ghooost! with 3 and 6 players; The Last with 4 and 5), each
 with a clock and bots in the other seats, looked at in the setup (Geister) and on my own turn at five
-screen sizes, by resizing one page. Each look also writes a screenshot of what the screen shows, without
-scrolling, to tests/web/screenshots/fit-<game>-<players>p-<phase>-<W>x<H>.png (gitignored), for a reviewer."""
+screen sizes, by resizing one page (and no seat's name may be drawn broken inside a word). Each look also
+writes a screenshot of what the screen shows, without scrolling, to
+tests/web/screenshots/fit-<game>-<players>p-<phase>-<W>x<H>.png (gitignored), for a reviewer."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ COMMON = {"turn": ".turn-banner, .plate.to-act", "clock": "[data-clock-seat]",
           # everything the table's head shows: the game's name, the table's state and its links
           "head": ".table-head > *"}
 
-MEASURE = """(parts) => {
+MEASURE = r"""(parts) => {
   const view = { width: document.documentElement.clientWidth, height: window.innerHeight };
   const found = {};
   for (const [part, selector] of Object.entries(parts)) {
@@ -48,7 +49,21 @@ MEASURE = """(parts) => {
         return { what: (el.className.baseVal ?? el.className) || el.tagName, text: el.textContent.slice(0, 30),
                  left: r.left, top: r.top, right: r.right, bottom: r.bottom }; });
   }
-  return { view, found, scrollY: window.scrollY, scrollWidth: document.documentElement.scrollWidth };
+  // a seat's name may wrap between its words, never inside one: a word drawn on two lines has boxes at two heights
+  // (a word cut short by an ellipsis stays on one)
+  const broken = [];
+  for (const name of document.querySelectorAll(".plate .seat-title strong, .plate .seat-name")) {
+    const text = name.firstChild;
+    if (!text || text.nodeType !== Node.TEXT_NODE) continue;
+    for (const word of text.data.matchAll(/\S+/g)) {
+      const range = document.createRange();
+      range.setStart(text, word.index);
+      range.setEnd(text, word.index + word[0].length);
+      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      if (lines.size > 1) broken.push(word[0]);
+    }
+  }
+  return { view, found, broken, scrollY: window.scrollY, scrollWidth: document.documentElement.scrollWidth };
 }"""
 
 SETTLED = "() => document.getAnimations().filter((a) => a.playState === 'running').length === 0"
@@ -82,6 +97,8 @@ def look(page: Page, name: str, phase: str, players: int, size: tuple[int, int],
                 problems.append(f"{where}: the {part} {box['what']!r} ({box['text']!r}) lies at "
                                 f"{box['left']:.0f},{box['top']:.0f}-{box['right']:.0f},{box['bottom']:.0f}, "
                                 f"outside {seen['view']['width']}x{seen['view']['height']}")
+    for word in seen["broken"]:
+        problems.append(f"{where}: a seat's name is broken inside the word {word!r}")
     clocks = [box for box in seen["found"]["clock"]]
     if len(clocks) != players:
         problems.append(f"{where}: {len(clocks)} clocks shown for {players} players")
