@@ -1,4 +1,5 @@
-"""Bot strength: the tournaments behind the strength tables of docs/bots.md, one JSON file per match-up.
+"""Bot strength: the tournaments behind the fixed-budget strength tables, one JSON file per match-up (Geister's in
+docs/bots.md; the card games' of 30 November-4 December in docs/research/card-games-strength.md).
 
     .venv/bin/python benchmarks/bot_strength.py --workers 2 --out benchmarks/results
     .venv/bin/python benchmarks/bot_strength.py --only geister-value-rules --games 40
@@ -20,7 +21,7 @@ from rich.table import Table
 
 from ghostgames.tournament import TournamentSpec, run_tournament, summarize
 
-# name -> (game, players, bots, seconds per move or None, extra options, games): the rows of docs/bots.md.
+# name -> (game, players, bots, seconds per move or None, extra options, games): the rows of those tables.
 MATCHUPS: dict[str, tuple[str, int, tuple[str, ...], float | None, dict[str, Any], int]] = {
     "ghooost2-ismcts-rules": ("ghooost", 2, ("ismcts:300", "rules"), None, {}, 60),
     "ghooost4-ismcts-rules": ("ghooost", 4, ("ismcts:300", "rules"), None, {}, 32),

@@ -14,7 +14,7 @@ Equal time, two ways:
 - `--seconds S`: our search bots think S seconds a move; OpenSpiel's only budget is simulations, so before each
   of its moves it gets as many as it ran in S seconds over its last 20 moves (first measured on a warm-up game).
 - `--simulations N`: OpenSpiel's bot gets N simulations a move, and ours think, move by move, the mean time of
-  OpenSpiel's last 20 moves (the protocol of the first 2-player The Last table, docs/bots.md).
+  OpenSpiel's last 20 moves (the protocol of the first 2-player The Last table, docs/research/card-games-strength.md).
 Both sides' mean seconds per decision (decisions with a choice: both skip a lone legal action) are in the
 table, so the equality can be checked, and so is the machine's load.
 

@@ -1,4 +1,5 @@
-"""Variants of The Last's expert that docs/bots.md measures, as tournament plug-ins:
+"""Variants of The Last's expert that the research log measures (docs/research/thelast-multiplayer.md and the
+tables of docs/research/card-games-strength.md), as tournament plug-ins:
 
     PYTHONPATH=src:. ghostgames tournament --game thelast --players 4 --games 192 --workers 1 --seed 101 \\
         --seconds-per-move 0.2 --bots expert,benchmarks.thelast_variants:expert_states,ismcts,rules
