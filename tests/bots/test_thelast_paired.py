@@ -63,3 +63,25 @@ def test_by_deal_every_interval_is_over_deals_and_a_bot_counts_with_its_mean_on_
     ab = next(p for p in out["paired"] if (p["first"], p["second"]) == ("a", "b"))
     assert ab["games"] == 2
     assert ab["difference"][0] == pytest.approx((a[0] - b[0] + a[1] - b[1]) / 2)
+
+
+def same_deals() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("thelast_same_deals", ROOT / "benchmarks" / "thelast_same_deals.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_same_deals_pairs_a_renamed_bot_by_deal_and_refuses_other_seats() -> None:
+    """thelast_same_deals.py: another bot in the same seats (`--after-bot`) pairs game by game, or by deal."""
+    before = [{**_game(["x", "b"], [4.0, 1.0]), "seed": 5}, {**_game(["b", "x"], [2.0, 8.0]), "seed": 5},
+              {**_game(["x", "b"], [0.0, 3.0]), "seed": 6}, {**_game(["b", "x"], [6.0, 2.0]), "seed": 6}]
+    after = [{**_game(["y", "b"], [1.0, 1.0]), "seed": 5}, {**_game(["b", "y"], [2.0, 5.0]), "seed": 5},
+             {**_game(["y", "b"], [3.0, 3.0]), "seed": 6}, {**_game(["b", "y"], [6.0, 1.0]), "seed": 6}]
+    module = same_deals()
+    assert module.differences(before, after, "x", "y") == [-3.0, -3.0, 3.0, -1.0]
+    assert module.differences(before, after, "x", "y", by_deal=True) == [-3.0, 1.0]
+    moved = [{**after[0], "seats": ["b", "y"]}, *after[1:]]
+    with pytest.raises(SystemExit):
+        module.differences(before, moved, "x", "y")
