@@ -4,8 +4,8 @@ bar are docked at the bottom of the screen (points 1 and 2, "Fits the screen").
 
 One table per game and player count (Geister; Ghooost! with 3 and 6 players; The Last with 4 and 5), each
 with a clock and bots in the other seats, looked at in the setup (Geister) and on my own turn at five
-screen sizes, by resizing one page (and no seat's name may be drawn broken inside a word). Each look also
-writes a screenshot of what the screen shows, without scrolling, to
+screen sizes, by resizing one page (and no seat's name may be drawn broken inside a word, no chip cut short).
+Each look also writes a screenshot of what the screen shows, without scrolling, to
 tests/web/screenshots/fit-<game>-<players>p-<phase>-<W>x<H>.png (gitignored), for a reviewer."""
 
 from __future__ import annotations
@@ -63,7 +63,18 @@ MEASURE = r"""(parts) => {
       if (lines.size > 1) broken.push(word[0]);
     }
   }
-  return { view, found, broken, scrollY: window.scrollY, scrollWidth: document.documentElement.scrollWidth };
+  // a chip on a plate is shown whole or not at all: a word cut short by an ellipsis tells nothing
+  // (its words' own width against the width the chip leaves them)
+  const cut = [...document.querySelectorAll(".plate .chip")].filter((chip) => {
+    if (!chip.getClientRects().length) return false;
+    const words = document.createRange();
+    words.selectNodeContents(chip);
+    const style = getComputedStyle(chip);
+    const room = chip.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+      - parseFloat(style.borderLeftWidth) - parseFloat(style.borderRightWidth);
+    return words.getBoundingClientRect().width > room + 0.5;
+  }).map((chip) => chip.textContent);
+  return { view, found, broken, cut, scrollY: window.scrollY, scrollWidth: document.documentElement.scrollWidth };
 }"""
 
 SETTLED = "() => document.getAnimations().filter((a) => a.playState === 'running').length === 0"
@@ -97,6 +108,8 @@ def look(page: Page, name: str, phase: str, players: int, size: tuple[int, int],
                 problems.append(f"{where}: the {part} {box['what']!r} ({box['text']!r}) lies at "
                                 f"{box['left']:.0f},{box['top']:.0f}-{box['right']:.0f},{box['bottom']:.0f}, "
                                 f"outside {seen['view']['width']}x{seen['view']['height']}")
+    for chip in seen["cut"]:
+        problems.append(f"{where}: the chip {chip!r} on a plate is cut short")
     for word in seen["broken"]:
         problems.append(f"{where}: a seat's name is broken inside the word {word!r}")
     clocks = [box for box in seen["found"]["clock"]]

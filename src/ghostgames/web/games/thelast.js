@@ -130,7 +130,7 @@ export function createRenderer(ctx) {
         return h("div", { class: `participant ${mine ? "me" : ""} ${acting ? "to-act" : ""}`,
             dataset: { who: p.who, animOrigin: `who:${p.who}` } },
           h("div", { class: "seat-title" }, acting ? h("span", { class: "turn-mark" }, "▶") : null, h("strong", {}, who(p.who)),
-            view.leader === p.who ? h("span", { class: "chip" }, t("thelast.leader")) : null),
+            view.leader === p.who ? h("span", { class: "chip leader" }, t("thelast.leader")) : null),
           h("div", { class: "seat-stats" },
             h("span", { class: "stat" }, t(p.who === "ghost" ? "thelast.ghost_pile" : "thelast.hand_count", { n: p.hand_size })),
             h("span", { class: "stat pile-count" }, t("thelast.pile_count", { n: p.pile_size }))),
