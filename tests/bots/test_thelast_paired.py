@@ -1,5 +1,6 @@
 """benchmarks/thelast_paired.py: the paired difference of two bots is the mean of their per-game differences,
-a bot with two seats counts with the mean of its seats, and a game without one of them is left out."""
+a bot with two seats counts with the mean of its seats, and a game without one of them is left out; and
+benchmarks/thelast_same_deals.py pairs one seat's bots across two tables (the last test)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,17 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def paired() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("thelast_paired", ROOT / "benchmarks" / "thelast_paired.py")
+def benchmark(name: str) -> ModuleType:
+    """The script benchmarks/<name>.py as a module (benchmarks/ is not a package)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def paired() -> ModuleType:
+    return benchmark("thelast_paired")
 
 
 def _game(seats: list[str], scores: list[float]) -> dict[str, object]:
@@ -65,21 +71,13 @@ def test_by_deal_every_interval_is_over_deals_and_a_bot_counts_with_its_mean_on_
     assert ab["difference"][0] == pytest.approx((a[0] - b[0] + a[1] - b[1]) / 2)
 
 
-def same_deals() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("thelast_same_deals", ROOT / "benchmarks" / "thelast_same_deals.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_same_deals_pairs_a_renamed_bot_by_deal_and_refuses_other_seats() -> None:
     """thelast_same_deals.py: another bot in the same seats (`--after-bot`) pairs game by game, or by deal."""
     before = [{**_game(["x", "b"], [4.0, 1.0]), "seed": 5}, {**_game(["b", "x"], [2.0, 8.0]), "seed": 5},
               {**_game(["x", "b"], [0.0, 3.0]), "seed": 6}, {**_game(["b", "x"], [6.0, 2.0]), "seed": 6}]
     after = [{**_game(["y", "b"], [1.0, 1.0]), "seed": 5}, {**_game(["b", "y"], [2.0, 5.0]), "seed": 5},
              {**_game(["y", "b"], [3.0, 3.0]), "seed": 6}, {**_game(["b", "y"], [6.0, 1.0]), "seed": 6}]
-    module = same_deals()
+    module = benchmark("thelast_same_deals")
     assert module.differences(before, after, "x", "y") == [-3.0, -3.0, 3.0, -1.0]
     assert module.differences(before, after, "x", "y", by_deal=True) == [-3.0, 1.0]
     moved = [{**after[0], "seats": ["b", "y"]}, *after[1:]]
