@@ -2,7 +2,7 @@
 hand, the actions they can take now, whose turn it is and every clock; on a phone the hand and the action
 bar are docked at the bottom of the screen (points 1 and 2, "Fits the screen").
 
-One table per game and player count (Geister; Ghooost! with 3 and 6 players; The Last with 4 and 5), each
+One table per game and player count (Geister; Ghooost! with 3 and 6 players; The Last with 2, 4 and 5), each
 with a clock and bots in the other seats, looked at in the setup (Geister) and on my own turn at five
 screen sizes, by resizing one page (and no seat's name may be drawn broken inside a word, no chip cut short).
 Each look also writes a screenshot of what the screen shows, without scrolling, to
@@ -170,7 +170,7 @@ def look_through_the_game(page: Page, name: str, players: int, sizes: list[tuple
     return problems
 
 
-CASES = [("geister", 2), ("ghooost", 3), ("ghooost", 6), ("thelast", 4), ("thelast", 5)]
+CASES = [("geister", 2), ("ghooost", 3), ("ghooost", 6), ("thelast", 2), ("thelast", 4), ("thelast", 5)]
 
 
 @pytest.mark.parametrize(("name", "players"), CASES, ids=[f"{name}-{n}p" for name, n in CASES])
