@@ -4,7 +4,8 @@ bar are docked at the bottom of the screen (points 1 and 2, "Fits the screen").
 
 One table per game and player count (Geister; Ghooost! with 3 and 6 players; The Last with 2, 4 and 5), each
 with a clock and bots in the other seats, looked at in the setup (Geister) and on my own turn at five
-screen sizes, by resizing one page (and no seat's name may be drawn broken inside a word, no chip cut short).
+screen sizes, by resizing one page (and no word the table writes may be drawn broken across lines, no chip cut
+short).
 Each look also writes a screenshot of what the screen shows, without scrolling, to
 tests/web/screenshots/fit-<game>-<players>p-<phase>-<W>x<H>.png (gitignored), for a reviewer."""
 
@@ -49,12 +50,13 @@ MEASURE = r"""(parts) => {
         return { what: (el.className.baseVal ?? el.className) || el.tagName, text: el.textContent.slice(0, 30),
                  left: r.left, top: r.top, right: r.right, bottom: r.bottom }; });
   }
-  // a seat's name may wrap between its words, never inside one: a word drawn on two lines has boxes at two heights
-  // (a word cut short by an ellipsis stays on one)
+  // what the table writes (names, labels, buttons, the score sheet) may wrap between its words, never inside one:
+  // a word drawn on two lines has boxes at two heights (a word cut short by an ellipsis stays on one). What people
+  // write (chat, and the log that quotes it) is left out: a long word there may have to break.
   const broken = [];
-  for (const name of document.querySelectorAll(".plate .seat-title strong, .plate .seat-name")) {
-    const text = name.firstChild;
-    if (!text || text.nodeType !== Node.TEXT_NODE) continue;
+  const texts = document.createTreeWalker(document.querySelector(".table-page") ?? document.body, NodeFilter.SHOW_TEXT);
+  for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+    if (text.parentElement.closest(".chat-lines, .log-lines")) continue;
     for (const word of text.data.matchAll(/\S+/g)) {
       const range = document.createRange();
       range.setStart(text, word.index);
@@ -111,7 +113,7 @@ def look(page: Page, name: str, phase: str, players: int, size: tuple[int, int],
     for chip in seen["cut"]:
         problems.append(f"{where}: the chip {chip!r} on a plate is cut short")
     for word in seen["broken"]:
-        problems.append(f"{where}: a seat's name is broken inside the word {word!r}")
+        problems.append(f"{where}: the word {word!r} is drawn broken across two lines")
     clocks = [box for box in seen["found"]["clock"]]
     if len(clocks) != players:
         problems.append(f"{where}: {len(clocks)} clocks shown for {players} players")
