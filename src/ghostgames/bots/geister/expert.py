@@ -44,7 +44,8 @@ from typing import Any
 
 from ghostgames.bots.base import SeatKnowledge
 from ghostgames.bots.geister.belief import Models, belief
-from ghostgames.bots.geister.picture import Picture, distance, exit_distance
+from ghostgames.bots.geister.heuristic import FAR
+from ghostgames.bots.geister.picture import BAD, Picture, distance, exit_distance
 from ghostgames.bots.geister.search import GeisterPolicy
 from ghostgames.bots.geister.setups import KEEP, choose_setup
 from ghostgames.games.geister.actions import Move, Setup, parse_action
@@ -70,6 +71,8 @@ class BeliefPolicy(GeisterPolicy):
     learned_setups = False
     setup_weights: str | None = None  # the weights that score the setups (None: the packaged ones)
     setup_keep = KEEP  # how many of the best setups it picks from
+    # True: an exit corner held by our last bad ghost, with our other three taken, is no way out (`open_exits`)
+    sealed_corners = False
 
     def __init__(self, knowledge: SeatKnowledge) -> None:
         super().__init__(knowledge)
@@ -109,10 +112,24 @@ class BeliefPolicy(GeisterPolicy):
         """The chance that the enemy ghost is good, as the guard reads it: the belief's."""
         return self.good_probability.get(ghost, 1.0)
 
+    def open_exits(self) -> list[int]:
+        """The enemy's exit corners it may still leave by: both, but with `sealed_corners` not one where our last
+        bad ghost stands while the enemy holds our other three. A ghost leaves only from its corner, so it would
+        first have to take ours there, and taking a player's fourth bad ghost loses the game at once."""
+        p = self.picture
+        corners = sorted(EXITS[p.enemy])
+        if not self.sealed_corners or p.captured[p.me]["bad"] < 3:
+            return corners
+        return [c for c in corners if not (p.board[c] >= 0 and p.board[c] >> 3 == p.me and p.colour[p.board[c]] == BAD)]
+
+    def exit_steps(self, square: int) -> int:
+        """Steps from `square` to the nearest of the enemy's open exits (`open_exits`; FAR when none is)."""
+        return min((distance(square, c) for c in self.open_exits()), default=FAR)
+
     def moves_to_win(self, ghost: int) -> int:
         """How many moves the enemy ghost needs to win by an exit if it is good."""
         p = self.picture
-        return exit_distance(p.square[ghost], p.enemy) + (1 if p.escape else 0)
+        return self.exit_steps(p.square[ghost]) + (1 if p.escape else 0)
 
     def threats(self) -> list[int]:
         """Enemy ghosts that are near enough an exit to be answered now, the nearest first: one move from
@@ -124,7 +141,7 @@ class BeliefPolicy(GeisterPolicy):
             chance = self.guard_chance(g)
             if chance <= 0.0:
                 continue  # certainly bad: let it stand there
-            steps = exit_distance(p.square[g], p.enemy)
+            steps = self.exit_steps(p.square[g])
             if self.moves_to_win(g) == 1 or (
                 steps <= self.near_steps and chance >= (self.close_good if steps == 1 else self.near_good)
             ):
@@ -182,7 +199,7 @@ class BeliefPolicy(GeisterPolicy):
     def races_from(self, square: int) -> list[tuple[int, int, int]]:
         """The races an enemy ghost on `square` runs: each exit within `race_steps` of it, with the steps."""
         out = []
-        for corner in EXITS[self.picture.enemy]:
+        for corner in self.open_exits():
             steps = distance(square, corner)
             if steps <= self.race_steps:
                 out.append((square, corner, steps))
@@ -538,6 +555,16 @@ class CornerPolicy(RunOnPolicy):
         if g < 0 or p.captured[p.enemy]["bad"] < 3 or exit_distance(p.square[g], p.enemy) != 0:
             return super().arrival_chance(chance)
         return shifted(chance, CORNER_SHIFT)
+
+
+class SealedPolicy(CornerPolicy):
+    """A step from `CornerPolicy`: with the enemy holding three of our bad ghosts, an exit corner where our last bad
+    ghost stands is sealed (`open_exits`), so an enemy ghost next to it is no threat there and the guard does not
+    gamble on taking it. Traced against the held-out `runner-3`, one game of thirteen lost by taking the enemy's
+    fourth bad ghost was lost so: the guard took a ghost a step from the corner our last bad ghost held
+    (docs/research/geister-expert.md, "A corner our last bad ghost holds")."""
+
+    sealed_corners = True
 
 
 def shifted(chance: float, shift: float) -> float:
