@@ -9,6 +9,8 @@ the game afterwards, never by the bot.
 
     python benchmarks/fourth_bad_choices.py benchmarks/results/issue39-corner-hard-runner-3-seed15.json \
         --json benchmarks/results/issue39-corner-hard-runner-3-seed15-choices.json
+
+`--bot` replays the games with another bot in that seat (the same seeds), `--games` names the games to replay.
 """
 
 from __future__ import annotations
@@ -50,11 +52,14 @@ def blocks(state: GeisterState, me: int, corner: int) -> list[dict[str, Any]]:
     return out
 
 
-def replay(spec: TournamentSpec, index: int) -> list[dict[str, Any]]:
-    """Game `index` replayed; every capture of the first bot of `spec` with the enemy's last bad ghost left."""
+def replay(spec: TournamentSpec, index: int, instead: str | None = None) -> tuple[list[dict[str, Any]], str]:
+    """Game `index` replayed (with `instead` in the seat of the first bot of `spec`, if given): every capture of that
+    seat's bot with the enemy's last bad ghost left, and how the game ended for it."""
     decisions = derive_rng(spec.seed, "tournament-bots", index)
     seats = spec.seating(index)
     me = seats.index(spec.bots[0])
+    if instead is not None:
+        seats[me] = instead
     enemy = 1 - me
     theirs = range(8 * enemy, 8 * enemy + 8)
     ours = range(8 * me, 8 * me + 8)
@@ -89,7 +94,9 @@ def replay(spec: TournamentSpec, index: int) -> list[dict[str, Any]]:
                 **looked,
                 "root": root_stats(bot, legal_then) if searched else None,
             })
-    return found
+    outcome = state.outcome()
+    assert outcome is not None
+    return found, f"{outcome.results[me].result}: {outcome.reason}"
 
 
 def root_stats(bot: FastExpertBot, moves: list[Move]) -> dict[str, tuple[int, float]]:
@@ -103,6 +110,8 @@ def root_stats(bot: FastExpertBot, moves: list[Move]) -> dict[str, tuple[int, fl
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("tournament", type=Path)
+    parser.add_argument("--bot", help="replay with this bot in the first bot's seat (the same decisions' seeds)")
+    parser.add_argument("--games", help="replay these games (indices, comma-separated) instead of the lost ones")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     data = json.loads(args.tournament.read_text())
@@ -111,13 +120,15 @@ def main() -> None:
     bot = spec.bots[0]
     lost = sorted(g["index"] for g in data["games"]
                   if g["results"][g["seats"].index(bot)]["result"] == "loss" and "four bad" in g["reason"])
-    games = {}
+    if args.games:
+        lost = [int(i) for i in args.games.split(",")]
+    games, ends = {}, {}
     for index in lost:
-        games[index] = replay(spec, index)
-        print(index, json.dumps(games[index]), flush=True)
+        games[index], ends[index] = replay(spec, index, args.bot)
+        print(index, ends[index], json.dumps(games[index]), flush=True)
     if args.json:
-        args.json.write_text(json.dumps({"tournament": str(args.tournament), "bot": bot, "games": games},
-                                        indent=1) + "\n")
+        args.json.write_text(json.dumps({"tournament": str(args.tournament), "bot": args.bot or bot, "games": games,
+                                         "ends": ends}, indent=1) + "\n")
 
 
 if __name__ == "__main__":

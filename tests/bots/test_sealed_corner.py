@@ -6,10 +6,16 @@ holds")."""
 
 from __future__ import annotations
 
+import pytest
+
 from ghostgames.bots import SeatKnowledge
+from ghostgames.bots.geister import fast_search
 from ghostgames.bots.geister.expert import CornerPolicy, SealedPolicy
+from ghostgames.bots.geister.heuristic import HEURISTIC
+from ghostgames.bots.geister.search import GeisterPolicy
+from ghostgames.games.geister import GeisterState, fast
 from ghostgames.games.geister.actions import Move, parse_action
-from ghostgames.games.geister.board import parse_square
+from ghostgames.games.geister.board import EXITS, parse_square
 from tests.games.geister.positions import position
 
 # Both sides one bad ghost from losing: our last bad ghost on f1, the enemy's corner; the enemy's f3 (it and c5 are
@@ -21,9 +27,13 @@ BOTH_LAST_BAD = {
 
 
 def _walked(ghosts: dict[str, tuple[int, str]], step: str = "f3 s") -> SeatKnowledge:
+    return SeatKnowledge(_walked_state(ghosts, step), 0)
+
+
+def _walked_state(ghosts: dict[str, tuple[int, str]], step: str = "f3 s") -> GeisterState:
     state = position(ghosts, turn=1, options={"exit": "escape"})
     state.apply(1, parse_action(step))
-    return SeatKnowledge(state, 0)
+    return state
 
 
 def _captures_of(square: str, moves: list[str]) -> list[str]:
@@ -57,3 +67,20 @@ def test_the_corner_is_open_when_its_keeper_is_good_or_our_fourth_bad_ghost_is_s
         assert sealed.open_exits() == open_corner.open_exits() == both
         legal = knowledge.legal_actions()
         assert sealed.allowed(legal) == open_corner.allowed(legal)
+
+
+def test_the_hand_evaluation_counts_only_open_exits_with_sealed_exits_and_the_kernel_agrees() -> None:
+    """With `sealed_exits`, the enemy's walker a step from f1 is five steps from its one open exit (a1): the position
+    is worth more to us. The compiled evaluation reads it exactly as the Python one, sealed or not."""
+    state = _walked_state(BOTH_LAST_BAD)
+    row = fast.from_state(state)
+    policy = GeisterPolicy(SeatKnowledge(state, 0))
+    values = {}
+    for sealed in (0.0, 1.0):
+        policy.heuristic = HEURISTIC._replace(sealed_exits=sealed)
+        values[sealed] = policy.evaluate(state)[0]
+        kernel = fast_search.leaf_value(row, 0, fast_search.HAND, policy.heuristic, fast_search.shipped_value())
+        assert kernel == pytest.approx(values[sealed], abs=1e-12)
+    assert values[1.0] > values[0.0]
+    assert fast_search.sealed_exit(row, 1) == sorted(EXITS[1]).index(parse_square("f1"))
+    assert fast_search.sealed_exit(row, 0) == -1  # the enemy's last bad ghost, e6, is on no exit of ours
