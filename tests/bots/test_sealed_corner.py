@@ -1,21 +1,19 @@
 """A corner our last bad ghost holds (bots/geister/expert.py, `SealedPolicy`): with three of our bad ghosts taken, an
 enemy ghost can leave by that corner only after taking the ghost standing on it, the fourth of our bad ones taken,
 which loses it the game. So a ghost a step from that corner is no threat there, and the guard need not gamble on
-taking it when it may be the enemy's last bad ghost (docs/research/geister-expert.md, "A corner our last bad ghost
-holds")."""
+taking it when it may be the enemy's last bad ghost; and the seal lasts while its keeper stays on the corner
+(docs/research/geister-expert.md, "A corner our last bad ghost holds")."""
 
 from __future__ import annotations
 
-import pytest
+import random
 
-from ghostgames.bots import SeatKnowledge
-from ghostgames.bots.geister import fast_search
+from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.geister.expert import CornerPolicy, SealedPolicy
-from ghostgames.bots.geister.heuristic import HEURISTIC
-from ghostgames.bots.geister.search import GeisterPolicy
-from ghostgames.games.geister import GeisterState, fast
+from ghostgames.bots.geister.picture import distance
+from ghostgames.games.geister import GeisterState
 from ghostgames.games.geister.actions import Move, parse_action
-from ghostgames.games.geister.board import EXITS, parse_square
+from ghostgames.games.geister.board import parse_square
 from tests.games.geister.positions import position
 
 # Both sides one bad ghost from losing: our last bad ghost on f1, the enemy's corner; the enemy's f3 (it and c5 are
@@ -69,18 +67,26 @@ def test_the_corner_is_open_when_its_keeper_is_good_or_our_fourth_bad_ghost_is_s
         assert sealed.allowed(legal) == open_corner.allowed(legal)
 
 
-def test_the_hand_evaluation_counts_only_open_exits_with_sealed_exits_and_the_kernel_agrees() -> None:
-    """With `sealed_exits`, the enemy's walker a step from f1 is five steps from its one open exit (a1): the position
-    is worth more to us. The compiled evaluation reads it exactly as the Python one, sealed or not."""
+
+def test_the_keeper_stays_on_its_corner_while_an_enemy_ghost_is_near() -> None:
+    """Our last bad ghost on f1 may step to f2's neighbour e1 or take the walker; neither is allowed while the walker
+    is near (it would open the corner); with no enemy ghost within three steps of f1 it may go."""
+    legal_moves = _walked(BOTH_LAST_BAD).legal_actions()
+    keeper_moves = [str(m) for m in legal_moves if isinstance(m, Move) and m.origin == parse_square("f1")]
+    assert keeper_moves  # it could move
+    allowed = [str(m) for m in SealedPolicy(_walked(BOTH_LAST_BAD)).allowed(legal_moves)]
+    assert not set(keeper_moves) & set(allowed)
+    away = {square: ghost for square, ghost in BOTH_LAST_BAD.items() if square != "f3"}
+    far = _walked({**away, "d4": (1, "good")}, step="d4 n")  # every enemy ghost four steps or more from f1
+    assert all(distance(square, parse_square("f1")) > 3 for square in (parse_square(s) for s in ("d5", "c5", "e6")))
+    far_keeper = [str(m) for m in far.legal_actions() if isinstance(m, Move) and m.origin == parse_square("f1")]
+    assert set(far_keeper) & {str(m) for m in SealedPolicy(far).allowed(far.legal_actions())}
+
+
+def test_the_expert_reads_the_sealed_corner_from_what_it_may_know() -> None:
+    """Worlds that differ only in the enemy's colours we have not seen give the same move where the seal decides."""
     state = _walked_state(BOTH_LAST_BAD)
-    row = fast.from_state(state)
-    policy = GeisterPolicy(SeatKnowledge(state, 0))
-    values = {}
-    for sealed in (0.0, 1.0):
-        policy.heuristic = HEURISTIC._replace(sealed_exits=sealed)
-        values[sealed] = policy.evaluate(state)[0]
-        kernel = fast_search.leaf_value(row, 0, fast_search.HAND, policy.heuristic, fast_search.shipped_value())
-        assert kernel == pytest.approx(values[sealed], abs=1e-12)
-    assert values[1.0] > values[0.0]
-    assert fast_search.sealed_exit(row, 1) == sorted(EXITS[1]).index(parse_square("f1"))
-    assert fast_search.sealed_exit(row, 0) == -1  # the enemy's last bad ghost, e6, is on no exit of ours
+    twin = _walked_state({**BOTH_LAST_BAD, "f3": (1, "bad"), "e6": (1, "good")})
+    first = get_bot("expert-sealed:200").choose(SeatKnowledge(state, 0), random.Random(5))
+    second = get_bot("expert-sealed:200").choose(SeatKnowledge(twin, 0), random.Random(5))
+    assert first == second

@@ -4,7 +4,8 @@
 # expert's belief, guard and evaluation, and the expert before it.
 SEARCH_POLICIES = {
     "plain": "ghostgames.bots.geister.playout:GeisterFastPlayouts",
-    "expert": "ghostgames.bots.geister.expert:CornerPolicy",
+    "expert": "ghostgames.bots.geister.expert:SealedPolicy",
+    "expert-sealed": "ghostgames.bots.geister.expert:SealedPolicy",
     "expert-corner": "ghostgames.bots.geister.expert:CornerPolicy",
     "expert-run-on": "ghostgames.bots.geister.expert:RunOnPolicy",
     "expert-v6": "ghostgames.bots.geister.expert:LoneRaceWaitPolicy",

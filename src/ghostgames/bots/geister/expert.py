@@ -558,13 +558,27 @@ class CornerPolicy(RunOnPolicy):
 
 
 class SealedPolicy(CornerPolicy):
-    """A step from `CornerPolicy`: with the enemy holding three of our bad ghosts, an exit corner where our last bad
-    ghost stands is sealed (`open_exits`), so an enemy ghost next to it is no threat there and the guard does not
-    gamble on taking it. Traced against the held-out `runner-3`, one game of thirteen lost by taking the enemy's
-    fourth bad ghost was lost so: the guard took a ghost a step from the corner our last bad ghost held
-    (docs/research/geister-expert.md, "A corner our last bad ghost holds")."""
+    """The expert's policy since the afternoon of 6 December 2026 (adopted by the rule written before its games:
+    docs/research/geister-expert.md, "A corner our last bad ghost holds"), `expert-sealed`: `CornerPolicy` that
+    knows a corner it has sealed. With the enemy holding three of our bad ghosts, an exit corner where our last bad
+    ghost stands is no way out (`open_exits`): an enemy ghost would first have to take that ghost there, the fourth
+    of our bad ones taken, which loses it the game. So a ghost next to that corner is no threat there and the guard
+    does not gamble on taking it (traced against the held-out `runner-3`, a game lost by taking the enemy's fourth
+    bad ghost a step from such a corner); and since the seal lasts only while its keeper stays, the keeper's moves
+    off the corner are not allowed while an enemy ghost is within `race_steps` of it, unless nothing else is
+    (traced against `rush`, the search otherwise walked the keeper away and a ghost two steps off left by the
+    corner)."""
 
     sealed_corners = True
+
+    def allowed(self, legal: list[Action]) -> list[Action]:
+        moves = super().allowed(legal)
+        p = self.picture
+        sealed = sorted(EXITS[p.enemy] - set(self.open_exits()))
+        if not sealed or not any(distance(p.square[g], sealed[0]) <= self.race_steps for g in p.ghosts(p.enemy)):
+            return moves
+        staying = [m for m in moves if not (isinstance(m, Move) and m.origin == sealed[0])]
+        return staying or moves
 
 
 def shifted(chance: float, shift: float) -> float:

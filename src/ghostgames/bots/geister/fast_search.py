@@ -49,14 +49,13 @@ from ghostgames.bots.geister import heuristic, info_value, playout_policy, value
 from ghostgames.bots.geister.expert import BeliefPolicy
 from ghostgames.bots.geister.heuristic import FAR, Heuristic, compiled_seat_worth, compiled_win_chance
 from ghostgames.bots.geister.info_value import info_value_of_row
-from ghostgames.bots.geister.picture import distance
 from ghostgames.bots.geister.playout_policy import learned_move
 from ghostgames.bots.geister.value import GeisterValue, value_of_row
 from ghostgames.bots.ismcts import IsmctsBot, PolicyFactory
 from ghostgames.bots.policy import SearchPolicy
 from ghostgames.games.geister import fast
 from ghostgames.games.geister.actions import Move
-from ghostgames.games.geister.board import EXITS, SQUARES
+from ghostgames.games.geister.board import SQUARES
 from ghostgames.games.geister.state import GeisterState
 from ghostgames.jit import compiled, forget_stale_kernels
 from ghostgames.rules.contract import Action
@@ -79,10 +78,6 @@ _POS, _GOOD, _BOARD, _TURN, _WINNER = fast.POS, fast.GOOD, fast.BOARD, fast.TURN
 _ESCAPE_RULE, _RUNNING, _DRAW = fast.ESCAPE_RULE, fast.RUNNING, fast.DRAW
 _STEP, _IS_EXIT, _EXIT_DISTANCE = fast.STEP, fast.IS_EXIT, fast.EXIT_DISTANCE
 _ESCAPE_SQUARE, _ESCAPE_CODE = fast.ESCAPE_SQUARE, fast.ESCAPE_CODE
-# each seat's two exit corners, and the steps from every square to each (`sealed_exit`)
-_CORNERS = np.array([sorted(EXITS[s]) for s in (0, 1)], dtype=np.int32)
-_CORNER_DISTANCE = np.array([[[distance(sq, c) for sq in range(SQUARES)] for c in sorted(EXITS[s])] for s in (0, 1)],
-                            dtype=np.int32)
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 _LOG_TABLE = 1 << 14  # UCB's log(availability) for small counts, read from a table (math.log's own values)
 _LOG = np.array([math.log(n) if n > 0 else 0.0 for n in range(_LOG_TABLE)], dtype=np.float64)
@@ -191,23 +186,6 @@ def rollout_move(row: Row, rng: fast.Rng, h: Heuristic, legal: NDArray[np.int32]
 
 
 @compiled
-def sealed_exit(row: Row, s: int) -> int:
-    """Which of seat `s`'s exit corners (0 or 1, in `_CORNERS`' order) the other seat's last bad ghost stands on,
-    or -1: `s` cannot leave by it, since taking that ghost loses (`Heuristic.sealed_exits`)."""
-    other = 1 - s
-    square = -1
-    for g in range(other * 8, other * 8 + 8):
-        if row[_POS + g] >= 0 and row[_GOOD + g] != 1:
-            if square >= 0:
-                return -1  # two bad ghosts left: taking one does not lose
-            square = row[_POS + g]
-    for k in range(2):
-        if square >= 0 and _CORNERS[s, k] == square:
-            return k
-    return -1
-
-
-@compiled
 def hand_value(row: Row, h: Heuristic) -> float:
     """GeisterPolicy.evaluate: seat 0's chance, a logistic of the two seats' `heuristic.seat_worth`."""
     escape = row[_ESCAPE_RULE]
@@ -217,15 +195,13 @@ def hand_value(row: Row, h: Heuristic) -> float:
         goods = 0
         bads_left = 0
         nearest = FAR
-        sealed = sealed_exit(row, s) if h.sealed_exits > 0.0 else -1
         for g in range(s * 8, s * 8 + 8):
             sq = row[_POS + g]
             if sq < 0:
                 continue
             if row[_GOOD + g] == 1:
                 goods += 1
-                steps = _EXIT_DISTANCE[s, sq] if sealed < 0 else _CORNER_DISTANCE[s, 1 - sealed, sq]
-                nearest = min(nearest, steps)
+                nearest = min(nearest, _EXIT_DISTANCE[s, sq])
             else:
                 bads_left += 1
         worth = compiled_seat_worth(goods, bads_left, nearest + escape, row[_TURN] == s, h)

@@ -29,9 +29,6 @@ class Heuristic(NamedTuple):
     step_worth: float = 0.3  # worth of each move the nearest good ghost needs fewer than `horizon`
     horizon: float = 6.0  # moves from winning beyond which the nearest good ghost adds nothing
     winning_move: float = 1.5  # extra worth when a good ghost can win with the seat's very next move
-    # 1: a seat's good ghosts do not count an exit where the enemy's last bad ghost stands (taking it, the enemy's
-    # fourth bad ghost taken, loses the game, and no ghost leaves without standing on its corner); 0: they do
-    sealed_exits: float = 0.0
 
 
 HEURISTIC = Heuristic()

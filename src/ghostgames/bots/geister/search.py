@@ -19,7 +19,7 @@ from typing import Any
 
 from ghostgames.bots.base import SeatKnowledge
 from ghostgames.bots.geister.heuristic import FAR, HEURISTIC, Heuristic, seat_worth, win_chance
-from ghostgames.bots.geister.picture import GOOD, UNKNOWN, Picture, distance, exit_distance, read, view_deductions
+from ghostgames.bots.geister.picture import GOOD, UNKNOWN, Picture, exit_distance, read, view_deductions
 from ghostgames.bots.policy import SearchPolicy
 from ghostgames.games.geister.actions import Move
 from ghostgames.games.geister.board import EXITS, OFF_BOARD, SIZE
@@ -152,13 +152,7 @@ class GeisterPolicy(SearchPolicy):
             goods = [pos[g] for g in range(s * 8, s * 8 + 8) if pos[g] >= 0 and good[g]]
             bads_left = sum(1 for g in range(s * 8, s * 8 + 8) if pos[g] >= 0 and not good[g])
             # moves the nearest good ghost needs to win: its steps to an exit, and one more to leave under `escape`
-            steps = min((EXIT_DISTANCE[s][sq] for sq in goods), default=FAR)
-            if self.heuristic.sealed_exits > 0.0:  # not to an exit where the enemy's last bad ghost stands
-                enemy_bad = [pos[g] for g in range((1 - s) * 8, (1 - s) * 8 + 8) if pos[g] >= 0 and not good[g]]
-                if len(enemy_bad) == 1 and enemy_bad[0] in EXITS[s]:
-                    (open_exit,) = EXITS[s] - {enemy_bad[0]}
-                    steps = min((distance(sq, open_exit) for sq in goods), default=FAR)
-            moves_to_win = steps + (1 if escape else 0)
+            moves_to_win = min((EXIT_DISTANCE[s][sq] for sq in goods), default=FAR) + (1 if escape else 0)
             worth[s] = seat_worth(len(goods), bads_left, moves_to_win, turn == s, self.heuristic)
         v0 = win_chance(worth[0], worth[1])
         return [v0, 1.0 - v0]
