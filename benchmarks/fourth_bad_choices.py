@@ -21,6 +21,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+from benchmarks.trace_fourth_bad import lost_by_four_bad
+
 from ghostgames.bots import SeatKnowledge, get_bot
 from ghostgames.bots.geister.fast_search import FastExpertBot
 from ghostgames.bots.geister.picture import distance, exit_distance
@@ -114,12 +116,8 @@ def main() -> None:
     parser.add_argument("--games", help="replay these games (indices, comma-separated) instead of the lost ones")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    data = json.loads(args.tournament.read_text())
-    s = data["spec"]
-    spec = TournamentSpec(s["game"], tuple(s["bots"]), s["games"], s["players"], None, s["seed"], s["options"])
+    spec, lost = lost_by_four_bad(args.tournament)
     bot = spec.bots[0]
-    lost = sorted(g["index"] for g in data["games"]
-                  if g["results"][g["seats"].index(bot)]["result"] == "loss" and "four bad" in g["reason"])
     if args.games:
         lost = [int(i) for i in args.games.split(",")]
     games, ends = {}, {}

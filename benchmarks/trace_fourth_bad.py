@@ -46,6 +46,17 @@ def captures(spec: TournamentSpec, index: int) -> list[dict[str, Any]]:
     return taken
 
 
+def lost_by_four_bad(tournament: Path) -> tuple[TournamentSpec, list[int]]:
+    """The spec of a `ghostgames tournament --json` file and the games its first bot lost by taking four bad ghosts."""
+    data = json.loads(tournament.read_text())
+    s = data["spec"]
+    spec = TournamentSpec(s["game"], tuple(s["bots"]), s["games"], s["players"], None, s["seed"], s["options"])
+    bot = spec.bots[0]
+    lost = sorted(g["index"] for g in data["games"]
+                  if g["results"][g["seats"].index(bot)]["result"] == "loss" and "four bad" in g["reason"])
+    return spec, lost
+
+
 def steps(capture: dict[str, Any]) -> int:
     return min(capture["to_exit"], 4)  # 4: four or more
 
@@ -55,12 +66,8 @@ def main() -> None:
     parser.add_argument("tournament", type=Path)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    data = json.loads(args.tournament.read_text())
-    s = data["spec"]
-    spec = TournamentSpec(s["game"], tuple(s["bots"]), s["games"], s["players"], None, s["seed"], s["options"])
+    spec, lost = lost_by_four_bad(args.tournament)
     bot = spec.bots[0]
-    lost = sorted(g["index"] for g in data["games"]
-                  if g["results"][g["seats"].index(bot)]["result"] == "loss" and "four bad" in g["reason"])
     games = {index: captures(spec, index) for index in lost}
     last = Counter(steps(taken[-1]) for taken in games.values())
     one_left = Counter((steps(c), "good" if c["good"] else "bad") for taken in games.values() for c in taken
