@@ -26,9 +26,12 @@ with the learned value (`setups.py`, `learned_setups`).
   endgame where any capture may be its fourth.
 - Running on (`RunOnPolicy`, the expert's from the morning of 5 December 2026, now `expert-run-on`): a good ghost of
   ours whose race to an exit is won (`races.py`) walks on without search.
-- The corner walker (`CornerPolicy`, the expert's since the evening of 5 December 2026): with the enemy's last bad
-  ghost left, a ghost that has just stepped onto our exit corner is read at the belief's chance calibrated on such
-  walkers, not halfway to the even guess.
+- The corner walker (`CornerPolicy`, the expert's from the evening of 5 December 2026, now `expert-corner`): with the
+  enemy's last bad ghost left, a ghost that has just stepped onto our exit corner is read at the belief's chance
+  calibrated on such walkers, not halfway to the even guess.
+- The sealed corner (`SealedPolicy`, the expert's since the afternoon of 6 December 2026): with the enemy holding three
+  of our bad ghosts, a corner where our last bad ghost stands is no way out for the enemy, and that keeper stays on
+  it while an enemy ghost is near.
 
 The steps between the shipped experts were measured under names of their own (docs/research/geister-expert.md);
 the variants measured and not kept (worlds leaning towards runners, other waits, races at the search's leaves)
