@@ -67,10 +67,9 @@ def test_the_corner_is_open_when_its_keeper_is_good_or_our_fourth_bad_ghost_is_s
         assert sealed.allowed(legal) == open_corner.allowed(legal)
 
 
-
 def test_the_keeper_stays_on_its_corner_while_an_enemy_ghost_is_near() -> None:
-    """Our last bad ghost on f1 may step to f2's neighbour e1 or take the walker; neither is allowed while the walker
-    is near (it would open the corner); with no enemy ghost within three steps of f1 it may go."""
+    """Our last bad ghost on f1 could step to e1 or take the walker on f2; neither is allowed while the walker is near
+    (either would open the corner); with no enemy ghost within three steps of f1 it may go."""
     legal_moves = _walked(BOTH_LAST_BAD).legal_actions()
     keeper_moves = [str(m) for m in legal_moves if isinstance(m, Move) and m.origin == parse_square("f1")]
     assert keeper_moves  # it could move
