@@ -115,15 +115,22 @@ class BeliefPolicy(GeisterPolicy):
         """The chance that the enemy ghost is good, as the guard reads it: the belief's."""
         return self.good_probability.get(ghost, 1.0)
 
-    def open_exits(self) -> list[int]:
-        """The enemy's exit corners it may still leave by: both, but with `sealed_corners` not one where our last
-        bad ghost stands while the enemy holds our other three. A ghost leaves only from its corner, so it would
-        first have to take ours there, and taking a player's fourth bad ghost loses the game at once."""
+    def sealed_corner(self) -> int:
+        """With `sealed_corners`, the enemy's exit corner where our last bad ghost stands while the enemy holds our
+        other three, else -1. A ghost leaves only from its corner, so it would first have to take ours there, and
+        taking a player's fourth bad ghost loses the game at once."""
         p = self.picture
-        corners = sorted(EXITS[p.enemy])
         if not self.sealed_corners or p.captured[p.me]["bad"] < 3:
-            return corners
-        return [c for c in corners if not (p.board[c] >= 0 and p.board[c] >> 3 == p.me and p.colour[p.board[c]] == BAD)]
+            return -1
+        for c in sorted(EXITS[p.enemy]):
+            if p.board[c] >= 0 and p.board[c] >> 3 == p.me and p.colour[p.board[c]] == BAD:
+                return c
+        return -1
+
+    def open_exits(self) -> list[int]:
+        """The enemy's exit corners it may still leave by: both but the `sealed_corner`."""
+        sealed = self.sealed_corner()
+        return [c for c in sorted(EXITS[self.picture.enemy]) if c != sealed]
 
     def exit_steps(self, square: int) -> int:
         """Steps from `square` to the nearest of the enemy's open exits (`open_exits`; FAR when none is)."""
@@ -577,10 +584,10 @@ class SealedPolicy(CornerPolicy):
     def allowed(self, legal: list[Action]) -> list[Action]:
         moves = super().allowed(legal)
         p = self.picture
-        sealed = sorted(EXITS[p.enemy] - set(self.open_exits()))
-        if not sealed or not any(distance(p.square[g], sealed[0]) <= self.race_steps for g in p.ghosts(p.enemy)):
+        corner = self.sealed_corner()
+        if corner < 0 or not any(distance(p.square[g], corner) <= self.race_steps for g in p.ghosts(p.enemy)):
             return moves
-        staying = [m for m in moves if not (isinstance(m, Move) and m.origin == sealed[0])]
+        staying = [m for m in moves if not (isinstance(m, Move) and m.origin == corner)]
         return staying or moves
 
 
