@@ -30,8 +30,11 @@ from ghostgames.bots.value_bot import ValueBot
 from ghostgames.rules.contract import Game
 
 # Geister experts before today's, on the same compiled search (search_bots.older_expert; what each plays:
-# bots/geister/__init__.py's SEARCH_POLICIES). `expert-sealed` is today's expert without the memory of a match.
-OLDER_EXPERTS = ("expert-sealed", "expert-corner", "expert-run-on", "expert-v6", "expert-v5", "expert-v4", "expert-v3")
+# bots/geister/__init__.py's SEARCH_POLICIES). `expert-parked` is today's expert without the memory of a match.
+OLDER_EXPERTS = (
+    "expert-parked", "expert-sealed", "expert-corner", "expert-run-on", "expert-v6", "expert-v5", "expert-v4",
+    "expert-v3",
+)
 SEARCH_BOTS = ("ismcts", "expert", "expert-memory", "expert-hand", "expert-learned", *OLDER_EXPERTS, "expert-v2",
                "expert-v1")
 # Iterations a search bot uses when it is given neither seconds nor an iteration count.

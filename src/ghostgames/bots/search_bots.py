@@ -29,8 +29,10 @@ if TYPE_CHECKING:
 # ("plain", "expert", "expert-v1") the "module:Class" of the policy it uses there. A kind a game does not
 # declare falls back to its "plain" policy, and a game without one to the plain SearchPolicy; so a new game
 # adds its own folder and nothing here.
-KINDS = ("plain", "expert", "expert-sealed", "expert-corner", "expert-run-on", "expert-v6", "expert-v5", "expert-v4",
-         "expert-v3", "expert-v1")
+KINDS = (
+    "plain", "expert", "expert-parked", "expert-sealed", "expert-corner", "expert-run-on", "expert-v6", "expert-v5",
+    "expert-v4", "expert-v3", "expert-v1",
+)
 
 
 @functools.cache
@@ -79,11 +81,11 @@ def expert(budget: Budget) -> IsmctsBot:
     """The expert: in Geister it remembers the opponent's setups across the games a harness keeps it for
     (`expert_memory`, adopted 5 December 2026: docs/research/geister-expert.md): a match, the competition
     client's games on one port, a table's rematches against the same person. Told of no finished game (a
-    tournament, a table's first game) it plays as `expert-sealed` (a corner held by our last bad ghost known as
-    sealed, adopted the afternoon of 6 December 2026)."""
-    from ghostgames.bots.geister.expert_memory import SealedMemoryPolicy
+    tournament, a table's first game) it plays as `expert-parked` (our last bad ghost walked to a corner and kept
+    there, adopted the evening of 6 December 2026)."""
+    from ghostgames.bots.geister.expert_memory import ParkedMemoryPolicy
 
-    bot = _remembering(budget, SealedMemoryPolicy)
+    bot = _remembering(budget, ParkedMemoryPolicy)
     bot.name = "expert"
     return bot
 

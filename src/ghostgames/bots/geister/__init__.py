@@ -4,7 +4,8 @@
 # expert's belief, guard and evaluation, and the expert before it.
 SEARCH_POLICIES = {
     "plain": "ghostgames.bots.geister.playout:GeisterFastPlayouts",
-    "expert": "ghostgames.bots.geister.expert:SealedPolicy",
+    "expert": "ghostgames.bots.geister.expert:ParkedPolicy",
+    "expert-parked": "ghostgames.bots.geister.expert:ParkedPolicy",
     "expert-sealed": "ghostgames.bots.geister.expert:SealedPolicy",
     "expert-corner": "ghostgames.bots.geister.expert:CornerPolicy",
     "expert-run-on": "ghostgames.bots.geister.expert:RunOnPolicy",

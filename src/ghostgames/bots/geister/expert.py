@@ -29,9 +29,11 @@ with the learned value (`setups.py`, `learned_setups`).
 - The corner walker (`CornerPolicy`, the expert's from the evening of 5 December 2026, now `expert-corner`): with the
   enemy's last bad ghost left, a ghost that has just stepped onto our exit corner is read at the belief's chance
   calibrated on such walkers, not halfway to the even guess.
-- The sealed corner (`SealedPolicy`, the expert's since the afternoon of 6 December 2026): with the enemy holding three
-  of our bad ghosts, a corner where our last bad ghost stands is no way out for the enemy, and that keeper stays on
-  it while an enemy ghost is near.
+- The sealed corner (`SealedPolicy`, the expert's on the afternoon of 6 December 2026, now `expert-sealed`): with the
+  enemy holding three of our bad ghosts, a corner where our last bad ghost stands is no way out for the enemy, and
+  that keeper stays on it while an enemy ghost is near.
+- The parked ghost (`ParkedPolicy`, the expert's since the evening of 6 December 2026): with the enemy holding three of
+  our bad ghosts, our last one walks to a free corner when the guard has nothing to take, and stays there.
 
 The steps between the shipped experts were measured under names of their own (docs/research/geister-expert.md);
 the variants measured and not kept (worlds leaning towards runners, other waits, races at the search's leaves)
@@ -568,7 +570,7 @@ class CornerPolicy(RunOnPolicy):
 
 
 class SealedPolicy(CornerPolicy):
-    """The expert's policy since the afternoon of 6 December 2026 (adopted by the rule written before its games:
+    """The expert's policy on the afternoon of 6 December 2026 (adopted by the rule written before its games:
     docs/research/geister-expert.md, "A corner our last bad ghost holds"), `expert-sealed`: `CornerPolicy` that
     knows a corner it has sealed. With the enemy holding three of our bad ghosts, an exit corner where our last bad
     ghost stands is no way out (`open_exits`): an enemy ghost would first have to take that ghost there, the fourth
@@ -589,6 +591,45 @@ class SealedPolicy(CornerPolicy):
             return moves
         staying = [m for m in moves if not (isinstance(m, Move) and m.origin == corner)]
         return staying or moves
+
+
+class ParkedPolicy(SealedPolicy):
+    """The expert's policy since the evening of 6 December 2026 (adopted by the rule written before its games:
+    docs/research/geister-expert.md, "Our last bad ghost parked on a corner"), `expert-parked`: `SealedPolicy` that
+    parks our last bad ghost on a corner. With the enemy holding three of our bad ghosts, a corner our last one
+    stands on is sealed; traced against the held-out `runner-3`, in 8 of 9 games lost where both sides stood a bad
+    ghost from losing, our ghost on the corner the decoy walked to was good and our last bad ghost 3 to 9 steps away,
+    so the guard had two corners to defend and took the decoy at one. Nothing in the search plans that walk (the
+    playouts know no seal). So while no corner is sealed and the guard makes no capture, the moves allowed are those
+    of our last bad ghost that bring it a step nearer the nearest of the enemy's exit corners no ghost stands on
+    (when the guard's other rules allow any); once there, its moves off the corner are not allowed, enemy near or
+    not, unless nothing else is."""
+
+    def allowed(self, legal: list[Action]) -> list[Action]:
+        moves = super().allowed(legal)
+        p = self.picture
+        if p.captured[p.me]["bad"] < 3:
+            return moves
+        corner = self.sealed_corner()
+        if corner >= 0:
+            staying = [m for m in moves if not (isinstance(m, Move) and m.origin == corner)]
+            return staying or moves
+        if self.answers(legal):
+            return moves
+        return [m for m in moves if m in self.parking_moves(legal)] or moves
+
+    def parking_moves(self, legal: list[Action]) -> list[Action]:
+        """Our last bad ghost's moves of `legal` a step nearer the nearest enemy exit corner no ghost stands on."""
+        p = self.picture
+        bad = [g for g in p.ghosts(p.me) if p.colour[g] == BAD]
+        free = [c for c in sorted(EXITS[p.enemy]) if p.board[c] < 0]
+        if len(bad) != 1 or not free:
+            return []
+        square = p.square[bad[0]]
+        steps = min(distance(square, c) for c in free)
+        nearest = [c for c in free if distance(square, c) == steps]
+        return [m for m in legal if isinstance(m, Move) and m.origin == square and m.target >= 0
+                and min(distance(m.target, c) for c in nearest) < steps]
 
 
 def shifted(chance: float, shift: float) -> float:
