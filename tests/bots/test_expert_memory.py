@@ -8,8 +8,8 @@ from typing import Any
 
 from ghostgames.bots import Bot, SeatKnowledge, get_bot
 from ghostgames.bots.budget import Budget
-from ghostgames.bots.geister.expert import CornerPolicy, ParkedPolicy, RunOnPolicy
-from ghostgames.bots.geister.expert_memory import MemoryExpertBot, MemoryPolicy, ParkedMemoryPolicy
+from ghostgames.bots.geister.expert import CornerPolicy, RunOnPolicy, SealedPolicy
+from ghostgames.bots.geister.expert_memory import MemoryExpertBot, MemoryPolicy, SealedMemoryPolicy
 from ghostgames.bots.geister.fast_search import FastExpertBot
 from ghostgames.bots.geister.playout_policy import shipped_table
 from ghostgames.games import get_game
@@ -40,12 +40,12 @@ def runner_games(bot: Bot, games: int) -> None:
 
 
 def the_expert_without_memory(iterations: int) -> FastExpertBot:
-    """The expert without the memory (`expert-parked`), built here from its parts."""
-    return FastExpertBot(Budget(iterations=iterations), ParkedPolicy, exploration=0.5, playout_table=shipped_table())
+    """The expert without the memory (`expert-sealed`), built here from its parts."""
+    return FastExpertBot(Budget(iterations=iterations), SealedPolicy, exploration=0.5, playout_table=shipped_table())
 
 
 def test_the_expert_remembers_on_todays_policy_and_expert_memory_on_the_one_it_was_measured_with() -> None:
-    """`expert` parks its last bad ghost on a corner (`ParkedPolicy`); `expert-memory` stays the expert of the
+    """`expert` knows a corner it has sealed (`SealedPolicy`); `expert-memory` stays the expert of the
     late morning of 5 December 2026 (`RunOnPolicy`), so that its measured matches replay."""
     state = get_game("geister").new(2, {"exit": "escape"}, seed=3)
     for seat in (0, 1):
@@ -53,7 +53,7 @@ def test_the_expert_remembers_on_todays_policy_and_expert_memory_on_the_one_it_w
     knowledge = SeatKnowledge(state, 0)
     today, before = get_bot("expert:60"), get_bot("expert-memory:60")
     assert isinstance(today, MemoryExpertBot) and isinstance(before, MemoryExpertBot)
-    assert type(today.policy_for(knowledge)) is ParkedMemoryPolicy
+    assert type(today.policy_for(knowledge)) is SealedMemoryPolicy
     assert type(before.policy_for(knowledge)) is MemoryPolicy
     assert not isinstance(before.policy_for(knowledge), CornerPolicy)
     assert isinstance(get_bot("expert-run-on:60").policy(knowledge), RunOnPolicy)

@@ -29,8 +29,9 @@ from ghostgames.bots.style_bots import GeisterStyleBot
 from ghostgames.bots.value_bot import ValueBot
 from ghostgames.rules.contract import Game
 
-# Geister experts before today's, on the same compiled search (search_bots.older_expert; what each plays:
-# bots/geister/__init__.py's SEARCH_POLICIES). `expert-parked` is today's expert without the memory of a match.
+# Geister experts other than today's, on the same compiled search (search_bots.older_expert; what each plays:
+# bots/geister/__init__.py's SEARCH_POLICIES). `expert-sealed` is today's expert without the memory of a match;
+# `expert-parked` a step after it, measured and not adopted.
 OLDER_EXPERTS = (
     "expert-parked", "expert-sealed", "expert-corner", "expert-run-on", "expert-v6", "expert-v5", "expert-v4",
     "expert-v3",

@@ -81,11 +81,11 @@ def expert(budget: Budget) -> IsmctsBot:
     """The expert: in Geister it remembers the opponent's setups across the games a harness keeps it for
     (`expert_memory`, adopted 5 December 2026: docs/research/geister-expert.md): a match, the competition
     client's games on one port, a table's rematches against the same person. Told of no finished game (a
-    tournament, a table's first game) it plays as `expert-parked` (our last bad ghost walked to a corner and kept
-    there, adopted the evening of 6 December 2026)."""
-    from ghostgames.bots.geister.expert_memory import ParkedMemoryPolicy
+    tournament, a table's first game) it plays as `expert-sealed` (a corner held by our last bad ghost known as
+    sealed, adopted the afternoon of 6 December 2026)."""
+    from ghostgames.bots.geister.expert_memory import SealedMemoryPolicy
 
-    bot = _remembering(budget, ParkedMemoryPolicy)
+    bot = _remembering(budget, SealedMemoryPolicy)
     bot.name = "expert"
     return bot
 

@@ -4,7 +4,7 @@
 # expert's belief, guard and evaluation, and the expert before it.
 SEARCH_POLICIES = {
     "plain": "ghostgames.bots.geister.playout:GeisterFastPlayouts",
-    "expert": "ghostgames.bots.geister.expert:ParkedPolicy",
+    "expert": "ghostgames.bots.geister.expert:SealedPolicy",
     "expert-parked": "ghostgames.bots.geister.expert:ParkedPolicy",
     "expert-sealed": "ghostgames.bots.geister.expert:SealedPolicy",
     "expert-corner": "ghostgames.bots.geister.expert:CornerPolicy",

@@ -29,11 +29,12 @@ with the learned value (`setups.py`, `learned_setups`).
 - The corner walker (`CornerPolicy`, the expert's from the evening of 5 December 2026, now `expert-corner`): with the
   enemy's last bad ghost left, a ghost that has just stepped onto our exit corner is read at the belief's chance
   calibrated on such walkers, not halfway to the even guess.
-- The sealed corner (`SealedPolicy`, the expert's on the afternoon of 6 December 2026, now `expert-sealed`): with the
+- The sealed corner (`SealedPolicy`, the expert's since the afternoon of 6 December 2026): with the
   enemy holding three of our bad ghosts, a corner where our last bad ghost stands is no way out for the enemy, and
   that keeper stays on it while an enemy ghost is near.
-- The parked ghost (`ParkedPolicy`, the expert's since the evening of 6 December 2026): with the enemy holding three of
-  our bad ghosts, our last one walks to a free corner when the guard has nothing to take, and stays there.
+- The parked ghost (`ParkedPolicy`, `expert-parked`, measured on the evening of 6 December 2026 and not the expert's:
+  better at 1,000 iterations, not at `hard`'s budget): with the enemy holding three of our bad ghosts, our last one
+  walks to a free corner when the guard has nothing to take, and stays there.
 
 The steps between the shipped experts were measured under names of their own (docs/research/geister-expert.md);
 the variants measured and not kept (worlds leaning towards runners, other waits, races at the search's leaves)
@@ -570,7 +571,7 @@ class CornerPolicy(RunOnPolicy):
 
 
 class SealedPolicy(CornerPolicy):
-    """The expert's policy on the afternoon of 6 December 2026 (adopted by the rule written before its games:
+    """The expert's policy since the afternoon of 6 December 2026 (adopted by the rule written before its games:
     docs/research/geister-expert.md, "A corner our last bad ghost holds"), `expert-sealed`: `CornerPolicy` that
     knows a corner it has sealed. With the enemy holding three of our bad ghosts, an exit corner where our last bad
     ghost stands is no way out (`open_exits`): an enemy ghost would first have to take that ghost there, the fourth
@@ -594,8 +595,9 @@ class SealedPolicy(CornerPolicy):
 
 
 class ParkedPolicy(SealedPolicy):
-    """The expert's policy since the evening of 6 December 2026 (adopted by the rule written before its games:
-    docs/research/geister-expert.md, "Our last bad ghost parked on a corner"), `expert-parked`: `SealedPolicy` that
+    """`expert-parked`, measured on the evening of 6 December 2026 and not the expert's policy: adopted at 1,000
+    iterations by the rule written before its screen, withdrawn by the one written for `hard`'s budget, where it won
+    fewer games (docs/research/geister-expert.md, "Our last bad ghost parked on a corner"): `SealedPolicy` that
     parks our last bad ghost on a corner. With the enemy holding three of our bad ghosts, a corner our last one
     stands on is sealed; traced against the held-out `runner-3`, in 8 of 9 games lost where both sides stood a bad
     ghost from losing, our ghost on the corner the decoy walked to was good and our last bad ghost 3 to 9 steps away,

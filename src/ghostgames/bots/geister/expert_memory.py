@@ -1,7 +1,7 @@
 """`expert-memory`: the expert that remembers the opponent's setups across the games of a match (issue 39).
 
 The bot keeps one `SetupMemory` (memory.py) for as long as a harness keeps the bot, and learns from every
-finished game's final view it is handed (`Bot.game_over`). Its policy is an expert's (`ParkedPolicy` for `expert`,
+finished game's final view it is handed (`Bot.game_over`). Its policy is an expert's (`SealedPolicy` for `expert`,
 `RunOnPolicy` for `expert-memory`, the expert of 5 December 2026 kept so that its matches replay) with
 the belief over the enemy's hidden colours multiplied by the memory's prior of the whole setup each
 colouring implies (the colouring's good ghosts and the enemy ghosts already known good), renormalised: the
@@ -18,7 +18,7 @@ from typing import Any
 
 from ghostgames.bots.base import SeatKnowledge
 from ghostgames.bots.budget import Budget
-from ghostgames.bots.geister.expert import ParkedPolicy, RunOnPolicy
+from ghostgames.bots.geister.expert import RunOnPolicy, SealedPolicy
 from ghostgames.bots.geister.fast_search import FastExpertBot
 from ghostgames.bots.geister.memory import SetupMemory
 from ghostgames.bots.geister.picture import GOOD
@@ -40,8 +40,8 @@ class MemoryPolicy(RunOnPolicy):
         self.good_probability = self.belief.good_probability()
 
 
-class ParkedMemoryPolicy(MemoryPolicy, ParkedPolicy):
-    """The expert's policy (`ParkedPolicy`) reading the belief times the memory's prior of the enemy's setup."""
+class SealedMemoryPolicy(MemoryPolicy, SealedPolicy):
+    """The expert's policy (`SealedPolicy`) reading the belief times the memory's prior of the enemy's setup."""
 
 
 class MemoryExpertBot(FastExpertBot):
@@ -52,7 +52,7 @@ class MemoryExpertBot(FastExpertBot):
     remembers = frozenset({"geister"})
 
     def __init__(self, budget: Budget, memory: SetupMemory | None = None,
-                 policy: type[MemoryPolicy] = ParkedMemoryPolicy, **search: Any) -> None:
+                 policy: type[MemoryPolicy] = SealedMemoryPolicy, **search: Any) -> None:
         self.memory = memory if memory is not None else SetupMemory()
         self.memory_policy = policy
         super().__init__(budget, self.policy_for, **search)
