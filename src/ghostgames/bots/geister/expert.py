@@ -29,9 +29,9 @@ with the learned value (`setups.py`, `learned_setups`).
 - The corner walker (`CornerPolicy`, the expert's from the evening of 5 December 2026, now `expert-corner`): with the
   enemy's last bad ghost left, a ghost that has just stepped onto our exit corner is read at the belief's chance
   calibrated on such walkers, not halfway to the even guess.
-- The sealed corner (`SealedPolicy`, the expert's since the afternoon of 6 December 2026): with the
-  enemy holding three of our bad ghosts, a corner where our last bad ghost stands is no way out for the enemy, and
-  that keeper stays on it while an enemy ghost is near.
+- The sealed corner (`SealedPolicy`, the expert's since the afternoon of 6 December 2026): with the enemy holding three
+  of our bad ghosts, a corner where our last bad ghost stands is no way out for the enemy, and that keeper stays on
+  it while an enemy ghost is near.
 - The parked ghost (`ParkedPolicy`, `expert-parked`, measured on the evening of 6 December 2026 and not the expert's:
   better at 1,000 iterations, not at `hard`'s budget): with the enemy holding three of our bad ghosts, our last one
   walks to a free corner when the guard has nothing to take, and stays there.
