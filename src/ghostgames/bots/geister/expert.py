@@ -586,12 +586,16 @@ class SealedPolicy(CornerPolicy):
 
     def allowed(self, legal: list[Action]) -> list[Action]:
         moves = super().allowed(legal)
-        p = self.picture
         corner = self.sealed_corner()
-        if corner < 0 or not any(distance(p.square[g], corner) <= self.race_steps for g in p.ghosts(p.enemy)):
+        if corner < 0 or not self.keeper_stays(corner):
             return moves
         staying = [m for m in moves if not (isinstance(m, Move) and m.origin == corner)]
         return staying or moves
+
+    def keeper_stays(self, corner: int) -> bool:
+        """Whether the keeper of the sealed `corner` must stay on it: while an enemy ghost is within `race_steps`."""
+        p = self.picture
+        return any(distance(p.square[g], corner) <= self.race_steps for g in p.ghosts(p.enemy))
 
 
 class ParkedPolicy(SealedPolicy):
@@ -609,20 +613,20 @@ class ParkedPolicy(SealedPolicy):
 
     def allowed(self, legal: list[Action]) -> list[Action]:
         moves = super().allowed(legal)
-        p = self.picture
-        if p.captured[p.me]["bad"] < 3:
-            return moves
-        corner = self.sealed_corner()
-        if corner >= 0:
-            staying = [m for m in moves if not (isinstance(m, Move) and m.origin == corner)]
-            return staying or moves
-        if self.answers(legal):
-            return moves
+        if self.sealed_corner() >= 0 or self.answers(legal):
+            return moves  # parked already (and staying: `keeper_stays`), or the guard takes a ghost
         return [m for m in moves if m in self.parking_moves(legal)] or moves
 
+    def keeper_stays(self, corner: int) -> bool:
+        """Parked, the keeper stays, enemy near or not."""
+        return True
+
     def parking_moves(self, legal: list[Action]) -> list[Action]:
-        """Our last bad ghost's moves of `legal` a step nearer the nearest enemy exit corner no ghost stands on."""
+        """Our last bad ghost's moves of `legal` a step nearer the nearest enemy exit corner no ghost stands on, once
+        the enemy holds our other three (none before)."""
         p = self.picture
+        if p.captured[p.me]["bad"] < 3:
+            return []
         bad = [g for g in p.ghosts(p.me) if p.colour[g] == BAD]
         free = [c for c in sorted(EXITS[p.enemy]) if p.board[c] < 0]
         if len(bad) != 1 or not free:
