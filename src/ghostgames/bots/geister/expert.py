@@ -615,7 +615,8 @@ class ParkedPolicy(SealedPolicy):
         moves = super().allowed(legal)
         if self.sealed_corner() >= 0 or self.answers(legal):
             return moves  # parked already (and staying: `keeper_stays`), or the guard takes a ghost
-        return [m for m in moves if m in self.parking_moves(legal)] or moves
+        parking = self.parking_moves(legal)
+        return [m for m in moves if m in parking] or moves
 
     def keeper_stays(self, corner: int) -> bool:
         """Parked, the keeper stays, enemy near or not."""
