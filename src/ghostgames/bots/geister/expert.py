@@ -613,9 +613,11 @@ class ParkedPolicy(SealedPolicy):
 
     def allowed(self, legal: list[Action]) -> list[Action]:
         moves = super().allowed(legal)
-        if self.sealed_corner() >= 0 or self.answers(legal):
-            return moves  # parked already (and staying: `keeper_stays`), or the guard takes a ghost
+        if self.sealed_corner() >= 0:
+            return moves  # parked already, and staying (`keeper_stays`)
         parking = self.parking_moves(legal)
+        if not parking or self.answers(legal):
+            return moves  # nothing to park (the enemy holds fewer than three of our bad ghosts), or the guard takes one
         return [m for m in moves if m in parking] or moves
 
     def keeper_stays(self, corner: int) -> bool:
