@@ -83,3 +83,36 @@ def test_same_deals_pairs_a_renamed_bot_by_deal_and_refuses_other_seats() -> Non
     moved = [{**after[0], "seats": ["b", "y"]}, *after[1:]]
     with pytest.raises(SystemExit):
         module.differences(before, moved, "x", "y")
+
+
+def test_orders_pair_by_deal_within_each_order_and_test_the_target_against_the_rest() -> None:
+    """benchmarks/thelast_orders.py: a game's order is read from its seats, only deals played in every order
+    count, and the order test is the target order's difference minus its mean over the others, per deal."""
+    from benchmarks.thelast_orders import analyse, order_of
+
+    assert order_of(["c", "a", "b"], "a") == ("a", "b", "c")
+    games = [  # order a,b,c: deals 1 and 2; order a,c,b: deals 1, 2 and 3 (3 is not in every order)
+        {**_game(["a", "b", "c"], [2.0, 6.0, 5.0]), "seed": 1},   # a - b = -4
+        {**_game(["c", "a", "b"], [4.0, 3.0, 3.0]), "seed": 1},   # a - b = 0
+        {**_game(["a", "b", "c"], [8.0, 2.0, 1.0]), "seed": 2},   # +6
+        {**_game(["b", "c", "a"], [1.0, 1.0, 3.0]), "seed": 2},   # +2
+        {**_game(["a", "c", "b"], [1.0, 0.0, 4.0]), "seed": 1},   # -3
+        {**_game(["b", "a", "c"], [5.0, 5.0, 2.0]), "seed": 1},   # 0
+        {**_game(["a", "c", "b"], [3.0, 9.0, 3.0]), "seed": 2},   # 0
+        {**_game(["c", "b", "a"], [0.0, 7.0, 1.0]), "seed": 2},   # -6
+        {**_game(["a", "c", "b"], [9.0, 0.0, 0.0]), "seed": 3},
+    ]
+    out = analyse(games, "a", "b", ("a", "b", "c"))
+    assert out["deals"] == [1, 2]
+    rows = {tuple(r["order"]): r for r in out["orders"]}
+    assert rows[("a", "b", "c")]["difference"][0] == pytest.approx((-2 + 4) / 2)
+    assert rows[("a", "c", "b")]["difference"][0] == pytest.approx((-1.5 + -3) / 2)
+    assert rows[("a", "c", "b")]["games"] == 4
+    assert out["order_test"][0] == pytest.approx(((-2 - -1.5) + (4 - -3)) / 2)
+    assert out["balanced"]["units"] == 2 and out["balanced"]["games"] == 8
+    after = {(r["bot"], r["after"]): r for r in out["by_successor"]}
+    # a sits right before b in order a,b,c: deal 1 scores 2 and 3, deal 2 scores 8 and 3
+    assert after[("a", "b")]["penalty"][0] == pytest.approx(((2 + 3) / 2 + (8 + 3) / 2) / 2)
+    assert after[("a", "b")]["seat_games"] == 4
+    with pytest.raises(SystemExit):
+        analyse(games, "a", "b", ("a", "b", "d"))
