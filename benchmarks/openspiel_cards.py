@@ -22,6 +22,10 @@ table, so the equality can be checked, and so is the machine's load.
 the seats rotate as above), as duplicate bridge is, so that every bot holds every hand of every deal and the luck
 of the cards cancels out of its mean. The intervals are then taken over deals (each bot's mean over its seats of a
 deal is one value), never over seat-games, which are not independent; `--games` must be a multiple of `players`.
+`--all-seatings` (a duplicate run) plays each deal in every distinct seating instead: each cyclic order of the bots
+(the order named first) in each rotation, 24 games a deal for four different bots, 60 for five bots of which two
+are alike. Rotations alone keep the order named, so one bot always sits right after another, and in The Last the
+seat after a weak player's is worth points (docs/research/thelast-multiplayer.md, "The seating order").
 
 OpenSpiel's evaluator: `random` (its `RandomRolloutEvaluator`, one rollout to the end) or `playout`
 (`ghostgames.spiel.evaluator.GhooostPlayoutEvaluator`, our search's Ghooost! playout); the default is
@@ -35,6 +39,7 @@ seeds) without playing. Needs OpenSpiel (`pip install 'ghostgames[spiel]'`).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import os
@@ -145,12 +150,26 @@ def our_bot(name: str, clock: Clock) -> Bot:
     return get_bot(name, clock.ours())
 
 
-def play(game: pyspiel.Game, bots: list[str], g: int, seed: int, clock: Clock, evaluator: str,
+def seatings(bots: list[str], every: bool = False) -> list[list[str]]:
+    """The seatings (a bot a seat, in the order of play) a deal is played in: the rotations of the order named (bot
+    i at seat (i + r) mod players, r = 0, 1, ...), or with `every` each distinct cyclic order in its rotations,
+    the order named first, so that every distinct seating comes once."""
+    first, rest = bots[0], bots[1:]
+    orders = [tuple(bots)] + ([(first, *p) for p in itertools.permutations(rest)] if every else [])
+    out: list[list[str]] = []
+    for order in dict.fromkeys(orders):
+        for r in range(len(bots)):
+            seating = [order[(s - r) % len(bots)] for s in range(len(bots))]
+            if seating not in out:
+                out.append(seating)
+    return out
+
+
+def play(game: pyspiel.Game, seats: list[str], g: int, seed: int, clock: Clock, evaluator: str,
          uct_c: float) -> dict[str, Any]:
-    """Game g: the deal of `seed`, bot i at seat (i + g) mod players. Returns each seat's bot, result, rank and
-    score, its seconds per decision with a choice, OpenSpiel's simulations and evaluator playouts."""
+    """Game g: the deal of `seed` with `seats` (a bot a seat). Returns each seat's bot, result, rank and score, its
+    seconds per decision with a choice, OpenSpiel's simulations and evaluator playouts."""
     players = game.num_players()
-    seats = [bots[(s - g) % players] for s in range(players)]
     chance = np.random.RandomState(seed)
     rng = random.Random(seed)
     opponents: dict[int, Opponent] = {}
@@ -285,6 +304,8 @@ def main() -> None:
     parser.add_argument("--max-turns", type=int, default=1000, help="Ghooost!: a round's turn limit (a draw)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--duplicate", action="store_true", help="every deal in every rotation (intervals over deals)")
+    parser.add_argument("--all-seatings", action="store_true",
+                        help="a duplicate run with every deal in every distinct seating, not only the rotations")
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--tables", type=Path, nargs="+", default=None, help="print these files' games as one table")
     args = parser.parse_args()
@@ -294,8 +315,11 @@ def main() -> None:
     bots = [b.strip() for b in args.bots.split(",")]
     if len(bots) != args.players:
         parser.error(f"--bots names {len(bots)} bots for {args.players} players")
-    if args.duplicate and args.games % args.players:
-        parser.error(f"--duplicate plays each deal {args.players} times: --games must be a multiple of it")
+    args.duplicate = args.duplicate or args.all_seatings
+    per_deal = seatings(bots, args.all_seatings)
+    if args.duplicate and args.games % len(per_deal):
+        parser.error(f"--{'all-seatings' if args.all_seatings else 'duplicate'} plays each deal {len(per_deal)} "
+                     f"times: --games must be a multiple of it")
     if args.seconds is None and args.simulations is None:
         args.seconds = 0.2
     evaluator = args.evaluator or ("playout" if args.game == "ghooost" else "random")
@@ -311,8 +335,8 @@ def main() -> None:
     load_start = os.getloadavg()[0]
     games = []
     for g in range(args.games):
-        deal_seed = args.seed + (g // args.players if args.duplicate else g)
-        games.append(play(game, bots, g, deal_seed, clock, evaluator, args.uct_c))
+        deal_seed = args.seed + (g // len(per_deal) if args.duplicate else g)
+        games.append(play(game, per_deal[g % len(per_deal)], g, deal_seed, clock, evaluator, args.uct_c))
         print(f"game {g + 1}: {games[-1]['seats']} -> ranks {[r['rank'] for r in games[-1]['results']]}", flush=True)
     rows = summarize(bots, games, args.duplicate)
     loads = [load_start] + [g["load"] for g in games]
@@ -320,12 +344,12 @@ def main() -> None:
         "game": args.game, "players": args.players, "bots": bots, "games": len(games),
         "seconds": args.seconds, "openspiel_simulations_fixed": args.simulations, "evaluator": evaluator,
         "uct_c": args.uct_c, "max_turns": args.max_turns if args.game == "ghooost" else None, "seed": args.seed,
-        "duplicate": args.duplicate,
+        "duplicate": args.duplicate, "seatings_per_deal": len(per_deal) if args.duplicate else None,
         "load_mean": sum(loads) / len(loads), "load_max": max(loads), "bots_stats": rows,
     }
     pace_text = f"{args.seconds} s a move" if args.seconds is not None else f"OpenSpiel {args.simulations} sims"
     if args.duplicate:
-        pace_text += f", duplicate: intervals over {len(games) // args.players} deals"
+        pace_text += f", duplicate: intervals over {len(games) // len(per_deal)} deals"
     print_table(f"{args.game}, {args.players} players, {len(games)} games, {pace_text}, OpenSpiel evaluator "
                 f"{evaluator}, load {summary['load_mean']:.1f} (max {summary['load_max']:.1f})", rows,
                 "penalty" if args.game == "thelast" else "score")
