@@ -22,10 +22,13 @@ table, so the equality can be checked, and so is the machine's load.
 the seats rotate as above), as duplicate bridge is, so that every bot holds every hand of every deal and the luck
 of the cards cancels out of its mean. The intervals are then taken over deals (each bot's mean over its seats of a
 deal is one value), never over seat-games, which are not independent; `--games` must be a multiple of `players`.
-`--all-seatings` (a duplicate run) plays each deal in every distinct seating instead: each cyclic order of the bots
-(the order named first) in each rotation, 24 games a deal for four different bots, 60 for five bots of which two
-are alike. Rotations alone keep the order named, so one bot always sits right after another, and in The Last the
-seat after a weak player's is worth points (docs/research/thelast-multiplayer.md, "The seating order").
+`--seatings` chooses the seatings of a duplicate run's deals. `rotations` (the default) keeps the order the bots
+are named in, so that one bot always sits right after another; in The Last the seat after a weak player's is worth
+points (docs/research/thelast-multiplayer.md, "The seating order"). `cycle`: each deal in the rotations of one cyclic
+order of the bots, the deal of seed s taking the order number s mod their count (6 for four different bots, 12 for
+five of which two are alike), so that a range of seeds as long as a multiple of that count seats every order alike,
+at the cost of a plain duplicate run. `every`: each deal in every distinct seating (each cyclic order in each
+rotation, 24 games a deal for four different bots).
 
 OpenSpiel's evaluator: `random` (its `RandomRolloutEvaluator`, one rollout to the end) or `playout`
 (`ghostgames.spiel.evaluator.GhooostPlayoutEvaluator`, our search's Ghooost! playout); the default is
@@ -150,19 +153,30 @@ def our_bot(name: str, clock: Clock) -> Bot:
     return get_bot(name, clock.ours())
 
 
-def seatings(bots: list[str], every: bool = False) -> list[list[str]]:
-    """The seatings (a bot a seat, in the order of play) a deal is played in: the rotations of the order named (bot
-    i at seat (i + r) mod players, r = 0, 1, ...), or with `every` each distinct cyclic order in its rotations,
-    the order named first, so that every distinct seating comes once."""
-    first, rest = bots[0], bots[1:]
-    orders = [tuple(bots)] + ([(first, *p) for p in itertools.permutations(rest)] if every else [])
-    out: list[list[str]] = []
-    for order in dict.fromkeys(orders):
-        for r in range(len(bots)):
-            seating = [order[(s - r) % len(bots)] for s in range(len(bots))]
-            if seating not in out:
-                out.append(seating)
-    return out
+def rotations(order: tuple[str, ...]) -> list[list[str]]:
+    """The order's bots a seat (in the order of play), bot i at seat (i + r) mod players for r = 0, 1, ..."""
+    n = len(order)
+    return [[order[(s - r) % n] for s in range(n)] for r in range(n)]
+
+
+def cyclic_orders(bots: list[str]) -> list[tuple[str, ...]]:
+    """Every distinct cyclic order of the bots, the order named first: orders that are rotations of one another
+    are one order."""
+    out: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for rest in [tuple(bots[1:]), *itertools.permutations(bots[1:])]:
+        order = (bots[0], *rest)
+        out.setdefault(min(tuple(r) for r in rotations(order)), order)
+    return list(out.values())
+
+
+def deal_seatings(bots: list[str], kind: str, deal_seed: int) -> list[list[str]]:
+    """The seatings a duplicate run plays the deal of `deal_seed` in (`--seatings`: rotations, cycle, every)."""
+    if kind == "rotations":
+        return rotations(tuple(bots))
+    orders = cyclic_orders(bots)
+    if kind == "cycle":
+        return rotations(orders[deal_seed % len(orders)])
+    return [list(s) for s in dict.fromkeys(tuple(s) for order in orders for s in rotations(order))]
 
 
 def play(game: pyspiel.Game, seats: list[str], g: int, seed: int, clock: Clock, evaluator: str,
@@ -304,8 +318,9 @@ def main() -> None:
     parser.add_argument("--max-turns", type=int, default=1000, help="Ghooost!: a round's turn limit (a draw)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--duplicate", action="store_true", help="every deal in every rotation (intervals over deals)")
-    parser.add_argument("--all-seatings", action="store_true",
-                        help="a duplicate run with every deal in every distinct seating, not only the rotations")
+    parser.add_argument("--seatings", choices=("rotations", "cycle", "every"), default="rotations",
+                        help="a duplicate run's seatings of each deal: the rotations of the order named, the rotations "
+                        "of one cyclic order by the deal's seed, or every distinct seating")
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--tables", type=Path, nargs="+", default=None, help="print these files' games as one table")
     args = parser.parse_args()
@@ -315,11 +330,11 @@ def main() -> None:
     bots = [b.strip() for b in args.bots.split(",")]
     if len(bots) != args.players:
         parser.error(f"--bots names {len(bots)} bots for {args.players} players")
-    args.duplicate = args.duplicate or args.all_seatings
-    per_deal = seatings(bots, args.all_seatings)
-    if args.duplicate and args.games % len(per_deal):
-        parser.error(f"--{'all-seatings' if args.all_seatings else 'duplicate'} plays each deal {len(per_deal)} "
-                     f"times: --games must be a multiple of it")
+    per_deal = len(deal_seatings(bots, args.seatings, 0))
+    if args.seatings != "rotations" and not args.duplicate:
+        parser.error("--seatings chooses a duplicate run's seatings: add --duplicate")
+    if args.duplicate and args.games % per_deal:
+        parser.error(f"this duplicate run plays each deal {per_deal} times: --games must be a multiple of it")
     if args.seconds is None and args.simulations is None:
         args.seconds = 0.2
     evaluator = args.evaluator or ("playout" if args.game == "ghooost" else "random")
@@ -335,8 +350,12 @@ def main() -> None:
     load_start = os.getloadavg()[0]
     games = []
     for g in range(args.games):
-        deal_seed = args.seed + (g // len(per_deal) if args.duplicate else g)
-        games.append(play(game, per_deal[g % len(per_deal)], g, deal_seed, clock, evaluator, args.uct_c))
+        if args.duplicate:
+            deal_seed = args.seed + g // per_deal
+            seats = deal_seatings(bots, args.seatings, deal_seed)[g % per_deal]
+        else:
+            deal_seed, seats = args.seed + g, rotations(tuple(bots))[g % args.players]
+        games.append(play(game, seats, g, deal_seed, clock, evaluator, args.uct_c))
         print(f"game {g + 1}: {games[-1]['seats']} -> ranks {[r['rank'] for r in games[-1]['results']]}", flush=True)
     rows = summarize(bots, games, args.duplicate)
     loads = [load_start] + [g["load"] for g in games]
@@ -344,12 +363,12 @@ def main() -> None:
         "game": args.game, "players": args.players, "bots": bots, "games": len(games),
         "seconds": args.seconds, "openspiel_simulations_fixed": args.simulations, "evaluator": evaluator,
         "uct_c": args.uct_c, "max_turns": args.max_turns if args.game == "ghooost" else None, "seed": args.seed,
-        "duplicate": args.duplicate, "seatings_per_deal": len(per_deal) if args.duplicate else None,
+        "duplicate": args.duplicate, "seatings": args.seatings if args.duplicate else None,
         "load_mean": sum(loads) / len(loads), "load_max": max(loads), "bots_stats": rows,
     }
     pace_text = f"{args.seconds} s a move" if args.seconds is not None else f"OpenSpiel {args.simulations} sims"
     if args.duplicate:
-        pace_text += f", duplicate: intervals over {len(games) // len(per_deal)} deals"
+        pace_text += f", duplicate: intervals over {len(games) // per_deal} deals"
     print_table(f"{args.game}, {args.players} players, {len(games)} games, {pace_text}, OpenSpiel evaluator "
                 f"{evaluator}, load {summary['load_mean']:.1f} (max {summary['load_max']:.1f})", rows,
                 "penalty" if args.game == "thelast" else "score")

@@ -76,7 +76,7 @@ def test_the_match_runner_plays_whole_games_with_openspiel_searching_in_its_seat
     game = bench.load("ghooost", 2, 30)
     clock = bench.Clock(seconds=None, simulations=3)
     clock.history.append((3, 0.01))  # our bots follow OpenSpiel's pace; no warm-up needed for a test
-    rotations = bench.seatings(["ismcts:8", bench.OPENSPIEL])
+    rotations = bench.rotations(("ismcts:8", bench.OPENSPIEL))
     games = [bench.play(game, rotations[g], g, 40 + g, clock, "playout", 2.0) for g in range(2)]
     assert [g["seats"] for g in games] == [["ismcts:8", "openspiel"], ["openspiel", "ismcts:8"]]
     for g in games:
@@ -94,7 +94,7 @@ def test_the_match_runner_fits_openspiels_simulations_to_the_time_a_move() -> No
     clock = bench.Clock(seconds=0.02, simulations=None)
     bench.warm_up(game, clock, "random", 2.0, seed=7, moves=2)
     assert len(clock.history) == 2
-    result = bench.play(game, bench.seatings(["rules", "ismcts:8", bench.OPENSPIEL])[1], 1, 9, clock, "random", 2.0)
+    result = bench.play(game, bench.rotations(("rules", "ismcts:8", bench.OPENSPIEL))[1], 1, 9, clock, "random", 2.0)
     seat = result["seats"].index(bench.OPENSPIEL)
     assert result["openspiel_simulations"][seat]  # it searched on its own turns
     assert len(clock.history) == 2 + len(result["openspiel_simulations"][seat])
@@ -106,7 +106,8 @@ def test_a_duplicate_run_gives_every_bot_every_hand_of_a_deal_and_its_interval_c
     game = bench.load("thelast", 3, 0)
     clock = bench.Clock(seconds=0.01, simulations=None)
     bots = ["rules", "ismcts:8", "random"]
-    games = [bench.play(game, bench.seatings(bots)[g % 3], g, 500 + g // 3, clock, "random", 2.0) for g in range(6)]
+    seats = bench.rotations(tuple(bots))
+    games = [bench.play(game, seats[g % 3], g, 500 + g // 3, clock, "random", 2.0) for g in range(6)]
     for deal in (games[:3], games[3:]):
         assert len({g["seed"] for g in deal}) == 1
         for bot in bots:  # every seat of the deal, once
@@ -121,18 +122,26 @@ def test_a_duplicate_run_gives_every_bot_every_hand_of_a_deal_and_its_interval_c
         assert row["score"][2] - row["score"][0] == pytest.approx(half)
 
 
-def test_every_seating_is_each_cyclic_order_in_each_rotation_and_alike_bots_count_once() -> None:
-    seatings = benchmark().seatings
+def test_seatings_rotate_one_order_cycle_the_orders_by_deal_or_give_every_seating_once() -> None:
+    bench = benchmark()
     bots = ["e", "i", "r", "o"]
-    assert seatings(bots) == [["e", "i", "r", "o"], ["o", "e", "i", "r"], ["r", "o", "e", "i"], ["i", "r", "o", "e"]]
-    every = seatings(bots, every=True)
+    named = [["e", "i", "r", "o"], ["o", "e", "i", "r"], ["r", "o", "e", "i"], ["i", "r", "o", "e"]]
+    assert bench.deal_seatings(bots, "rotations", 7) == named
+    orders = bench.cyclic_orders(bots)
+    assert len(orders) == 6 and orders[0] == tuple(bots)
+    cycled = [bench.deal_seatings(bots, "cycle", seed) for seed in range(100, 106)]
+    assert sorted(tuple(c[0]) for c in cycled) == sorted(orders)  # six seeds in a row: each order once
+    assert all(c == bench.rotations(tuple(c[0])) for c in cycled)
+    every = bench.deal_seatings(bots, "every", 0)
     assert len(every) == 24 and sorted(map(tuple, every)) == sorted(itertools.permutations(bots))
-    assert every[:4] == seatings(bots)  # the order named comes first, as a plain duplicate run plays it
-    for bot in bots:  # each bot sits right before each other bot equally often
-        after = [s[(s.index(bot) + 1) % 4] for s in every]
-        assert sorted(after.count(b) for b in bots if b != bot) == [8, 8, 8]
-    alike = seatings(["e", "x", "y", "o", "o"], every=True)
-    assert len(alike) == 60 and len({tuple(s) for s in alike}) == 60
+    assert every[:4] == named  # the order named comes first, as a plain duplicate run plays it
+    for seatings in (every, [s for c in cycled for s in c]):
+        for bot in bots:  # each bot sits right before each other bot equally often
+            after = [s[(s.index(bot) + 1) % 4] for s in seatings]
+            assert sorted(after.count(b) for b in bots if b != bot) == [8, 8, 8]
+    alike = ["e", "x", "y", "o", "o"]  # two seats of one bot: 12 distinct orders, 60 distinct seatings
+    assert len(bench.cyclic_orders(alike)) == 12
+    assert len({tuple(s) for s in bench.deal_seatings(alike, "every", 0)}) == 60
 
 
 def test_a_plugin_bot_thinks_the_clocks_seconds_and_a_budgeted_name_its_iterations(
