@@ -42,7 +42,6 @@ seeds) without playing. Needs OpenSpiel (`pip install 'ghostgames[spiel]'`).
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import math
 import os
@@ -60,6 +59,7 @@ from ghostgames.bots import Bot, SeatKnowledge, get_bot
 from ghostgames.bots.ismcts import IsmctsBot
 from ghostgames.spiel import register
 from ghostgames.spiel.evaluator import GhooostPlayoutEvaluator
+from ghostgames.tournament.seating import cyclic_orders
 from ghostgames.tournament.stats import Z95, wilson_interval
 
 OPENSPIEL = "openspiel"
@@ -157,16 +157,6 @@ def rotations(order: tuple[str, ...]) -> list[list[str]]:
     """The order's bots a seat (in the order of play), bot i at seat (i + r) mod players for r = 0, 1, ..."""
     n = len(order)
     return [[order[(s - r) % n] for s in range(n)] for r in range(n)]
-
-
-def cyclic_orders(bots: list[str]) -> list[tuple[str, ...]]:
-    """Every distinct cyclic order of the bots, the order named first: orders that are rotations of one another
-    are one order."""
-    out: dict[tuple[str, ...], tuple[str, ...]] = {}
-    for rest in [tuple(bots[1:]), *itertools.permutations(bots[1:])]:
-        order = (bots[0], *rest)
-        out.setdefault(min(tuple(r) for r in rotations(order)), order)
-    return list(out.values())
 
 
 def deal_seatings(bots: list[str], kind: str, deal_seed: int) -> list[list[str]]:

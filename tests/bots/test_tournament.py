@@ -3,14 +3,17 @@ command prints a table and writes JSON and a PNG."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from ghostgames.cli import app
 from ghostgames.tournament import TournamentSpec, run_tournament, summarize, wilson_interval
+from ghostgames.tournament.seating import cyclic_orders
 
 
 def _comparable(spec: TournamentSpec, workers: int) -> list[dict[str, Any]]:
@@ -39,6 +42,39 @@ def test_seats_rotate_so_every_bot_plays_every_seat() -> None:
     assert [spec.seating(i) for i in range(3)] == [["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"]]
     four = TournamentSpec("ghooost", ("x", "y"), games=2, players=4)
     assert four.seating(0) == ["x", "y", "x", "y"] and four.seating(1) == ["y", "x", "y", "x"]
+
+
+def test_cycled_seatings_turn_every_cyclic_order_in_and_keep_rotations_within_each() -> None:
+    spec = TournamentSpec("thelast", ("e", "i", "r", "o"), games=24, players=4, seatings="cycle")
+    plain = TournamentSpec("thelast", ("e", "i", "r", "o"), games=24, players=4)
+    seats = [spec.seating(i) for i in range(24)]
+    assert seats[:4] == [plain.seating(i) for i in range(4)]  # the order named first, rotated as before
+    assert sorted(map(tuple, seats)) == sorted(itertools.permutations("eiro"))  # every seating once
+    for bot in "eiro":  # so each bot plays right before each other bot in a third of its games
+        after = [s[(s.index(bot) + 1) % 4] for s in seats]
+        assert sorted(after.count(b) for b in "eiro" if b != bot) == [8, 8, 8]
+    assert "seatings" not in plain.to_json() and spec.to_json()["seatings"] == "cycle"
+    assert len(cyclic_orders(("e", "x", "y", "o", "o"))) == 12  # a bot named twice: orders that rotate alike are one
+    with pytest.raises(ValueError, match="one bot a seat"):
+        TournamentSpec("thelast", ("a", "b"), games=3, players=3, seatings="cycle").seating(0)
+
+
+def test_the_command_plays_cycled_seatings_and_explains_when_they_cannot_be(tmp_path: Path) -> None:
+    json_file = tmp_path / "t.json"
+    result = CliRunner().invoke(app, ["tournament", "--game", "thelast", "--players", "3", "--bots",
+                                      "rules,random,ismcts:5", "--games", "6", "--seatings", "cycle", "--seed", "2",
+                                      "--json", str(json_file)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(json_file.read_text())
+    assert data["spec"]["seatings"] == "cycle"
+    assert sorted(tuple(g["seats"]) for g in data["games"]) == sorted(
+        itertools.permutations(("rules", "random", "ismcts:5")))
+    refused = CliRunner().invoke(app, ["tournament", "--game", "thelast", "--players", "3", "--bots", "rules,random",
+                                       "--games", "3", "--seatings", "cycle"])
+    assert refused.exit_code != 0 and "one bot a seat" in refused.output
+    unknown = CliRunner().invoke(app, ["tournament", "--game", "thelast", "--players", "3", "--bots", "rules,random",
+                                       "--games", "3", "--seatings", "shuffle"])
+    assert unknown.exit_code != 0 and "rotations, cycle" in unknown.output
 
 
 def test_stats_count_every_seat_game_once() -> None:

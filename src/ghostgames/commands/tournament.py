@@ -26,6 +26,10 @@ def tournament(
         None, "--seconds-per-move", help="thinking time of search bots (default: their iteration budget)"
     ),
     seed: int = typer.Option(0, help="tournament seed: the same seed plays the same games"),
+    seatings: str = typer.Option("rotations", help="rotations: the bots rotate over the seats in the order named; "
+                                 "cycle (one bot a seat): every cyclic order of them in turn, each in its rotations, "
+                                 "so that no bot always plays right after the same one (6 orders for 4 bots: "
+                                 "a multiple of 24 games seats them all alike)"),
     option: list[str] = typer.Option([], help="game option as name=value (repeat); overrides the defaults"),
     json_file: Path | None = typer.Option(None, "--json", help="write the spec, statistics and games as JSON"),
     plot_file: Path | None = typer.Option(None, "--plot", help="draw the statistics as a PNG"),
@@ -34,8 +38,9 @@ def tournament(
     resume: Path | None = typer.Option(None, "--resume", help="continue the run in this results file: its "
                                                              "games are kept, the others played and added"),
 ) -> None:
-    """Play bots against each other. Seats rotate every game; results are reproducible from the seed
-    (exactly so when every search bot has an iteration budget, e.g. 'ismcts:400')."""
+    """Play bots against each other. Seats rotate every game (with --seatings cycle, so do the bots' orders);
+    results are reproducible from the seed (exactly so when every search bot has an iteration budget, e.g.
+    'ismcts:400')."""
     from ghostgames.bots import get_bot
     from ghostgames.games import get_game
     from ghostgames.tournament import GameResult, TournamentSpec, run_tournament, summarize
@@ -62,7 +67,11 @@ def tournament(
         rules.options(count, options)
     except ValueError as err:
         raise typer.BadParameter(str(err)) from None
-    spec = TournamentSpec(rules.name, names, games, count, seconds_per_move, seed, options)
+    spec = TournamentSpec(rules.name, names, games, count, seconds_per_move, seed, options, seatings)
+    try:
+        spec.seating(0)
+    except ValueError as err:
+        raise typer.BadParameter(str(err), param_hint="--seatings") from None
     if resume is not None and results_file is not None and resume != results_file:
         raise typer.BadParameter("--resume already names the results file; give one of them", param_hint="--results")
     stream_to = resume or results_file

@@ -3,7 +3,8 @@ depend on which backend runs them (ghostgames.executor: processes here or nodes 
 many workers share the work, nor on the order they finish in.
 
 Seats rotate: in game i seat s is played by bot (s + i) mod (number of bots), so each bot sits in each
-seat equally often over a multiple of that many games.
+seat equally often over a multiple of that many games; `seatings="cycle"` turns every cyclic order of the bots
+in as well (tournament/seating.py says why).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ghostgames.games import get_game
 from ghostgames.rules.chance import derive_rng
 from ghostgames.rules.contract import State
 from ghostgames.rules.record import GameRecord
+from ghostgames.tournament.seating import seating
 
 # Options every tournament of a game uses unless told otherwise: games must end in bounded time.
 DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
@@ -39,9 +41,10 @@ class TournamentSpec:
     seconds: float | None = None
     seed: int = 0
     options: Mapping[str, Any] = field(default_factory=dict)
+    seatings: str = "rotations"  # or "cycle": tournament/seating.py
 
     def seating(self, index: int) -> list[str]:
-        return [self.bots[(seat + index) % len(self.bots)] for seat in range(self.players)]
+        return seating(self.bots, self.players, index, self.seatings)
 
     def game_options(self) -> dict[str, Any]:
         return {**DEFAULT_OPTIONS.get(get_game(self.game).name, {}), **self.options}
@@ -55,6 +58,8 @@ class TournamentSpec:
             "seconds_per_move": self.seconds,
             "seed": self.seed,
             "options": self.game_options(),
+            # only when not the default, so that the results files written before it still resume
+            **({"seatings": self.seatings} if self.seatings != "rotations" else {}),
         }
 
 
