@@ -21,7 +21,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from benchmarks.thelast_paired import figures, mean_interval
+from benchmarks.thelast_paired import figures, mean_interval, print_figures
 
 Order = tuple[str, ...]
 
@@ -112,12 +112,7 @@ def main() -> None:
     m, lo, hi = out["order_test"]
     print(f"order test, {pair} in the target's order minus its mean in the others: {m:+.2f} ({lo:+.2f}..{hi:+.2f})")
     print("balanced table (every seating of each deal):")
-    for name, row in out["balanced"]["bots"].items():
-        m, lo, hi = row["penalty"]
-        print(f"  {name:28} {row['seat_games']:5} seat-games  penalty {m:6.2f} ({lo:.2f}-{hi:.2f})")
-    for p in out["balanced"]["paired"]:
-        m, lo, hi = p["difference"]
-        print(f"  {p['first']} - {p['second']}: {m:+.2f} ({lo:+.2f}..{hi:+.2f}), sd {p['sd']:.1f}")
+    print_figures(out["balanced"])
     print("penalty by the bot seated right after:")
     for row in out["by_successor"]:
         m, lo, hi = row["penalty"]

@@ -76,6 +76,18 @@ def figures(games: list[dict[str, Any]], by_deal: bool = False) -> dict[str, Any
     return {"games": len(games), "units": len(rows), "by_deal": by_deal, "bots": means, "paired": pairs}
 
 
+def print_figures(out: dict[str, Any]) -> None:
+    """`figures`' means and paired differences, a line each."""
+    unit = "deals" if out["by_deal"] else "games"
+    for name, row in out["bots"].items():
+        m, lo, hi = row["penalty"]
+        print(f"  {name:28} {row['seat_games']:5} seat-games  penalty {m:6.2f} ({lo:.2f}-{hi:.2f})")
+    for pair in out["paired"]:
+        m, lo, hi = pair["difference"]
+        print(f"  {pair['first']} - {pair['second']}: {m:+.2f} ({lo:+.2f}..{hi:+.2f}) over {pair['games']} {unit},"
+              f" sd {pair['sd']:.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", type=Path, nargs="+")
@@ -85,14 +97,7 @@ def main() -> None:
     games = [g for f in args.files for g in json.loads(f.read_text())["games"]]
     out = figures(games, args.by_deal)
     print(f"{out['games']} games" + (f", {out['units']} deals (the unit of every interval)" if args.by_deal else ""))
-    for name, row in out["bots"].items():
-        m, lo, hi = row["penalty"]
-        print(f"  {name:28} {row['seat_games']:4} seat-games  penalty {m:6.2f} ({lo:.2f}-{hi:.2f})")
-    for pair in out["paired"]:
-        m, lo, hi = pair["difference"]
-        unit = "deals" if args.by_deal else "games"
-        print(f"  {pair['first']} - {pair['second']}: {m:+.2f} ({lo:+.2f}..{hi:+.2f}) over {pair['games']} {unit},"
-              f" sd {pair['sd']:.1f}")
+    print_figures(out)
     if args.json is not None:
         args.json.write_text(json.dumps(out, indent=1))
 
