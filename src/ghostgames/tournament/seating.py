@@ -4,8 +4,9 @@ of them in turn.
 Rotating keeps the bots' cyclic order: the same bot always plays right after the same other. In a game of three
 or more players that is not neutral (in The Last the winner leads the next trick and the player before the winner
 plays it last, picking the winning colour; a weak player's gifts go to whoever sits where they fall), so `cycle`
-seats every cyclic order alike: the first `players` games are the rotations of the order named, the next ones the rotations of
-the next order, and so on, so a multiple of `players` times the number of orders seats every order equally often.
+seats every cyclic order alike: the first `players` games are the rotations of the order named, the next ones the
+rotations of the next order, and so on, so a multiple of `players` times the number of orders seats every order
+equally often.
 """
 
 from __future__ import annotations
