@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.thelast_paired import figures, mean_interval, print_figures
+from benchmarks.thelast_same_deals import bot_penalty
 
 Order = tuple[str, ...]
 
@@ -30,12 +31,6 @@ def order_of(seats: list[str], first: str) -> Order:
     """The seats in the order of play, turned so that `first` leads the tuple."""
     k = seats.index(first)
     return tuple(seats[k:] + seats[:k])
-
-
-def penalty(game: dict[str, Any], bot: str) -> float:
-    """The bot's mean penalty over its seats in one game."""
-    scores = [float(r["score"]) for seat, r in zip(game["seats"], game["results"], strict=True) if seat == bot]
-    return sum(scores) / len(scores)
 
 
 def by_order_and_deal(games: list[dict[str, Any]], first: str) -> dict[Order, dict[int, list[dict[str, Any]]]]:
@@ -54,7 +49,7 @@ def complete_deals(table: dict[Order, dict[int, list[dict[str, Any]]]]) -> list[
 
 def difference(games: list[dict[str, Any]], first: str, second: str) -> float:
     """`first`'s mean penalty over these games minus `second`'s."""
-    return sum(penalty(g, first) - penalty(g, second) for g in games) / len(games)
+    return sum(bot_penalty(g, first) - bot_penalty(g, second) for g in games) / len(games)
 
 
 def analyse(games: list[dict[str, Any]], first: str, second: str, target: Order) -> dict[str, Any]:

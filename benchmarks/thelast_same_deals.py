@@ -24,7 +24,7 @@ from typing import Any
 
 def bot_penalty(game: dict[str, Any], bot: str) -> float:
     """The bot's mean penalty over its seats of one game."""
-    scores = [r["score"] for seat, r in zip(game["seats"], game["results"], strict=True) if seat == bot]
+    scores = [float(r["score"]) for seat, r in zip(game["seats"], game["results"], strict=True) if seat == bot]
     return sum(scores) / len(scores)
 
 
