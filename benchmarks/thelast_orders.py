@@ -10,6 +10,9 @@ with `--first`. Only deals played in every order of the files count. Prints, wit
 - the order test: per deal, that difference in the `--target` order minus its mean over the other orders;
 - the balanced table (every bot's mean over all the seatings of each deal, as `thelast_paired.py --by-deal`);
 - each bot's mean penalty by the bot seated right after it (the next to play).
+`--cycle` reads a run of `openspiel_cards.py --duplicate --seatings cycle` instead (each deal in the rotations of one
+order): per order `--first` minus `--second` over that order's deals, the table over every deal, the penalty by the
+bot seated right after; there is no order test, which needs every deal in every order.
 Why: `--duplicate` rotates the bots but keeps the order they are named in, so one order's table can favour the
 bot seated where a weak player's gifts fall (docs/research/thelast-multiplayer.md, "The seating order").
 """
@@ -74,6 +77,23 @@ def analyse(games: list[dict[str, Any]], first: str, second: str, target: Order)
     }
 
 
+def analyse_cycle(games: list[dict[str, Any]], first: str, second: str) -> dict[str, Any]:
+    """`analyse` for a run that plays each deal in one order: each order's paired difference over its own deals."""
+    table = by_order_and_deal(games, first)
+    shared = set.intersection(*[set(deals) for deals in table.values()]) if len(table) > 1 else set()
+    if shared:
+        raise SystemExit(f"deal(s) {sorted(shared)[:5]} are played in more than one order: not a --seatings cycle run;"
+                         " leave out --cycle")
+    return {
+        "first": first, "second": second, "deals": sorted({int(g["seed"]) for g in games}),
+        "orders": [{"order": list(o), "games": sum(len(v) for v in deals.values()), "deals": len(deals),
+                    "difference": mean_interval([difference(v, first, second) for v in deals.values()])}
+                   for o, deals in sorted(table.items())],
+        "balanced": figures(games, by_deal=True),
+        "by_successor": successors(games),
+    }
+
+
 def successors(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each bot's mean penalty by the bot seated right after it, intervals over deals."""
     values: dict[tuple[str, str], dict[int, list[float]]] = {}
@@ -94,19 +114,25 @@ def main() -> None:
     parser.add_argument("--first", default="expert", help="the bot each order starts with, and the first of the pair")
     parser.add_argument("--second", default="ismcts", help="the bot paired with --first")
     parser.add_argument("--target", default="expert,ismcts,rules,openspiel", help="the order the test compares")
+    parser.add_argument("--cycle", action="store_true", help="a --seatings cycle run: each deal in one order")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     games = [g for f in args.files for g in json.loads(f.read_text())["games"]]
-    out = analyse(games, args.first, args.second, tuple(args.target.split(",")))
     pair = f"{args.first} - {args.second}"
-    print(f"{len(out['deals'])} deals played in all {len(out['orders'])} orders (the unit of every interval)")
+    if args.cycle:
+        out = analyse_cycle(games, args.first, args.second)
+        print(f"{len(out['deals'])} deals, each in one of {len(out['orders'])} orders (the unit of every interval)")
+    else:
+        out = analyse(games, args.first, args.second, tuple(args.target.split(",")))
+        print(f"{len(out['deals'])} deals played in all {len(out['orders'])} orders (the unit of every interval)")
     for row in out["orders"]:
         m, lo, hi = row["difference"]
-        mark = "  (the target's order)" if tuple(row["order"]) == tuple(out["target"]) else ""
+        mark = "  (the target's order)" if tuple(row["order"]) == tuple(out.get("target", ())) else ""
         print(f"  {','.join(row['order']):40} {row['games']:5} games  {pair}: {m:+.2f} ({lo:+.2f}..{hi:+.2f}){mark}")
-    m, lo, hi = out["order_test"]
-    print(f"order test, {pair} in the target's order minus its mean in the others: {m:+.2f} ({lo:+.2f}..{hi:+.2f})")
-    print("balanced table (every seating of each deal):")
+    if "order_test" in out:
+        m, lo, hi = out["order_test"]
+        print(f"order test, {pair} in the target's order minus its mean in the others: {m:+.2f} ({lo:+.2f}..{hi:+.2f})")
+    print("the table over deals (each bot's mean over the seatings of each deal):")
     print_figures(out["balanced"])
     print("penalty by the bot seated right after:")
     for row in out["by_successor"]:

@@ -116,3 +116,26 @@ def test_orders_pair_by_deal_within_each_order_and_test_the_target_against_the_r
     assert after[("a", "b")]["seat_games"] == 4
     with pytest.raises(SystemExit):
         analyse(games, "a", "b", ("a", "b", "d"))
+
+
+def test_orders_of_a_cycle_run_pair_each_order_over_its_own_deals() -> None:
+    """benchmarks/thelast_orders.py --cycle: each deal in one order; an order's difference is over its own deals,
+    the table over every deal, and a file with a deal in two orders is refused (it is not a cycle run)."""
+    from benchmarks.thelast_orders import analyse_cycle
+
+    games = [  # order a,b,c: deals 1 and 2; order a,c,b: deal 3
+        {**_game(["a", "b", "c"], [2.0, 6.0, 5.0]), "seed": 1},   # a - b = -4
+        {**_game(["c", "a", "b"], [4.0, 3.0, 3.0]), "seed": 1},   # 0
+        {**_game(["b", "c", "a"], [1.0, 1.0, 3.0]), "seed": 2},   # +2
+        {**_game(["a", "c", "b"], [1.0, 0.0, 4.0]), "seed": 3},   # -3
+        {**_game(["b", "a", "c"], [5.0, 5.0, 2.0]), "seed": 3},   # 0
+    ]
+    out = analyse_cycle(games, "a", "b")
+    rows = {tuple(r["order"]): r for r in out["orders"]}
+    assert rows[("a", "b", "c")]["difference"][0] == pytest.approx((-2 + 2) / 2)
+    assert rows[("a", "b", "c")]["deals"] == 2 and rows[("a", "b", "c")]["games"] == 3
+    assert rows[("a", "c", "b")]["difference"][0] == pytest.approx(-1.5)
+    assert out["deals"] == [1, 2, 3]
+    assert out["balanced"]["units"] == 3 and out["balanced"]["games"] == 5
+    with pytest.raises(SystemExit, match="more than one order"):
+        analyse_cycle([*games, {**_game(["a", "c", "b"], [0.0, 0.0, 0.0]), "seed": 1}], "a", "b")
