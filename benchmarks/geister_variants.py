@@ -1,0 +1,37 @@
+"""Variants of Geister's expert that the research log measures (docs/research/geister-expert.md), as tournament
+plug-ins at a fixed iteration budget:
+
+    PYTHONPATH=src:. ghostgames tournament --game geister --option exit=escape --workers 1 --seed 22 --games 400 \\
+        --bots benchmarks.geister_variants:learned_1000,runner-3
+
+`learned_N`: today's `expert` (the memory over `SealedPolicy`: bots/search_bots.py) whose playouts end on the
+information-state value learned from games against the runners (`info_value.py`, the leaf of `expert-learned`)
+instead of the hand evaluation. `expert-learned` keeps the guard it was measured with (`expert-v5`'s); this is the
+same leaf under today's guard. The variants measured before and not kept replay at the commits the log names.
+"""
+
+from __future__ import annotations
+
+from ghostgames.bots.base import Bot
+from ghostgames.bots.budget import Budget
+
+
+def _learned(iterations: int) -> Bot:
+    """Today's expert at `iterations` a move, its playouts ending on the learned information-state value."""
+    from ghostgames.bots.geister import info_value
+    from ghostgames.bots.geister.expert_memory import MemoryExpertBot, SealedMemoryPolicy
+    from ghostgames.bots.geister.fast_search import INFO
+    from ghostgames.bots.geister.playout_policy import shipped_table
+
+    bot = MemoryExpertBot(Budget(iterations=iterations), policy=SealedMemoryPolicy, exploration=0.5,
+                          playout_table=shipped_table(), evaluator=INFO, value=info_value.shipped_arrays())
+    bot.name = f"learned_{iterations}"
+    return bot
+
+
+def learned_1000() -> Bot:
+    return _learned(1000)
+
+
+def learned_150000() -> Bot:
+    return _learned(150_000)
