@@ -16,7 +16,7 @@ from ghostgames.bots.base import Bot
 from ghostgames.bots.budget import Budget
 
 
-def _learned(iterations: int) -> Bot:
+def learned_at(iterations: int) -> Bot:
     """Today's expert at `iterations` a move, its playouts ending on the learned information-state value."""
     from ghostgames.bots.geister import info_value
     from ghostgames.bots.geister.expert_memory import MemoryExpertBot, SealedMemoryPolicy
@@ -30,8 +30,8 @@ def _learned(iterations: int) -> Bot:
 
 
 def learned_1000() -> Bot:
-    return _learned(1000)
+    return learned_at(1000)
 
 
 def learned_150000() -> Bot:
-    return _learned(150_000)
+    return learned_at(150_000)

@@ -81,3 +81,23 @@ def test_expert_learned_searches_with_the_shipped_value_and_repeats_its_choice()
             first = bot.choose(knowledge, random.Random(1))
             assert first in knowledge.legal_actions()
             assert get_bot("expert-learned:300").choose(knowledge, random.Random(1)) == first
+
+
+def test_the_learned_leaf_variant_is_todays_expert_with_the_learned_value() -> None:
+    """benchmarks/geister_variants.py's `learned_N` (the research log's screen): today's expert's policy and search
+    with the learned leaf; it plays legal moves, the same ones from the same random stream."""
+    from benchmarks.geister_variants import learned_at
+
+    from ghostgames.bots.geister.expert_memory import MemoryExpertBot, SealedMemoryPolicy
+
+    bot = learned_at(300)
+    expert = get_bot("expert:300")
+    assert isinstance(bot, MemoryExpertBot) and isinstance(expert, MemoryExpertBot)
+    assert bot.evaluator == INFO and expert.evaluator != INFO
+    assert bot.memory_policy is SealedMemoryPolicy is expert.memory_policy
+    for state, seat in positions("geister", 2, {"exit": "escape"}, 8, 9):
+        if all(state.set_up):
+            knowledge = SeatKnowledge(state, seat)
+            first = bot.choose(knowledge, random.Random(1))
+            assert first in knowledge.legal_actions()
+            assert learned_at(300).choose(knowledge, random.Random(1)) == first
