@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from ghostgames.server.auth import (
@@ -37,8 +38,12 @@ def bad_token(reason: str, message: str) -> TableError:
 
 
 class People:
-    def __init__(self, repo: Repository, secret: str, token_days: float) -> None:
+    def __init__(self, repo: Repository, secret: str, token_days: float,
+                 clock: Callable[[], float] = time.time) -> None:
+        """`clock`: seconds since the epoch, for the start of an account's session and the expiry check (a test
+        can read a token at a moment of its choosing instead of racing a short lifetime)."""
         self.repo = repo
+        self.clock = clock
         self.tokens = Tokens(secret, token_days * 86400)
         self.free_after = timedelta(days=token_days)
 
@@ -50,7 +55,7 @@ class People:
         """A new session for `user`: its lifetime starts now (a guest's at the claim, so the token ends
         exactly when the name is free for somebody else)."""
         claimed = micros(user.created_at)
-        start = claimed / 1e6 if user.guest else time.time()
+        start = claimed / 1e6 if user.guest else self.clock()
         return Grant(user.id, user.name, user.guest, claimed, user.logouts, round(start, 6))
 
     def token(self, grant: Grant) -> str:
@@ -65,7 +70,7 @@ class People:
                                        "log in again with your password, or choose a guest name")
         user = self.repo.get_user(grant.name)
         try:
-            check_grant(grant, None if user is None else holder_of(user), time.time(), self.tokens.lifetime)
+            check_grant(grant, None if user is None else holder_of(user), self.clock(), self.tokens.lifetime)
         except TokenRefused as refused:
             raise bad_token(refused.reason, refused.message) from None
         return grant
