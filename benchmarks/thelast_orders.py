@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +81,8 @@ def analyse(games: list[dict[str, Any]], first: str, second: str, target: Order)
 def analyse_cycle(games: list[dict[str, Any]], first: str, second: str) -> dict[str, Any]:
     """`analyse` for a run that plays each deal in one order: each order's paired difference over its own deals."""
     table = by_order_and_deal(games, first)
-    shared = set.intersection(*[set(deals) for deals in table.values()]) if len(table) > 1 else set()
+    orders_of_deal = Counter(d for deals in table.values() for d in deals)
+    shared = [d for d, count in orders_of_deal.items() if count > 1]
     if shared:
         raise SystemExit(f"deal(s) {sorted(shared)[:5]} are played in more than one order: not a --seatings cycle run;"
                          " leave out --cycle")

@@ -139,3 +139,6 @@ def test_orders_of_a_cycle_run_pair_each_order_over_its_own_deals() -> None:
     assert out["balanced"]["units"] == 3 and out["balanced"]["games"] == 5
     with pytest.raises(SystemExit, match="more than one order"):
         analyse_cycle([*games, {**_game(["a", "c", "b"], [0.0, 0.0, 0.0]), "seed": 1}], "a", "b")
+    with pytest.raises(SystemExit, match="more than one order"):  # in two of three orders, not in all
+        analyse_cycle([*games, {**_game(["a", "c", "b"], [0.0, 0.0, 0.0]), "seed": 1},
+                       {**_game(["a", "b", "d"], [0.0, 0.0, 0.0]), "seed": 4}], "a", "b")
