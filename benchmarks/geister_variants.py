@@ -14,17 +14,19 @@ from __future__ import annotations
 
 from ghostgames.bots.base import Bot
 from ghostgames.bots.budget import Budget
+from ghostgames.bots.geister.fast_search import FastExpertBot
 
 
 def learned_at(iterations: int) -> Bot:
-    """Today's expert at `iterations` a move, its playouts ending on the learned information-state value."""
+    """Today's expert at `iterations` a move (`search_bots.expert`), its playouts ending on the learned
+    information-state value: the one setting changed."""
     from ghostgames.bots.geister import info_value
-    from ghostgames.bots.geister.expert_memory import MemoryExpertBot, SealedMemoryPolicy
     from ghostgames.bots.geister.fast_search import INFO
-    from ghostgames.bots.geister.playout_policy import shipped_table
+    from ghostgames.bots.search_bots import expert
 
-    bot = MemoryExpertBot(Budget(iterations=iterations), policy=SealedMemoryPolicy, exploration=0.5,
-                          playout_table=shipped_table(), evaluator=INFO, value=info_value.shipped_arrays())
+    bot = expert(Budget(iterations=iterations))
+    assert isinstance(bot, FastExpertBot)
+    bot.evaluator, bot.value = INFO, info_value.shipped_arrays()
     bot.name = f"learned_{iterations}"
     return bot
 
