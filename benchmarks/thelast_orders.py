@@ -122,11 +122,10 @@ def main() -> None:
     games = [g for f in args.files for g in json.loads(f.read_text())["games"]]
     pair = f"{args.first} - {args.second}"
     if args.cycle:
-        out = analyse_cycle(games, args.first, args.second)
-        print(f"{len(out['deals'])} deals, each in one of {len(out['orders'])} orders (the unit of every interval)")
+        out, how = analyse_cycle(games, args.first, args.second), "each in one of"
     else:
-        out = analyse(games, args.first, args.second, tuple(args.target.split(",")))
-        print(f"{len(out['deals'])} deals played in all {len(out['orders'])} orders (the unit of every interval)")
+        out, how = analyse(games, args.first, args.second, tuple(args.target.split(","))), "played in all"
+    print(f"{len(out['deals'])} deals {how} {len(out['orders'])} orders (the unit of every interval)")
     for row in out["orders"]:
         m, lo, hi = row["difference"]
         mark = "  (the target's order)" if tuple(row["order"]) == tuple(out.get("target", ())) else ""
