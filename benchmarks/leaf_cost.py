@@ -3,7 +3,8 @@
 the learned value with no playout (`learned-0`), the mean after 4 plies (`blend-4`) and the hand leaf with each node
 started from the learned value counted as 4 visits, scored when the node is made (`prior-4`) or on its second visit
 (`prior-4-late`), and with `--playout FILE` the hand leaf after playouts of the learned playout policy in FILE
-(`playout`); and the shipped expert's search (`expert`) and `expert-learned`'s; on the same positions (from games
+(`playout`); and the shipped expert's search (`expert`) and the same search ending on `expert-learned`'s leaf, the
+learned value of what the seat knows (`expert-learned`, here on `expert`'s guard); on the same positions (from games
 between `rules` bots), the leaves in turn on each position, median of `--runs`. Prints a table of iterations in
 `--seconds` and each leaf's cost per iteration relative to `hand`; writes JSON.
 
