@@ -79,11 +79,11 @@ def geister_client(
                                "connection before a game starts (servers do between games)"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="print every message"),
     memory: Path | None = typer.Option(None, help="a JSON file of the opponent's setups seen, for a bot that "
-                                       "remembers them (expert-memory): read first if it exists, written after "
+                                       "remembers them (hard, expert): read first if it exists, written after "
                                        "every game; one file per opponent"),
 ) -> None:
     """Let one of our bots play on a server speaking the Geister AI-competition protocol. One bot plays all the
-    games and is told how each ended, so a bot that remembers (expert-memory) reads the opponent better as they go."""
+    games and is told how each ended, so a bot that remembers (hard, expert) reads the opponent better as they go."""
     from rich.table import Table
 
     from ghostgames.bots import get_bot
