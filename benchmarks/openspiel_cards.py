@@ -172,7 +172,8 @@ def deal_seatings(bots: list[str], kind: str, deal_seed: int) -> list[list[str]]
 def play(game: pyspiel.Game, seats: list[str], g: int, seed: int, clock: Clock, evaluator: str,
          uct_c: float) -> dict[str, Any]:
     """Game g: the deal of `seed` with `seats` (a bot a seat). Returns each seat's bot, result, rank and score, its
-    seconds per decision with a choice, OpenSpiel's simulations and evaluator playouts."""
+    seconds per decision with a choice, OpenSpiel's simulations and evaluator playouts, and the game's actions
+    (OpenSpiel's indices after the deal: `deal(state, np.random.RandomState(seed))` then these replay it)."""
     players = game.num_players()
     chance = np.random.RandomState(seed)
     rng = random.Random(seed)
@@ -183,6 +184,7 @@ def play(game: pyspiel.Game, seats: list[str], g: int, seed: int, clock: Clock, 
     seconds: list[list[float]] = [[] for _ in range(players)]
     simulations: list[list[int]] = [[] for _ in range(players)]
     iterations: list[list[int]] = [[] for _ in range(players)]
+    actions: list[int] = []  # every action after the deal, so that the game replays from its seed
     state = game.new_initial_state()
     deal(state, chance)
     while not state.is_terminal():
@@ -208,6 +210,7 @@ def play(game: pyspiel.Game, seats: list[str], g: int, seed: int, clock: Clock, 
             raise AssertionError(f"seat {seat + 1} ({seats[seat]}) chose an illegal action {action}")
         if len(legal) > 1:
             seconds[seat].append(spent)
+        actions.append(int(action))
         state.apply_action(action)
         deal(state, chance)
     outcome = state.inner.outcome()
@@ -216,7 +219,7 @@ def play(game: pyspiel.Game, seats: list[str], g: int, seed: int, clock: Clock, 
         "results": [{"result": r.result, "rank": r.rank, "score": r.score} for r in outcome.results],
         "seconds": seconds, "openspiel_simulations": simulations, "ours_iterations": iterations,
         "evaluator_playouts": {str(s + 1): getattr(o.evaluator, "playouts", None) for s, o in opponents.items()},
-        "load": os.getloadavg()[0],
+        "load": os.getloadavg()[0], "actions": actions,
     }
 
 
