@@ -11,15 +11,24 @@ shipped weights) with chance l, a uniform one with chance u. Variants (docs/rese
 - U: every world alike (today's expert);
 - S: the expert's own playout mix at 4-5 players, r, l, u = 0.4, 0.4, 0.2;
 - F: one mix for every player, fitted by maximum likelihood (EM) on the training games' true positions;
-- B: a mix per bot, fitted the same way.
+- B: a mix per bot, fitted the same way;
+- L: per bot, its own logit over the playout features (fitted to its moves) in place of the shipped one, mixed by EM;
+- T and TL: S and L with their log-likelihood times a power (TEMPERS) chosen on the training games.
 
 The measure: at the held-out decisions, for each card the observer cannot place, -ln of the probability its
 variant gives the card's true place (one of the other hands, or elsewhere), from the weighted worlds smoothed
 by half a world spread over the places. Recovery = (loss of U - loss) / loss of U: the share of what an oracle
-(loss 0) knows. Games come from `openspiel_cards.py --json` files, which keep each game's actions.
+(loss 0) knows. Games come from `openspiel_cards.py --json` files, which keep each game's actions; the files in
+seed order, the first half trains, the rest is held out.
 
-    PYTHONPATH=src:. .venv/bin/python benchmarks/thelast_belief_calibration.py \\
-        --data benchmarks/results/thelast4-belief-data-seed*.json --json out.json
+    D=$(ls benchmarks/results/thelast4-belief-data-seed*.json)
+    PYTHONPATH=src:. .venv/bin/python benchmarks/thelast_belief_calibration.py --data $D --on train --json train.json
+    PYTHONPATH=src:. .venv/bin/python benchmarks/thelast_belief_calibration.py --data $D --percentile --json held.json
+    PYTHONPATH=src:. .venv/bin/python benchmarks/thelast_belief_calibration.py --report held.json \\
+        --tempered-from train.json
+
+`--shard K/N` measures every N-th game from the K-th (run N of them side by side, report them together);
+`--worlds`, `--observers all` (every seat's decisions, not only the expert's); `--check N` only checks the replay.
 """
 
 from __future__ import annotations
