@@ -397,8 +397,9 @@ def recovery_interval(base: Floats, loss: Floats, resamples: int = 2000, seed: i
     return float(np.quantile(ratios, 0.025)), float(np.quantile(ratios, 0.975))
 
 
-def report(files: list[Path], tempered: Path | None) -> dict[str, Any]:
-    """The table of measured rows (several shards together); T at the power of lowest loss in `tempered`'s rows."""
+def report(files: list[Path], tempered: list[Path] | None) -> dict[str, Any]:
+    """The table of measured rows (several shards together); T and TL at the power of lowest loss in the rows of
+    `tempered` (the training games')."""
     parts = [json.loads(f.read_text()) for f in files]
     rows = [r for part in parts for r in part["games"]]
     head = parts[0]["summary"]
@@ -407,7 +408,7 @@ def report(files: list[Path], tempered: Path | None) -> dict[str, Any]:
     worlds = head["worlds"]
     powers: dict[str, float] = {}
     if tempered is not None:
-        trained = json.loads(tempered.read_text())["games"]
+        trained = [r for path in tempered for r in json.loads(path.read_text())["games"]]
         for kind in ("T", "TL"):
             powers[kind] = min(TEMPERS, key=lambda b: sum(r["loss"][f"{kind}{b}"] for r in trained))
     shown = [*VARIANTS, *(f"{kind}{b}" for kind, b in powers.items())]
@@ -446,7 +447,8 @@ def main() -> None:
     parser.add_argument("--check", type=int, default=0, help="only check the replay on this many games of the set")
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--report", type=Path, nargs="+", default=None, help="print these measured files as one table")
-    parser.add_argument("--tempered-from", type=Path, default=None, help="measured training rows that choose T's power")
+    parser.add_argument("--tempered-from", type=Path, nargs="+", default=None,
+                        help="measured training rows (files) that choose T's and TL's powers")
     args = parser.parse_args()
     if args.report is not None:
         summary = report(args.report, args.tempered_from)
