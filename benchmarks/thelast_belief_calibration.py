@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -46,7 +45,7 @@ from benchmarks.openspiel_cards import deal, load
 from numpy.typing import NDArray
 
 from ghostgames.bots.thelast.fast_rules import rules_action
-from ghostgames.bots.thelast.playout_policy import K, action_features, shipped_weights
+from ghostgames.bots.thelast.playout_policy import K, action_features, logit_scores, shipped_weights
 from ghostgames.games.thelast import fast
 from ghostgames.games.thelast.deductions import slot_cards
 from ghostgames.games.thelast.encoding import SWAP_BASE
@@ -62,25 +61,6 @@ SMOOTH = 0.5  # worlds spread evenly over the places of each card
 
 
 @fast.compiled
-def logit_probability(s: Ints, legal: Ints, n: int, found: int, weights: Floats, scores: Floats,
-                      features: Floats) -> float:
-    """The probability of legal[found] among the n legal actions under the logit of `weights`."""
-    top = -np.inf
-    for j in range(n):
-        action_features(s, legal[j], features)
-        score = 0.0
-        for f in range(K):
-            score += weights[f] * features[f]
-        scores[j] = score
-        top = max(top, score)
-    total = 0.0
-    for j in range(n):
-        scores[j] = math.exp(scores[j] - top)
-        total += scores[j]
-    return float(scores[found] / total)
-
-
-@fast.compiled
 def move_terms(start: Ints, actions: Ints, root: int, weights: Floats, own: Floats, out: Floats,
                actors: Ints) -> int:
     """Replay `actions` from the row `start`; for each move of a seat other than `root` with more than one legal
@@ -90,7 +70,6 @@ def move_terms(start: Ints, actions: Ints, root: int, weights: Floats, own: Floa
     s = start.copy()
     legal = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
     scores = np.empty(fast.MAX_ACTIONS, dtype=np.float64)
-    features = np.empty(K, dtype=np.float64)
     m = 0
     for k in range(actions.shape[0]):
         a = actions[k]
@@ -104,9 +83,11 @@ def move_terms(start: Ints, actions: Ints, root: int, weights: Floats, own: Floa
             return -1 - k
         if actor != root and n > 1:
             out[m, 0] = 1.0 if rules_action(s) == a else 0.0
-            out[m, 1] = logit_probability(s, legal, n, found, weights, scores, features)
+            total = logit_scores(s, legal, n, weights, scores)  # fills scores first
+            out[m, 1] = scores[found] / total
             out[m, 2] = 1.0 / n
-            out[m, 3] = logit_probability(s, legal, n, found, own[actor], scores, features)
+            total = logit_scores(s, legal, n, own[actor], scores)
+            out[m, 3] = scores[found] / total
             actors[m] = actor
             m += 1
         fast.apply_action(s, a)

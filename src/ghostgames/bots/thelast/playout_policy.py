@@ -87,12 +87,10 @@ def action_features(s: NDArray[np.int64], action: int, out: Floats) -> None:
 
 
 @fast.compiled
-def learned_action(s: NDArray[np.int64], weights: Floats, rng: fast.Rng) -> int:
-    """An action of the seat to act drawn from the logit: probability proportional to exp(weights . features)."""
-    legal = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
-    scores = np.empty(fast.MAX_ACTIONS, dtype=np.float64)
+def logit_scores(s: NDArray[np.int64], legal: NDArray[np.int64], n: int, weights: Floats, scores: Floats) -> float:
+    """exp(weights . features - the largest) of each of the first n `legal` actions into `scores`; returns their
+    sum (an action's probability under the logit is its score over the sum)."""
     features = np.empty(K, dtype=np.float64)
-    n = fast.legal_actions(s, legal)
     top = -np.inf
     for j in range(n):
         action_features(s, legal[j], features)
@@ -105,6 +103,16 @@ def learned_action(s: NDArray[np.int64], weights: Floats, rng: fast.Rng) -> int:
     for j in range(n):
         scores[j] = np.exp(scores[j] - top)
         total += scores[j]
+    return total
+
+
+@fast.compiled
+def learned_action(s: NDArray[np.int64], weights: Floats, rng: fast.Rng) -> int:
+    """An action of the seat to act drawn from the logit: probability proportional to exp(weights . features)."""
+    legal = np.empty(fast.MAX_ACTIONS, dtype=np.int64)
+    scores = np.empty(fast.MAX_ACTIONS, dtype=np.float64)
+    n = fast.legal_actions(s, legal)
+    total = logit_scores(s, legal, n, weights, scores)
     pick = fast.random_below(rng, 0, 1 << 30) / float(1 << 30) * total
     for j in range(n):
         pick -= scores[j]
