@@ -47,6 +47,7 @@ from numpy.typing import NDArray
 from ghostgames.bots.thelast.fast_rules import rules_action
 from ghostgames.bots.thelast.playout_policy import K, action_features, logit_scores, shipped_weights
 from ghostgames.games.thelast import fast
+from ghostgames.games.thelast.cards import VALUE_OF
 from ghostgames.games.thelast.deductions import slot_cards
 from ghostgames.games.thelast.encoding import SWAP_BASE
 from ghostgames.games.thelast.state import TheLastState
@@ -58,6 +59,7 @@ MODELS = ("S", "F", "B", "L")  # the variants that weigh worlds by a model of ch
 TEMPERS = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0)  # T (TL): S's (L's) log-likelihood times one, chosen on training games
 SEARCH_MIX = (0.4, 0.4, 0.2)
 SMOOTH = 0.5  # worlds spread evenly over the places of each card
+VALUE_CLASSES = ((1, 4), (5, 8), (9, 12))  # the cards' values, scored apart too (high cards decide tricks)
 
 
 @fast.compiled
@@ -289,6 +291,7 @@ def measure(game: Game, spiel_game: Any, fitted: Fitted, weights: Floats,
     mixes = variant_mixes(game, fitted)
     names = [*VARIANTS, *(f"T{b}" for b in TEMPERS), *(f"TL{b}" for b in TEMPERS)]
     loss = dict.fromkeys(names, 0.0)
+    by_value = {v: [0.0] * len(VALUE_CLASSES) for v in names}  # the loss of the cards of each class of values
     ess = dict.fromkeys(names, 0.0)
     ranks: dict[str, list[float]] = {v: [] for v in MODELS}
     cards = decisions = broken = no_weight = 0
@@ -317,6 +320,8 @@ def measure(game: Game, spiel_game: Any, fitted: Fitted, weights: Floats,
         hidden |= set(state.points) | set(state.spare)
         unseen = sorted(hidden - public)
         truth = np.array([place(state, others, c) for c in unseen])
+        classes = np.array([next(k for k, (low, high) in enumerate(VALUE_CLASSES) if low <= VALUE_OF[c] <= high)
+                            for c in unseen])
         places = np.empty((worlds, len(unseen)), dtype=np.int64)
         loglik = {v: np.zeros(worlds) for v in names}
         for w in range(worlds):
@@ -343,9 +348,12 @@ def measure(game: Game, spiel_game: Any, fitted: Fitted, weights: Floats,
             hit = (places == truth[None, :]) * w_[:, None]
             p = (hit.sum(axis=0) + SMOOTH / (len(others) + 1)) / (worlds + SMOOTH)
             loss[v] += float(-np.log(p).sum())
+            for k in range(len(VALUE_CLASSES)):
+                by_value[v][k] += float(-np.log(p[classes == k]).sum())
         cards += len(unseen)
     return {"seed": game.seed, "seats": game.seats, "decisions": decisions, "cards": cards, "loss": loss,
-            "ess": ess, "broken": broken, "no_weight": no_weight, "true_world_percentiles": ranks}
+            "loss_by_value": by_value, "ess": ess, "broken": broken, "no_weight": no_weight,
+            "true_world_percentiles": ranks}
 
 
 def check_replay(game: Game, spiel_game: Any, rng: random.Random, samples: int = 3) -> int:
@@ -413,6 +421,18 @@ def report(files: list[Path], tempered: list[Path] | None) -> dict[str, Any]:
                                   "recovery_95": [low, high], "ess_share": ess, "true_world_percentile": rank}
         print(f"{v:8} {loss.sum() / cards:10.4f} {recovery:9.1%} ({low:+.1%}..{high:+.1%}) {ess:11.3f} "
               f"{'' if rank is None else f'{rank:10.1%}'}")
+    if all("loss_by_value" in r for r in rows):
+        print("recovery by the cards' values (95%): " + ", ".join(f"{a}-{b}" for a, b in VALUE_CLASSES))
+        for v in shown:
+            cells = []
+            for k in range(len(VALUE_CLASSES)):
+                class_base = np.array([r["loss_by_value"]["U"][k] for r in rows])
+                class_loss = np.array([r["loss_by_value"][v][k] for r in rows])
+                recovery = 1.0 - class_loss.sum() / class_base.sum()
+                low, high = recovery_interval(class_base, class_loss)
+                summary["variants"][v].setdefault("recovery_by_value", []).append([recovery, low, high])
+                cells.append(f"{recovery:+.1%} ({low:+.1%}..{high:+.1%})")
+            print(f"{v:8} " + "  ".join(cells))
     return summary
 
 
