@@ -357,16 +357,24 @@ def measure(game: Game, spiel_game: Any, fitted: Fitted, weights: Floats,
 
 
 def check_replay(game: Game, spiel_game: Any, rng: random.Random, samples: int = 3) -> int:
-    """How many sampled worlds' replays (to each of the game's positions) do not reach the world's own row."""
+    """How many sampled worlds' replays (to each of the game's positions) play a move that is not legal in the world
+    or do not reach the world's own row."""
     before = positions(game, spiel_game)
     bad = 0
     fields = [fast.HAND, fast.PILE, fast.SHOWN_HAND, fast.SHOWN_PILE, fast.MIXED, fast.PLAYED]
+    weights = shipped_weights()
+    own = np.tile(weights, (len(game.seats), 1))
+    out = np.empty((64, 4))
+    actors = np.empty(64, dtype=np.int64)
     for t, state in enumerate(before[:-1]):
         obs = state.actor
         for _ in range(samples):
             world = state.sample_world(obs, rng)
             row = start_row(world)
             acts = world_actions(world, game.actions[:t], before[:t], obs)
+            if move_terms(row, acts, obs, weights, own, out, actors) < 0:
+                bad += 1
+                continue
             s = row.copy()
             for a in acts:
                 fast.apply_action(s, a)

@@ -92,3 +92,18 @@ def test_em_finds_the_mix_that_drew_the_moves() -> None:
     r, g, u = calibration.em_mix(terms)
     assert r + g + u == pytest.approx(1.0)
     assert r == pytest.approx(0.5, abs=0.08)
+
+
+def test_the_logit_fit_finds_the_weights_that_drew_the_moves() -> None:
+    rng = np.random.default_rng(6)
+    decisions, actions = 3000, 5
+    truth = rng.normal(0.0, 1.5, size=calibration.K)
+    features = rng.uniform(0.0, 1.0, size=(decisions, actions, calibration.K))
+    counts = rng.integers(2, actions + 1, size=decisions)
+    scores = np.where(np.arange(actions)[None, :] < counts[:, None], features @ truth, -np.inf)
+    p = np.exp(scores - scores.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    chosen = np.array([rng.choice(actions, p=row) for row in p])
+    fitted = calibration.fit_logit(features, counts, chosen, l2=0.1)
+    assert np.abs(fitted - truth).max() < 0.6
+    assert np.abs(calibration.fit_logit(features, counts, chosen, l2=1e6)).max() < 0.01  # a strong penalty: near 0
