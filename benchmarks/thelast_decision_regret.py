@@ -23,8 +23,7 @@ hands costs this search, and (U - T) / (U - O) the share of it the belief gives 
     .venv/bin/python benchmarks/thelast_decision_regret.py --data $D --shard 0/2 --json r0.json
     .venv/bin/python benchmarks/thelast_decision_regret.py --report r0.json r1.json
 
-The games are the calibration's (the held-out half by default); the first 8 blocks of the held-out half unless
-`--blocks` says otherwise.
+The games are the calibration's held-out half (every block of it, or the first `--blocks`).
 """
 
 from __future__ import annotations
@@ -225,7 +224,7 @@ def report(files: list[Path]) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, nargs="+", default=None, help="openspiel_cards.py files of the table")
-    parser.add_argument("--blocks", type=int, default=8, help="how many held-out blocks (files) to measure")
+    parser.add_argument("--blocks", type=int, default=None, help="only the first N held-out blocks (files)")
     parser.add_argument("--worlds", type=int, default=512, help="worlds drawn for each arm at each decision")
     parser.add_argument("--iterations", type=int, default=16384, help="each arm's search")
     parser.add_argument("--referee", type=int, default=65536, help="the referee's search")
