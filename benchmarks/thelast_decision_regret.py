@@ -127,9 +127,9 @@ def kind_of(state: TheLastState) -> str:
 
 
 def measure(game: Game, spiel_game: Any, worlds: int, iterations: int, referee: int, power: float,
-            rng: random.Random) -> list[dict[str, Any]]:
-    """One row per decision of the game's expert that has a choice: its trick, kind, every arm's choice and
-    regret under the referee, and the belief's effective share of the worlds."""
+            rng: random.Random, observer: str = "expert") -> list[dict[str, Any]]:
+    """One row per decision of the game's `observer` (a bot's name) that has a choice: its trick, kind, every
+    arm's choice and regret under the referee, and the belief's effective share of the worlds."""
     before = positions(game, spiel_game)
     weights, own = shipped_weights(), np.zeros((len(game.seats), K))
     s_mix = np.array([(*SEARCH_MIX, 0.0)] * len(game.seats))
@@ -137,7 +137,7 @@ def measure(game: Game, spiel_game: Any, worlds: int, iterations: int, referee: 
     rows = []
     for t, state in enumerate(before[:-1]):
         obs = state.actor
-        if game.seats[obs] != "expert" or len(state.legal_actions(obs)) < 2:
+        if game.seats[obs] != observer or len(state.legal_actions(obs)) < 2:
             continue
         _, codes = root_codes(state.legal_actions(obs), action_index)
         deduced = np.empty((worlds, fast.FIELDS), dtype=np.int64)
@@ -195,6 +195,8 @@ def report(files: list[Path]) -> dict[str, Any]:
             by_game = [rows for rows in by_game if rows]
             sums = [{a: sum(d["regret"][a] for d in rows) for a in ARMS} for rows in by_game]
             count = sum(len(rows) for rows in by_game)
+            if count == 0:
+                continue
             per = {a: np.array([s[a] for s in sums]) * len(by_game) / count for a in ARMS}
             cell = {"decisions": count, **{a: interval(per[a]) for a in ARMS},
                     "U-O": interval(per["U"] - per["O"]), "U-T": interval(per["U"] - per["T"]),
@@ -228,7 +230,7 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=512, help="worlds drawn for each arm at each decision")
     parser.add_argument("--iterations", type=int, default=16384, help="each arm's search")
     parser.add_argument("--referee", type=int, default=65536, help="the referee's search")
-    parser.add_argument("--power", type=float, default=0.3, help="T's power (chosen on the calibration's training games)")
+    parser.add_argument("--power", type=float, default=0.3, help="T's power (chosen on the training games)")
     parser.add_argument("--shard", default="0/1", help="K/N: measure games K, K+N, ... of the set")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None)
