@@ -153,6 +153,18 @@ def read_games(files: list[Path]) -> list[list[Game]]:
     return blocks
 
 
+def halves(blocks: list[list[Game]]) -> tuple[list[list[Game]], list[list[Game]]]:
+    """The training blocks (the first half, rounded up) and the held-out ones."""
+    cut = (len(blocks) + 1) // 2
+    return blocks[:cut], blocks[cut:]
+
+
+def sharded(games: list[Game], spec: str) -> tuple[int, list[Game]]:
+    """`--shard K/N`: K, and games K, K + N, ... of these."""
+    shard, shards = (int(x) for x in spec.split("/"))
+    return shard, games[shard::shards]
+
+
 def positions(game: Game, spiel_game: Any) -> list[TheLastState]:
     """The game's position before each of its actions (then the last one), replayed from its seed."""
     state = spiel_game.new_initial_state()
@@ -467,11 +479,8 @@ def main() -> None:
     if args.data is None:
         parser.error("--data names the games to measure")
     blocks = read_games(args.data)
-    cut = (len(blocks) + 1) // 2
-    train = blocks[:cut]
-    games = [g for block in (train if args.on == "train" else blocks[cut:]) for g in block]
-    shard, shards = (int(x) for x in args.shard.split("/"))
-    games = games[shard::shards]
+    train, held = halves(blocks)
+    shard, games = sharded([g for block in (train if args.on == "train" else held) for g in block], args.shard)
     spiel_game = load("thelast", 4, 0)
     rng = random.Random(args.seed * 1000 + shard)
     if args.check:

@@ -41,9 +41,11 @@ from benchmarks.thelast_belief_calibration import (
     Floats,
     Game,
     Ints,
+    halves,
     move_terms,
     positions,
     read_games,
+    sharded,
     start_row,
     weigh,
     world_actions,
@@ -244,9 +246,7 @@ def main() -> None:
     if args.data is None:
         parser.error("--data names the games to measure")
     blocks = read_games(args.data)
-    held = blocks[(len(blocks) + 1) // 2:][:args.blocks]
-    shard, shards = (int(x) for x in args.shard.split("/"))
-    games = [g for block in held for g in block][shard::shards]
+    shard, games = sharded([g for block in halves(blocks)[1][:args.blocks] for g in block], args.shard)
     spiel_game = load("thelast", 4, 0)
     rng = random.Random(args.seed * 1000 + shard)
     rows = []
