@@ -53,7 +53,16 @@ from benchmarks.thelast_belief_calibration import (
 
 from ghostgames.bots.budget import Budget
 from ghostgames.bots.fast_tree import ACTION, FIRST, SIBLING, VISITS, Tree, root_codes
-from ghostgames.bots.thelast.fast_search import CHUNK, OPPONENTS, POOL, REUSE, SEATS, iterate, shipped_tables
+from ghostgames.bots.thelast.fast_search import (
+    CHUNK,
+    OPPONENTS,
+    POOL,
+    REUSE,
+    SEATS,
+    TheLastExpertPolicy,
+    iterate,
+    shipped_tables,
+)
 from ghostgames.bots.thelast.playout_policy import K, shipped_weights
 from ghostgames.games.thelast import fast
 from ghostgames.games.thelast.encoding import action_index
@@ -61,14 +70,16 @@ from ghostgames.games.thelast.state import PLAY, TheLastState
 from ghostgames.jit import new_streams
 
 ARMS = ("U", "T", "O")
-EXPLORATION = 0.5  # the expert's
+EXPERT = TheLastExpertPolicy  # its settings: the reward's rank share and scale, the playouts' mix
+EXPLORATION = 0.5  # the expert's (search_bots.expert)
 KINDS = ("lead", "follow", "last", "keep or swap")
 
 
 def expert_mix() -> Floats:
-    """The expert's OPPONENTS playout shares per seat at 4-5 players (`rules`, its logit; the rest uniform)."""
+    """The expert's OPPONENTS playout shares per seat at 4-5 players (`rules`, its logit; the rest uniform), read
+    from the policy so that the measure follows the expert."""
     mix = np.zeros((SEATS, 2), dtype=np.float64)
-    mix[:, 0], mix[:, 1] = SEARCH_MIX[0], SEARCH_MIX[1]
+    mix[:, 0], mix[:, 1] = EXPERT.opponent_rules, EXPERT.opponent_learned
     return mix
 
 
@@ -100,23 +111,21 @@ def search(rows: Ints, weights: Floats | None, seat: int, root_actions: Ints, it
     def run_chunk(tree: Tree, count: int) -> None:
         pool = rows[draw.choice(len(rows), size=min(POOL, count), p=p)]
         iterate(pool, count, root_actions, EXPLORATION, tree.nodes, tree.reward, tree.size, stream, OPPONENTS,
-                0.5, 8.0, tables, mix)
+                EXPERT.rank_weight, EXPERT.penalty_scale, tables, mix)
 
     tree = Tree(seat, CHUNK + 1)
     tree.grow(Budget(iterations=iterations), POOL * REUSE, run_chunk)
-    visits: dict[int, int] = {}
     means: dict[int, float] = {}
     child = int(tree.nodes[0, FIRST])
     while child >= 0:
-        code, n = int(tree.nodes[child, ACTION]), int(tree.nodes[child, VISITS])
-        visits[code] = n
-        means[code] = float(tree.reward[child]) / n if n else 0.0
+        n = int(tree.nodes[child, VISITS])
+        means[int(tree.nodes[child, ACTION])] = float(tree.reward[child]) / n if n else 0.0
         child = int(tree.nodes[child, SIBLING])
-    return visits, means
+    return tree.root_visits(), means
 
 
 def most_visited(visits: dict[int, int], codes: Ints) -> int:
-    """The expert's choice: the most visited root action, the lowest code among equals (`Tree.most_visited`)."""
+    """The expert's choice (`Tree.most_visited`'s rule: the most visited root action, the lowest code among equals)."""
     return max(sorted(int(c) for c in codes), key=lambda c: visits.get(c, 0))
 
 
