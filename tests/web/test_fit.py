@@ -5,18 +5,21 @@ bar are docked at the bottom of the screen (points 1 and 2, "Fits the screen").
 One table per game and player count (Geister; Ghooost! with 3 and 6 players; The Last with 2, 4 and 5), each
 with a clock and bots in the other seats, looked at in the setup (Geister) and on my own turn at five
 screen sizes, by resizing one page (and no word the table writes may be drawn broken across lines, no chip cut
-short).
+short). A six-player Ghooost! table is also looked at on the phones with every other plate at its fullest (known
+cards, points, a Bouh!, one seat out), in each language, and the docked area with my own plate must not cover any
+pile of the board.
 Each look also writes a screenshot of what the screen shows, without scrolling, to
 tests/web/screenshots/fit-<game>-<players>p-<phase>-<W>x<H>.png (gitignored), for a reviewer."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 from tests.server.harness import ServerProcess
 from tests.web.pages import choose_instant_pace, create_table, enter_as_guest, start_with_bots, wait_turn_or_end
@@ -32,8 +35,9 @@ SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 PARTS: dict[str, dict[str, str]] = {
     "geister-setup": {"board": ".board-wrap", "hand": ".setup-tray", "actions": ".setup-buttons, .controls"},
     "geister-play": {"board": ".board-wrap", "actions": ".controls"},
-    "ghooost-play": {"board": ".ghooost .centre", "hand": ".my-area .hand", "actions": ".action-buttons, .controls"},
-    "thelast-play": {"board": ".thelast .centre", "hand": ".my-area .hand",
+    "ghooost-play": {"board": ".ghooost .centre, .ghooost .centre .zone", "hand": ".my-area .hand",
+                     "actions": ".action-buttons, .controls", "docked": ".my-area"},
+    "thelast-play": {"board": ".thelast .centre", "hand": ".my-area .hand", "docked": ".my-area",
                      "actions": ".hand .card.playable, .hand .card.swappable, .decision, .controls"},
 }
 COMMON = {"turn": ".turn-banner, .plate.to-act", "clock": "[data-clock-seat]",
@@ -117,11 +121,13 @@ def look(page: Page, name: str, phase: str, players: int, size: tuple[int, int],
     clocks = [box for box in seen["found"]["clock"]]
     if len(clocks) != players:
         problems.append(f"{where}: {len(clocks)} clocks shown for {players} players")
-    # The hand and the actions are docked over the rest on a phone: they must not cover the board or trick.
+    # The hand and the actions are docked over the rest on a phone: they must not cover the board or trick
+    # (nor must the docked area around the hand, with my own plate).
     board = seen["found"]["board"]
-    for part in ("hand", "actions"):
+    for part in ("hand", "actions", "docked"):
         for box in seen["found"].get(part, []):
-            covers = box["top"] < board[0]["bottom"] - 1 < box["bottom"] if board else False
+            bottom = max(part["bottom"] for part in board) if board else 0  # a pile may reach below its row
+            covers = box["top"] < bottom - 1 < box["bottom"] if board else False
             if covers and "controls" not in box["what"]:
                 problems.append(f"{where}: the {part} covers the bottom of the board or trick")
     if size in PHONES and name != "geister":
@@ -207,6 +213,73 @@ def test_32_1_2_the_table_fits_a_phone_in_every_language(
     try:
         open_table(page, server, name, players, f"Fit{locale[:2]}{name[:3]}{players}")
         problems = look_through_the_game(page, name, players, PHONES, tag=locale)
+        assert not problems, "\n".join(problems)
+    finally:
+        context.close()
+
+
+def worst_known_cards() -> list[str]:
+    """The longest list of one hand's known cards (its taken cemeteries, failed gambles, passes) in a real
+    six-player round of Ghooost!, played by seeded random moves until some other seat's list is that long."""
+    import random
+
+    from ghostgames.games import get_game
+
+    state = get_game("ghooost").new(6, None, 3)
+    rng = random.Random(3)
+    while state.to_act():
+        seat = min(state.to_act())
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        known = max((entry["known"] for entry in state.view(0)["seats"]), key=len)
+        if len(known) >= 12:
+            return list(known)
+    raise AssertionError("no hand of the round came to be known by twelve cards")
+
+
+def every_plate_full(known: list[str]) -> Callable[[str], str]:
+    """Rewrites the server's table messages so that every other seat shows the most a Ghooost! plate can: a
+    Bouh! token, two-digit points and `known` cards, and one seat is out (what makes a row of plates tall)."""
+
+    def fill(message: dict[str, Any]) -> None:
+        view = message.get("view") if message.get("type") == "table" else None
+        if not view or not view.get("match") or "seats" not in view:
+            return
+        others = [entry for entry in view["seats"] if entry["seat"] != view["seat"]]
+        for entry in others:
+            entry.update(known=known, bouh=1, points=88)
+        view["out_order"] = [others[0]["seat"]]
+        others[0]["out"] = True
+
+    def rewrite(frame: str) -> str:
+        data = json.loads(frame)  # one message, or a batch of them
+        for message in data if isinstance(data, list) else [data]:
+            fill(message)
+        return json.dumps(data)
+
+    return rewrite
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_32_1_2_a_six_player_table_fits_a_phone_with_every_plate_full(
+        server: ServerProcess, browser: Browser, locale: str) -> None:
+    """The worst case of the flaky German six-player look: every other plate shows known cards, a Bouh! token and
+    points, one seat is out. The plates are drawn by the real page from the real server's messages, with only
+    those fields filled in on the way (the round itself may not have come to it yet)."""
+    rewrite = every_plate_full(worst_known_cards())
+    context = browser.new_context(locale=locale, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+
+    def route(socket: WebSocketRoute) -> None:
+        server_side = socket.connect_to_server()
+        socket.on_message(lambda frame: server_side.send(frame))
+        server_side.on_message(lambda frame: socket.send(rewrite(frame) if isinstance(frame, str) else frame))
+
+    page.route_web_socket("**/ws", route)
+    try:
+        open_table(page, server, "ghooost", 6, f"Full{locale[:2]}")
+        expect(page.locator(".plate .known")).to_have_count(5)
+        expect(page.locator(".plate .bouh-token")).to_have_count(5)
+        problems = look_through_the_game(page, "ghooost", 6, PHONES, tag=f"{locale}-full")
         assert not problems, "\n".join(problems)
     finally:
         context.close()

@@ -143,15 +143,27 @@ export function createRenderer(ctx) {
         dataset: { seat: info.seat, animOrigin: `seat:${info.seat}` } },
       h("div", { class: "seat-title" },
         turn ? h("span", { class: "turn-mark", title: t("seat.to_act") }, "▶") : null,
-        h("strong", {}, ctx.seatName(info.seat)),
-        info.out ? h("span", { class: "chip out" }, t("ghooost.out", { place: outPlace + 1 })) : null),
+        h("strong", {}, ctx.seatName(info.seat))),
       h("div", { class: "seat-stats" },
-        h("span", { class: "stat hand-count", title: t("ghooost.hand") }, "🂠 ", t("ghooost.cards_in_hand", { n: info.hand })),
-        h("span", { class: "stat mansion-count", title: t("ghooost.mansion") }, backStack(info.mansion, "mansion-stack"), t("ghooost.mansion_count", { n: info.mansion })),
+        // a seat that is out has neither hand nor mansion: its place takes their lines (whole, where a chip in the
+        // title of a phone's narrow plate was cut short)
+        ...(info.out
+          ? [h("span", { class: "stat out-place" }, t("ghooost.out", { place: outPlace + 1 }))]
+          // each count in words, and as a mark and a number for a phone's narrow plates at five or six players
+          : [h("span", { class: "stat hand-count", title: t("ghooost.hand") }, "🂠 ",
+              h("span", { class: "stat-words" }, t("ghooost.cards_in_hand", { n: info.hand })),
+              h("span", { class: "stat-number" }, String(info.hand))),
+            h("span", { class: "stat mansion-count", title: t("ghooost.mansion") }, backStack(info.mansion, "mansion-stack"),
+              h("span", { class: "stat-words" }, t("ghooost.mansion_count", { n: info.mansion })),
+              h("span", { class: "stat-number" }, "⌂ ", String(info.mansion)))]),
         view.match ? h("span", { class: "stat points" }, t("ghooost.points", { n: info.points })) : null,
         view.match ? h("span", { class: "stat bouh" }, Array.from({ length: info.bouh }, () => bouhToken(t)), info.bouh ? "" : t("ghooost.no_bouh")) : null),
       !me && info.known.length
-        ? h("div", { class: "known" }, t("ghooost.known"), " ", info.known.map((c) => h("span", { class: "mini-card" }, c === "K" ? "K" : c)))
+        // on a phone the words give way to a mark, so that the cards themselves show on a narrow plate
+        ? h("div", { class: "known", title: t("ghooost.known") },
+          h("span", { class: "known-label" }, t("ghooost.known"), " "),
+          h("span", { class: "known-mark", "aria-hidden": "true" }, "👁 "),
+          info.known.map((c) => h("span", { class: "mini-card" }, c === "K" ? "K" : c)))
         : null);
   }
 
