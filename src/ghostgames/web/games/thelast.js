@@ -8,6 +8,14 @@ import { h, redrawKeepingFocus, s } from "../dom.js";
 import { draggable } from "../drag.js";
 
 const COLOURS = { R: ["red", "▲"], B: ["blue", "●"], G: ["green", "■"], Y: ["yellow", "★"] };
+// A seat's hand and its face-down pile, as marks where a phone's plates are too narrow for the words
+const HAND_MARK = "🂠";
+const PILE_MARK = "▼";
+
+/** The words before a line of known cards, and the mark that stands for them on a phone's narrow plate. */
+function knownLabel(words, mark) {
+  return [h("span", { class: "known-label" }, words, " "), h("span", { class: "known-mark", "aria-hidden": "true" }, `${mark} `)];
+}
 
 export function cardParts(name) {
   const letter = name[0];
@@ -131,23 +139,29 @@ export function createRenderer(ctx) {
             dataset: { who: p.who, animOrigin: `who:${p.who}` } },
           h("div", { class: "seat-title" }, acting ? h("span", { class: "turn-mark" }, "▶") : null, h("strong", {}, who(p.who)),
             view.leader === p.who ? h("span", { class: "chip leader" }, t("thelast.leader")) : null),
+          // each count in words, and as a mark and a number for a phone's narrow plates at five players (the
+          // marks then also name the lines of known cards below)
           h("div", { class: "seat-stats" },
-            h("span", { class: "stat" }, t(p.who === "ghost" ? "thelast.ghost_pile" : "thelast.hand_count", { n: p.hand_size })),
-            h("span", { class: "stat pile-count" }, t("thelast.pile_count", { n: p.pile_size }))),
+            h("span", { class: "stat" },
+              h("span", { class: "stat-words" }, t(p.who === "ghost" ? "thelast.ghost_pile" : "thelast.hand_count", { n: p.hand_size })),
+              h("span", { class: "stat-number" }, `${HAND_MARK} ${p.hand_size}`)),
+            h("span", { class: "stat pile-count" },
+              h("span", { class: "stat-words" }, t("thelast.pile_count", { n: p.pile_size })),
+              h("span", { class: "stat-number" }, `${PILE_MARK} ${p.pile_size}`))),
           mine && view.pile?.length
             ? h("div", { class: "own-pile" }, t("thelast.your_pile", { n: view.penalty }), " ",
                 view.pile.map((c) => h("span", { class: `mini-card colour-${cardParts(c).colour}` }, `${cardParts(c).symbol}${cardParts(c).value}`)))
             : null,
           !mine && p.known_in_pile.length
-            ? h("div", { class: "known" }, t("thelast.known_pile"), " ",
+            ? h("div", { class: "known", title: t("thelast.known_pile") }, knownLabel(t("thelast.known_pile"), PILE_MARK),
                 p.known_in_pile.map((c) => h("span", { class: `mini-card colour-${cardParts(c).colour}` }, `${cardParts(c).symbol}${cardParts(c).value}`)))
             : null,
           !mine && p.in_hand_or_pile?.length
-            ? h("div", { class: "known" }, t("thelast.known_mixed"), " ",
+            ? h("div", { class: "known", title: t("thelast.known_mixed") }, knownLabel(t("thelast.known_mixed"), `${HAND_MARK}/${PILE_MARK}`),
                 p.in_hand_or_pile.map((c) => h("span", { class: `mini-card colour-${cardParts(c).colour}` }, `${cardParts(c).symbol}${cardParts(c).value}`)))
             : null,
           !mine && p.known_in_hand.length
-            ? h("div", { class: "known" }, t("thelast.known_hand"), " ",
+            ? h("div", { class: "known", title: t("thelast.known_hand") }, knownLabel(t("thelast.known_hand"), HAND_MARK),
                 p.known_in_hand.map((c) => h("span", { class: `mini-card colour-${cardParts(c).colour}` }, `${cardParts(c).symbol}${cardParts(c).value}`)))
             : null);
       }));
