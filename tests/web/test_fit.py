@@ -259,16 +259,21 @@ def fill_thelast(view: dict[str, Any], lists: dict[str, list[str]]) -> None:
             entry.update(lists)
 
 
-FULL_PLATES = {
-    "ghooost": (6, ("known",), 12, fill_ghooost, ".ghooost-seat .known", 5),
-    "thelast": (5, ("known_in_pile", "in_hand_or_pile", "known_in_hand"), 2, fill_thelast, ".participant .known", 12),
+THE_LAST_KNOWN = ("known_in_pile", "in_hand_or_pile", "known_in_hand")
+# game and players: what a plate's fullest lists are, the least length of each, how to fill a view, and the lines
+# of known cards the page must then show
+FULL_PLATES: dict[tuple[str, int], tuple[tuple[str, ...], int, Callable[[dict[str, Any], dict[str, list[str]]], None],
+                                       str, int]] = {
+    ("ghooost", 6): (("known",), 12, fill_ghooost, ".ghooost-seat .known", 5),
+    ("thelast", 4): (THE_LAST_KNOWN, 2, fill_thelast, ".participant .known", 9),
+    ("thelast", 5): (THE_LAST_KNOWN, 2, fill_thelast, ".participant .known", 12),
 }
 
 
-def every_plate_full(name: str) -> Callable[[str], str]:
+def every_plate_full(name: str, players: int) -> Callable[[str], str]:
     """Rewrites the server's table messages on their way to the page so that every other seat's plate shows the
     most it can (FULL_PLATES), with card lists a real round of the game came to."""
-    players, fields, size, fill, _, _ = FULL_PLATES[name]
+    fields, size, fill, _, _ = FULL_PLATES[name, players]
     lists = real_lists(name, players, fields, size)
 
     def rewrite(frame: str) -> str:
@@ -282,17 +287,19 @@ def every_plate_full(name: str) -> Callable[[str], str]:
     return rewrite
 
 
-FULL_CASES = [(locale, name) for name in FULL_PLATES for locale in LANGUAGES]
+FULL_CASES = [(locale, name, players) for name, players in FULL_PLATES for locale in LANGUAGES]
 
 
-@pytest.mark.parametrize(("locale", "name"), FULL_CASES, ids=[f"{locale}-{name}" for locale, name in FULL_CASES])
+@pytest.mark.parametrize(("locale", "name", "players"), FULL_CASES,
+                         ids=[f"{locale}-{name}-{players}p" for locale, name, players in FULL_CASES])
 def test_32_1_2_a_full_table_fits_a_phone_with_every_plate_full(
-        server: ServerProcess, browser: Browser, locale: str, name: str) -> None:
-    """The worst case of the flaky German six-player look, and The Last's at five: every other plate shows all it
-    can (known cards; in Ghooost! points, a Bouh! and one seat out). The plates are drawn by the real page from the
-    real server's messages, with only those fields filled in on the way (the round may not have come to them)."""
-    players, _, _, _, selector, lines = FULL_PLATES[name]
-    rewrite = every_plate_full(name)
+        server: ServerProcess, browser: Browser, locale: str, name: str, players: int) -> None:
+    """The worst case of the flaky German six-player look, and The Last's at four and five: every other plate shows
+    all it can (known cards; in Ghooost! points, a Bouh! and one seat out). The plates are drawn by the real page
+    from the real server's messages, with only those fields filled in on the way (the round may not have come to
+    them)."""
+    _, _, _, selector, lines = FULL_PLATES[name, players]
+    rewrite = every_plate_full(name, players)
     context = browser.new_context(locale=locale, viewport={"width": 1280, "height": 800})
     page = context.new_page()
 
@@ -303,7 +310,7 @@ def test_32_1_2_a_full_table_fits_a_phone_with_every_plate_full(
 
     page.route_web_socket("**/ws", route)
     try:
-        open_table(page, server, name, players, f"Full{locale[:2]}{name[:3]}")
+        open_table(page, server, name, players, f"Full{locale[:2]}{name[:3]}{players}")
         expect(page.locator(selector)).to_have_count(lines)
         problems = look_through_the_game(page, name, players, PHONES, tag=f"{locale}-full")
         assert not problems, "\n".join(problems)

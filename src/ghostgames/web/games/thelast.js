@@ -139,7 +139,7 @@ export function createRenderer(ctx) {
             dataset: { who: p.who, animOrigin: `who:${p.who}` } },
           h("div", { class: "seat-title" }, acting ? h("span", { class: "turn-mark" }, "▶") : null, h("strong", {}, who(p.who)),
             view.leader === p.who ? h("span", { class: "chip leader" }, t("thelast.leader")) : null),
-          // each count in words, and as a mark and a number for a phone's narrow plates at five players (the
+          // each count in words, and as a mark and a number for a phone's narrow plates from four players (the
           // marks then also name the lines of known cards below)
           h("div", { class: "seat-stats" },
             h("span", { class: "stat" },
