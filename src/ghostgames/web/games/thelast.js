@@ -12,6 +12,12 @@ const COLOURS = { R: ["red", "▲"], B: ["blue", "●"], G: ["green", "■"], Y:
 const HAND_MARK = "🂠";
 const PILE_MARK = "▼";
 
+/** A count in words, and as its mark and number for a narrow plate (the words then its title). */
+function countStat(kind, words, mark, n) {
+  return h("span", { class: `stat ${kind}`.trim(), title: words },
+    h("span", { class: "stat-words" }, words), h("span", { class: "stat-number" }, `${mark} ${n}`));
+}
+
 /** The words before a line of known cards, and the mark that stands for them on a phone's narrow plate. */
 function knownLabel(words, mark) {
   return [h("span", { class: "known-label" }, words, " "), h("span", { class: "known-mark", "aria-hidden": "true" }, `${mark} `)];
@@ -142,12 +148,8 @@ export function createRenderer(ctx) {
           // each count in words, and as a mark and a number for a phone's narrow plates from four players (the
           // marks then also name the lines of known cards below)
           h("div", { class: "seat-stats" },
-            h("span", { class: "stat" },
-              h("span", { class: "stat-words" }, t(p.who === "ghost" ? "thelast.ghost_pile" : "thelast.hand_count", { n: p.hand_size })),
-              h("span", { class: "stat-number" }, `${HAND_MARK} ${p.hand_size}`)),
-            h("span", { class: "stat pile-count" },
-              h("span", { class: "stat-words" }, t("thelast.pile_count", { n: p.pile_size })),
-              h("span", { class: "stat-number" }, `${PILE_MARK} ${p.pile_size}`))),
+            countStat("", t(p.who === "ghost" ? "thelast.ghost_pile" : "thelast.hand_count", { n: p.hand_size }), HAND_MARK, p.hand_size),
+            countStat("pile-count", t("thelast.pile_count", { n: p.pile_size }), PILE_MARK, p.pile_size)),
           mine && view.pile?.length
             ? h("div", { class: "own-pile" }, t("thelast.your_pile", { n: view.penalty }), " ",
                 view.pile.map((c) => h("span", { class: `mini-card colour-${cardParts(c).colour}` }, `${cardParts(c).symbol}${cardParts(c).value}`)))
