@@ -14,6 +14,7 @@ tests/web/screenshots/fit-<game>-<players>p-<phase>-<W>x<H>.png (gitignored), fo
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
+from ghostgames.games import get_game
 from tests.server.harness import ServerProcess
 from tests.web.pages import choose_instant_pace, create_table, enter_as_guest, start_with_bots, wait_turn_or_end
 
@@ -221,10 +223,6 @@ def test_32_1_2_the_table_fits_a_phone_in_every_language(
 def real_lists(name: str, players: int, fields: tuple[str, ...], size: int) -> dict[str, list[str]]:
     """For each of `fields` of a seat's entry in a view, the first list of at least `size` cards (or the longest)
     that a real round of `name` came to, played by seeded random moves: what a plate may be asked to show."""
-    import random
-
-    from ghostgames.games import get_game
-
     found: dict[str, list[str]] = {field: [] for field in fields}
     for seed in range(20):
         state = get_game(name).new(players, None, seed)

@@ -12,6 +12,13 @@ const COLOURS = { R: ["red", "▲"], B: ["blue", "●"], G: ["green", "■"], Y:
 const HAND_MARK = "🂠";
 const PILE_MARK = "▼";
 
+// What a plate knows of another seat's cards: the view's field, its words, its mark on a narrow plate
+const KNOWN_LINES = [
+  ["known_in_pile", "thelast.known_pile", PILE_MARK],
+  ["in_hand_or_pile", "thelast.known_mixed", `${HAND_MARK}/${PILE_MARK}`],
+  ["known_in_hand", "thelast.known_hand", HAND_MARK],
+];
+
 /** A count in words, and as its mark and number for a narrow plate (the words then its title). */
 function countStat(kind, words, mark, n) {
   return h("span", { class: `stat ${kind}`.trim(), title: words },
@@ -154,18 +161,8 @@ export function createRenderer(ctx) {
             ? h("div", { class: "own-pile" }, t("thelast.your_pile", { n: view.penalty }), " ",
                 view.pile.map((c) => h("span", { class: `mini-card colour-${cardParts(c).colour}` }, `${cardParts(c).symbol}${cardParts(c).value}`)))
             : null,
-          !mine && p.known_in_pile.length
-            ? h("div", { class: "known", title: t("thelast.known_pile") }, knownLabel(t("thelast.known_pile"), PILE_MARK),
-                p.known_in_pile.map((c) => h("span", { class: `mini-card colour-${cardParts(c).colour}` }, `${cardParts(c).symbol}${cardParts(c).value}`)))
-            : null,
-          !mine && p.in_hand_or_pile?.length
-            ? h("div", { class: "known", title: t("thelast.known_mixed") }, knownLabel(t("thelast.known_mixed"), `${HAND_MARK}/${PILE_MARK}`),
-                p.in_hand_or_pile.map((c) => h("span", { class: `mini-card colour-${cardParts(c).colour}` }, `${cardParts(c).symbol}${cardParts(c).value}`)))
-            : null,
-          !mine && p.known_in_hand.length
-            ? h("div", { class: "known", title: t("thelast.known_hand") }, knownLabel(t("thelast.known_hand"), HAND_MARK),
-                p.known_in_hand.map((c) => h("span", { class: `mini-card colour-${cardParts(c).colour}` }, `${cardParts(c).symbol}${cardParts(c).value}`)))
-            : null);
+          mine ? [] : KNOWN_LINES.filter(([field]) => p[field]?.length).map(([field, key, mark]) =>
+            h("div", { class: "known", title: t(key) }, knownLabel(t(key), mark), miniCards(p[field]))));
       }));
 
     const handRow = h("div", { class: "hand", role: "group", "aria-label": t("thelast.your_hand") });
